@@ -1,0 +1,361 @@
+/* psg_io.c — builder (writer) and parser (reader) of the embedded PSG format.
+ * The layout is defined in include/scalana/psg_format.h; this file is its only
+ * implementation, used by the pass (writer) and by every reader. */
+#include "scalana/psg_format.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(struct psg_unit_header) == 64, "psg_unit_header is 64 bytes");
+_Static_assert(sizeof(struct psg_vertex_record) == 64, "psg_vertex_record is 64 bytes");
+
+uint64_t psg_fnv1a64(const void *data, size_t n, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = seed;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+const char *psg_kind_name(unsigned kind)
+{
+    static const char *const names[] = {
+        "UNKNOWN", "FUNCTION", "LOOP", "BRANCH", "CALL", "CALL_INDIRECT",
+        "CALL_RECURSIVE", "MPI", "GPU", "COMPUTE"};
+    return kind < PSG_KIND_MAX_ ? names[kind] : "UNKNOWN";
+}
+
+const char *psg_gpu_op_name(unsigned op)
+{
+    static const char *const names[] = {"other", "launch", "memcpy", "memset", "synchronize",
+                                        "malloc"};
+    return op < PSG_GPU_OP_MAX_ ? names[op] : "other";
+}
+
+/* ---- builder ------------------------------------------------------------- */
+
+struct psg_builder {
+    struct psg_unit_header hdr;
+    struct psg_vertex_record *recs;
+    uint32_t nrecs, caprecs;
+    char *strings;
+    size_t nstr, capstr;
+    /* open-addressing intern table: string offset + 1, 0 = empty */
+    uint32_t *slots;
+    size_t nslots, nused;
+    int failed;
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static int intern_rehash(struct psg_builder *b, size_t nslots)
+{
+    uint32_t *s = calloc(nslots, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < b->nslots; i++) {
+        if (!b->slots[i])
+            continue;
+        const char *str = b->strings + b->slots[i] - 1;
+        size_t h = (size_t)psg_fnv1a64(str, strlen(str), PSG_FNV_SEED) & (nslots - 1);
+        while (s[h])
+            h = (h + 1) & (nslots - 1);
+        s[h] = b->slots[i];
+    }
+    free(b->slots);
+    b->slots = s;
+    b->nslots = nslots;
+    return 0;
+}
+
+/* Returns the string's offset, interning it; 0 for NULL/"" and on failure
+ * (failure also sets b->failed). */
+static uint32_t intern(struct psg_builder *b, const char *s)
+{
+    if (!s || !*s || b->failed)
+        return 0;
+    if ((b->nused + 1) * 2 > b->nslots && intern_rehash(b, b->nslots ? b->nslots * 2 : 256)) {
+        b->failed = 1;
+        return 0;
+    }
+    size_t len = strlen(s);
+    size_t h = (size_t)psg_fnv1a64(s, len, PSG_FNV_SEED) & (b->nslots - 1);
+    while (b->slots[h]) {
+        if (strcmp(b->strings + b->slots[h] - 1, s) == 0)
+            return b->slots[h] - 1;
+        h = (h + 1) & (b->nslots - 1);
+    }
+    if (b->nstr + len + 1 > UINT32_MAX - 1 ||
+        grow((void **)&b->strings, &b->capstr, b->nstr + len + 1, 1)) {
+        b->failed = 1;
+        return 0;
+    }
+    uint32_t off = (uint32_t)b->nstr;
+    memcpy(b->strings + off, s, len + 1);
+    b->nstr += len + 1;
+    b->slots[h] = off + 1;
+    b->nused++;
+    return off;
+}
+
+struct psg_builder *psg_builder_new(const char *unit_name, const char *producer,
+                                    uint32_t language, uint32_t flags,
+                                    uint32_t loop_depth_limit)
+{
+    struct psg_builder *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    if (grow((void **)&b->strings, &b->capstr, 1, 1)) {
+        free(b);
+        return NULL;
+    }
+    b->strings[0] = '\0';
+    b->nstr = 1;
+    memcpy(b->hdr.magic, SCALANA_PSG_MAGIC, SCALANA_PSG_MAGIC_LEN);
+    b->hdr.version = SCALANA_PSG_VERSION;
+    b->hdr.header_bytes = sizeof(struct psg_unit_header);
+    b->hdr.vertex_record_bytes = sizeof(struct psg_vertex_record);
+    b->hdr.flags = flags;
+    b->hdr.language = language;
+    b->hdr.loop_depth_limit = loop_depth_limit;
+    b->hdr.unit_name = intern(b, unit_name);
+    b->hdr.producer = intern(b, producer);
+    uint64_t h = psg_fnv1a64(unit_name ? unit_name : "", unit_name ? strlen(unit_name) : 0,
+                             PSG_FNV_SEED);
+    b->hdr.unit_hash = psg_fnv1a64(producer ? producer : "", producer ? strlen(producer) : 0, h);
+    if (b->failed) {
+        psg_builder_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+uint32_t psg_builder_add(struct psg_builder *b, const struct psg_vertex *v)
+{
+    if (!b || b->failed)
+        return UINT32_MAX;
+    if (v->parent != PSG_NO_PARENT && v->parent >= b->nrecs)
+        return UINT32_MAX;
+    size_t cap = b->caprecs;
+    if (b->nrecs == UINT32_MAX - 1 || grow((void **)&b->recs, &cap, b->nrecs + 1, sizeof *b->recs)) {
+        b->failed = 1;
+        return UINT32_MAX;
+    }
+    b->caprecs = (uint32_t)cap;
+    struct psg_vertex_record *r = &b->recs[b->nrecs];
+    memset(r, 0, sizeof *r);
+    r->stable_id = v->stable_id;
+    r->parent = v->parent;
+    r->kind = v->kind;
+    r->flags = v->flags;
+    r->op = v->op;
+    r->loop_depth = v->loop_depth;
+    r->file = intern(b, v->file);
+    r->first_line = v->first_line;
+    r->last_line = v->last_line;
+    r->column = v->column;
+    r->function = intern(b, v->function);
+    r->display_name = intern(b, v->display_name);
+    r->callee = intern(b, v->callee);
+    if (b->failed)
+        return UINT32_MAX;
+    return b->nrecs++;
+}
+
+int psg_builder_finish(struct psg_builder *b, unsigned char **out, size_t *out_bytes)
+{
+    if (!b || b->failed)
+        return -1;
+    size_t recs = (size_t)b->nrecs * sizeof(struct psg_vertex_record);
+    size_t total = sizeof(struct psg_unit_header) + recs + b->nstr;
+    size_t padded = (total + 7) & ~(size_t)7;
+    unsigned char *buf = calloc(1, padded);
+    if (!buf)
+        return -1;
+    b->hdr.unit_bytes = padded;
+    b->hdr.vertex_count = b->nrecs;
+    b->hdr.string_bytes = (uint32_t)b->nstr;
+    memcpy(buf, &b->hdr, sizeof b->hdr);
+    if (recs)
+        memcpy(buf + sizeof b->hdr, b->recs, recs);
+    memcpy(buf + sizeof b->hdr + recs, b->strings, b->nstr);
+    *out = buf;
+    *out_bytes = padded;
+    return 0;
+}
+
+void psg_builder_free(struct psg_builder *b)
+{
+    if (!b)
+        return;
+    free(b->recs);
+    free(b->strings);
+    free(b->slots);
+    free(b);
+}
+
+/* ---- parser -------------------------------------------------------------- */
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Validates one unit at bytes[0..n) and returns its size, or 0 on error. */
+static uint64_t check_unit(const unsigned char *p, size_t n, size_t at, char *err, size_t errlen)
+{
+    struct psg_unit_header h;
+    if (n < sizeof h) {
+        fail(err, errlen, "PSG unit at byte %zu truncated (%zu bytes left, header needs %zu)",
+             at, n, sizeof h);
+        return 0;
+    }
+    memcpy(&h, p, sizeof h);
+    if (memcmp(h.magic, SCALANA_PSG_MAGIC, SCALANA_PSG_MAGIC_LEN) != 0) {
+        fail(err, errlen, "no PSG magic at byte %zu (corrupt section)", at);
+        return 0;
+    }
+    if (h.version != SCALANA_PSG_VERSION) {
+        fail(err, errlen, "PSG unit at byte %zu has format version %u, this tool reads %u "
+             "(rebuild with this ScalAna's scalana-cc)", at, h.version, SCALANA_PSG_VERSION);
+        return 0;
+    }
+    if (h.header_bytes != sizeof h || h.vertex_record_bytes != sizeof(struct psg_vertex_record)) {
+        fail(err, errlen, "PSG unit at byte %zu: unexpected header/record size %u/%u", at,
+             h.header_bytes, h.vertex_record_bytes);
+        return 0;
+    }
+    uint64_t need = (uint64_t)sizeof h + (uint64_t)h.vertex_count * sizeof(struct psg_vertex_record)
+                    + h.string_bytes;
+    if (h.unit_bytes < need || h.unit_bytes > n || h.unit_bytes % 8 != 0 || h.string_bytes == 0) {
+        fail(err, errlen, "PSG unit at byte %zu: size %llu inconsistent (needs %llu, %zu available)",
+             at, (unsigned long long)h.unit_bytes, (unsigned long long)need, n);
+        return 0;
+    }
+    const char *strings = (const char *)p + sizeof h + (size_t)h.vertex_count *
+                          sizeof(struct psg_vertex_record);
+    if (strings[h.string_bytes - 1] != '\0' || strings[0] != '\0') {
+        fail(err, errlen, "PSG unit at byte %zu: string table not NUL-terminated", at);
+        return 0;
+    }
+    return h.unit_bytes;
+}
+
+int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    const unsigned char *p = bytes;
+    /* pass 1: validate and count */
+    size_t at = 0, units = 0, verts = 0;
+    while (at < n) {
+        if (p[at] == 0) { /* linker padding */
+            at++;
+            continue;
+        }
+        uint64_t sz = check_unit(p + at, n - at, at, err, errlen);
+        if (!sz)
+            return -1;
+        struct psg_unit_header h;
+        memcpy(&h, p + at, sizeof h);
+        units++;
+        verts += h.vertex_count;
+        at += sz;
+    }
+    if (units == 0)
+        return 0;
+    out->storage_ = malloc(n);
+    out->units = calloc(units, sizeof *out->units);
+    struct psg_vertex *all = calloc(verts ? verts : 1, sizeof *all);
+    if (!out->storage_ || !out->units || !all) {
+        free(all);
+        psg_graph_free(out);
+        return fail(err, errlen, "out of memory reading PSG (%zu bytes)", n);
+    }
+    memcpy(out->storage_, bytes, n);
+    /* pass 2: decode */
+    at = 0;
+    size_t vi = 0;
+    while (at < n) {
+        if (p[at] == 0) {
+            at++;
+            continue;
+        }
+        struct psg_unit_header h;
+        memcpy(&h, p + at, sizeof h);
+        const char *strings = out->storage_ + at + sizeof h +
+                              (size_t)h.vertex_count * sizeof(struct psg_vertex_record);
+#define STR(off) ((off) < h.string_bytes ? strings + (off) : "")
+        struct psg_unit *u = &out->units[out->unit_count++];
+        u->flags = h.flags;
+        u->language = h.language;
+        u->loop_depth_limit = h.loop_depth_limit;
+        u->unit_hash = h.unit_hash;
+        u->unit_name = STR(h.unit_name);
+        u->producer = STR(h.producer);
+        u->vertices = all + vi;
+        u->vertex_count = h.vertex_count;
+        for (uint32_t k = 0; k < h.vertex_count; k++) {
+            struct psg_vertex_record r;
+            memcpy(&r, p + at + sizeof h + (size_t)k * sizeof r, sizeof r);
+            if (r.parent != PSG_NO_PARENT && r.parent >= k) {
+                free(all);
+                out->units[0].vertices = NULL;
+                psg_graph_free(out);
+                return fail(err, errlen, "PSG unit at byte %zu: vertex %u has parent %u "
+                            "(must precede it)", at, k, r.parent);
+            }
+            struct psg_vertex *v = &all[vi++];
+            v->stable_id = r.stable_id;
+            v->parent = r.parent;
+            v->kind = r.kind;
+            v->flags = r.flags;
+            v->op = r.op;
+            v->loop_depth = r.loop_depth;
+            v->file = STR(r.file);
+            v->first_line = r.first_line;
+            v->last_line = r.last_line;
+            v->column = r.column;
+            v->function = STR(r.function);
+            v->display_name = STR(r.display_name);
+            v->callee = STR(r.callee);
+        }
+#undef STR
+        at += h.unit_bytes;
+    }
+    return 0;
+}
+
+void psg_graph_free(struct psg_graph *g)
+{
+    if (!g)
+        return;
+    if (g->units && g->unit_count)
+        free(g->units[0].vertices);
+    free(g->units);
+    free(g->storage_);
+    memset(g, 0, sizeof *g);
+}

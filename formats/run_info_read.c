@@ -1,0 +1,133 @@
+/* run_info_read.c — reads run.json with jansson (tools only; the runtime
+ * writes it with run_info_write.c). */
+#include "scalana/run_info.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dupstr(json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return strdup(s ? s : "");
+}
+
+static uint64_t getu64(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    if (json_is_integer(v) && json_integer_value(v) >= 0)
+        return (uint64_t)json_integer_value(v);
+    if (json_is_real(v) && json_real_value(v) >= 0)
+        return (uint64_t)json_real_value(v);
+    return 0;
+}
+
+int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    size_t plen = strlen(dir) + sizeof(SCALANA_RUN_INFO_FILE) + 2;
+    char *path = malloc(plen);
+    if (!path) {
+        snprintf(err, errlen, "%s: out of memory", dir);
+        return -1;
+    }
+    snprintf(path, plen, "%s/%s", dir, SCALANA_RUN_INFO_FILE);
+    json_error_t je;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        snprintf(err, errlen, "%s: %s (line %d)", path, je.text, je.line);
+        free(path);
+        return -1;
+    }
+    const char *missing = NULL;
+    if (!json_is_object(root))
+        missing = "top level is not an object";
+    else if (!json_is_integer(json_object_get(root, "processes")) ||
+             json_integer_value(json_object_get(root, "processes")) < 1 ||
+             json_integer_value(json_object_get(root, "processes")) > (1 << 24))
+        missing = "\"processes\" missing or not a positive integer";
+    else if (!json_is_string(json_object_get(root, "executable")))
+        missing = "\"executable\" missing or not a string";
+    else if (json_integer_value(json_object_get(root, "version")) != SCALANA_RUN_INFO_VERSION)
+        missing = "\"version\" missing or not supported by this tool";
+    if (missing) {
+        snprintf(err, errlen, "%s: %s", path, missing);
+        json_decref(root);
+        free(path);
+        return -1;
+    }
+    r->version = SCALANA_RUN_INFO_VERSION;
+    r->processes = (uint32_t)json_integer_value(json_object_get(root, "processes"));
+    json_t *cmd = json_object_get(root, "command");
+    if (json_is_array(cmd)) {
+        r->argc = (int)json_array_size(cmd);
+        r->argv = calloc((size_t)r->argc + 1, sizeof *r->argv);
+        for (int i = 0; r->argv && i < r->argc; i++) {
+            const char *s = json_string_value(json_array_get(cmd, (size_t)i));
+            r->argv[i] = strdup(s ? s : "");
+        }
+        if (!r->argv)
+            r->argc = 0;
+    }
+    const char *l = json_string_value(json_object_get(root, "launcher"));
+    r->launcher = l ? strdup(l) : NULL;
+    json_t *hosts = json_object_get(root, "hosts");
+    if (json_is_array(hosts) && json_array_size(hosts)) {
+        r->host_count = (uint32_t)json_array_size(hosts);
+        r->hosts = calloc(r->host_count, sizeof *r->hosts);
+        for (uint32_t h = 0; r->hosts && h < r->host_count; h++) {
+            json_t *x = json_array_get(hosts, h);
+            r->hosts[h].name = dupstr(x, "name");
+            r->hosts[h].usable_cores = (uint32_t)getu64(x, "usable_cores");
+            json_t *ranks = json_object_get(x, "ranks");
+            size_t n = json_is_array(ranks) ? json_array_size(ranks) : 0;
+            r->hosts[h].ranks = calloc(n ? n : 1, sizeof(uint32_t));
+            for (size_t k = 0; r->hosts[h].ranks && k < n; k++)
+                r->hosts[h].ranks[r->hosts[h].rank_count++] =
+                    (uint32_t)json_integer_value(json_array_get(ranks, k));
+        }
+        if (!r->hosts)
+            r->host_count = 0;
+    }
+    r->usable_cores = (uint32_t)getu64(root, "usable_cores");
+    r->sampler = dupstr(root, "sampler");
+    r->sample_period_ns = getu64(root, "sample_period_ns");
+    r->start_realtime_ns = getu64(root, "start_realtime_ns");
+    r->end_realtime_ns = getu64(root, "end_realtime_ns");
+    r->mpi_library = dupstr(root, "mpi_library");
+    r->mpi_version = dupstr(root, "mpi_version");
+    r->executable = dupstr(root, "executable");
+    r->build_id = dupstr(root, "build_id");
+    r->scalana_version = dupstr(root, "scalana_version");
+    r->written_by = dupstr(root, "written_by");
+    json_t *pf = json_object_get(root, "profile_files");
+    if (json_is_array(pf) && json_array_size(pf)) {
+        r->profile_files = calloc(json_array_size(pf), sizeof(char *));
+        for (size_t i = 0; r->profile_files && i < json_array_size(pf); i++) {
+            const char *s = json_string_value(json_array_get(pf, i));
+            r->profile_files[r->profile_file_count++] = strdup(s ? s : "");
+        }
+    }
+    json_decref(root);
+    free(path);
+    return 0;
+}
+
+void scalana_run_info_free(struct scalana_run_info *r)
+{
+    for (int i = 0; r->argv && i < r->argc; i++)
+        free(r->argv[i]);
+    free(r->argv);
+    free(r->launcher);
+    for (uint32_t h = 0; r->hosts && h < r->host_count; h++) {
+        free(r->hosts[h].name);
+        free(r->hosts[h].ranks);
+    }
+    free(r->hosts);
+    free(r->sampler), free(r->mpi_library), free(r->mpi_version), free(r->executable);
+    free(r->build_id), free(r->scalana_version), free(r->written_by);
+    for (uint32_t i = 0; r->profile_files && i < r->profile_file_count; i++)
+        free(r->profile_files[i]);
+    free(r->profile_files);
+    memset(r, 0, sizeof *r);
+}

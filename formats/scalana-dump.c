@@ -1,0 +1,506 @@
+/* scalana-dump — prints a run directory's profiles, or a binary's embedded PSG,
+ * as text, JSON (--json) or, for a PSG, Graphviz DOT (--dot, through libcgraph).
+ * A debugging and testing aid: every record the formats hold is shown. */
+#include "scalana/mpi_ops.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
+#include "scalana/run_info.h"
+
+#include <graphviz/cgraph.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: scalana-dump [--json] [--rank N] RUN_DIR\n"
+    "       scalana-dump --psg [--json | --dot] BINARY...\n"
+    "Prints the profiles of a ScalAna run directory (run.json and profile-*.sclp),\n"
+    "or the Program Structure Graph embedded in binaries built with scalana-cc.\n"
+    "  --json     machine-readable output\n"
+    "  --dot      (with --psg) Graphviz DOT of the structure graph\n"
+    "  --rank N   only world rank N\n"
+    "Exit status: 0 success, 1 a file was unreadable or corrupt (named on stderr), 2 usage.\n";
+
+static const char *cct_kind_name(uint32_t k)
+{
+    static const char *const n[] = {"root", "callsite", "pc", "overflow"};
+    return k <= PRF_CCT_OVERFLOW ? n[k] : "?";
+}
+
+static const char *sampler_name(uint32_t s)
+{
+    static const char *const n[] = {"none", "cputime", "realtime", "papi"};
+    return s <= PRF_SAMPLER_PAPI ? n[s] : "?";
+}
+
+static const char *gpu_kind_name(uint32_t k)
+{
+    static const char *const n[] = {"?", "kernel", "memcpy", "memset", "sync"};
+    return k <= PRF_GPU_SYNC ? n[k] : "?";
+}
+
+/* "module+0xoffset" for a CCT node. */
+static void frame_name(const struct prf_rank_data *d, uint32_t node, char *buf, size_t n)
+{
+    const struct prf_cct_node *c = &d->cct[node];
+    if (c->kind == PRF_CCT_ROOT) {
+        snprintf(buf, n, "thread %" PRIu64, c->address);
+        return;
+    }
+    if (c->kind == PRF_CCT_OVERFLOW) {
+        snprintf(buf, n, "[overflow]");
+        return;
+    }
+    const char *mod = c->module == PRF_NONE ? "?" : prf_string(d, d->modules[c->module].path);
+    const char *base = strrchr(mod, '/');
+    snprintf(buf, n, "%s+0x%" PRIx64, base ? base + 1 : mod, c->address);
+}
+
+/* Call path from the outermost frame to node, as a JSON array of strings. */
+static json_t *path_json(const struct prf_rank_data *d, uint32_t node)
+{
+    json_t *a = json_array();
+    uint32_t chain[512];
+    size_t n = 0;
+    for (uint32_t x = node; x != PRF_NONE && n < 512; x = d->cct[x].parent)
+        chain[n++] = x;
+    char buf[512];
+    while (n--) {
+        if (d->cct[chain[n]].kind == PRF_CCT_ROOT)
+            continue;
+        frame_name(d, chain[n], buf, sizeof buf);
+        json_array_append_new(a, json_string(buf));
+    }
+    return a;
+}
+
+static json_t *rank_json(const struct prf_rank_data *d)
+{
+    const struct prf_rank_info *i = &d->info;
+    json_t *r = json_object();
+    json_t *info = json_pack(
+        "{sI sI sI sI ss sI sI ss sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI}",
+        "world_rank", (json_int_t)i->world_rank, "world_size", (json_int_t)i->world_size, "pid",
+        (json_int_t)i->pid, "flags", (json_int_t)i->flags, "hostname", prf_string(d, i->hostname),
+        "usable_cores", (json_int_t)i->usable_cores, "ranks_on_host",
+        (json_int_t)i->ranks_on_host, "sampler", sampler_name(i->sampler), "sample_period_ns",
+        (json_int_t)i->sample_period_ns, "start_realtime_ns", (json_int_t)i->start_realtime_ns,
+        "wall_ns", (json_int_t)i->wall_ns, "cpu_user_ns", (json_int_t)i->cpu_user_ns,
+        "cpu_system_ns", (json_int_t)i->cpu_system_ns, "voluntary_switches",
+        (json_int_t)i->voluntary_switches, "involuntary_switches",
+        (json_int_t)i->involuntary_switches, "samples_taken", (json_int_t)i->samples_taken,
+        "samples_weight", (json_int_t)i->samples_weight, "samples_dropped",
+        (json_int_t)i->samples_dropped, "samples_overrun", (json_int_t)i->samples_overrun,
+        "mpi_time_ns", (json_int_t)i->mpi_time_ns, "cct_overflow", (json_int_t)i->cct_overflow,
+        "thread_count", (json_int_t)i->thread_count, "mpi_thread_level",
+        (json_int_t)i->mpi_thread_level);
+    json_object_set_new(r, "info", info);
+    json_t *mods = json_array();
+    for (uint32_t k = 0; k < d->module_count; k++)
+        json_array_append_new(mods, json_pack("{ss ss sI}", "path",
+                                              prf_string(d, d->modules[k].path), "build_id",
+                                              prf_string(d, d->modules[k].build_id), "load_base",
+                                              (json_int_t)d->modules[k].load_base));
+    json_object_set_new(r, "modules", mods);
+    json_t *cct = json_array();
+    for (uint32_t k = 0; k < d->cct_count; k++) {
+        const struct prf_cct_node *c = &d->cct[k];
+        json_array_append_new(cct, json_pack("{sI ss sI sI}", "parent",
+                                             c->parent == PRF_NONE ? (json_int_t)-1
+                                                                   : (json_int_t)c->parent,
+                                             "kind", cct_kind_name(c->kind), "module",
+                                             c->module == PRF_NONE ? (json_int_t)-1
+                                                                   : (json_int_t)c->module,
+                                             "address", (json_int_t)c->address));
+    }
+    json_object_set_new(r, "cct", cct);
+    json_t *samples = json_array();
+    for (uint32_t k = 0; k < d->sample_count; k++) {
+        const struct prf_sample *s = &d->samples[k];
+        json_array_append_new(samples, json_pack("{sI sI sb sI sI so}", "node", (json_int_t)s->node,
+                                                 "thread", (json_int_t)s->thread, "in_mpi",
+                                                 (s->flags & PRF_SAMPLE_IN_MPI) != 0, "count",
+                                                 (json_int_t)s->count, "weight",
+                                                 (json_int_t)s->weight, "path",
+                                                 path_json(d, s->node)));
+    }
+    json_object_set_new(r, "samples", samples);
+    json_t *mpi = json_array();
+    for (uint32_t k = 0; k < d->mpi_count; k++) {
+        const struct prf_mpi_context *m = &d->mpi[k];
+        json_t *o = json_pack("{sI ss ss sI sI sb sI sI sI sI sI sI}", "id", (json_int_t)m->id,
+                              "op", scalana_mpi_op_name(m->op), "class",
+                              scalana_mpi_class_name(scalana_mpi_op_class(m->op)), "node",
+                              m->node == PRF_NONE ? (json_int_t)-1 : (json_int_t)m->node,
+                              "comm_id", (json_int_t)m->comm_id, "fortran",
+                              (m->flags & PRF_MPI_FORTRAN) != 0, "calls", (json_int_t)m->calls,
+                              "bytes_sent", (json_int_t)m->bytes_sent, "bytes_received",
+                              (json_int_t)m->bytes_received, "time_ns", (json_int_t)m->time_ns,
+                              "max_time_ns", (json_int_t)m->max_time_ns, "min_time_ns",
+                              (json_int_t)m->min_time_ns);
+        json_object_set_new(o, "path", m->node == PRF_NONE ? json_array() : path_json(d, m->node));
+        json_array_append_new(mpi, o);
+    }
+    json_object_set_new(r, "mpi", mpi);
+    json_t *peers = json_array();
+    for (uint32_t k = 0; k < d->peer_count; k++) {
+        const struct prf_peer *p = &d->peers[k];
+        json_array_append_new(
+            peers, json_pack("{sI ss sI sI ss sI sI sI sI sI sI}", "context",
+                             (json_int_t)p->context, "op",
+                             scalana_mpi_op_name(d->mpi[p->context].op), "peer",
+                             (json_int_t)p->peer, "tag", (json_int_t)p->tag, "direction",
+                             (p->flags & PRF_PEER_SEND) ? "send" : "recv", "comm_id",
+                             (json_int_t)p->comm_id, "count", (json_int_t)p->count, "bytes",
+                             (json_int_t)p->bytes, "time_ns", (json_int_t)p->time_ns,
+                             "last_count", (json_int_t)p->last_count, "last_wait_ns",
+                             (json_int_t)p->last_wait_ns));
+    }
+    json_object_set_new(r, "peers", peers);
+    json_t *comms = json_array();
+    for (uint32_t k = 0; k < d->comm_count; k++) {
+        const struct prf_comm *c = &d->comms[k];
+        json_t *mem = json_array();
+        for (uint32_t m = 0; m < c->member_count; m++)
+            json_array_append_new(mem, json_integer(d->comm_members[d->comm_member_first[k] + m]));
+        json_array_append_new(comms, json_pack("{sI sI sI sI sI ss so}", "comm_id",
+                                               (json_int_t)c->comm_id, "size", (json_int_t)c->size,
+                                               "remote_size", (json_int_t)c->remote_size,
+                                               "local_rank", (json_int_t)c->local_rank, "flags",
+                                               (json_int_t)c->flags, "name",
+                                               prf_string(d, c->name), "members", mem));
+    }
+    json_object_set_new(r, "communicators", comms);
+    json_t *gpu = json_array();
+    for (uint32_t k = 0; k < d->gpu_count; k++) {
+        const struct prf_gpu_activity *g = &d->gpu[k];
+        json_array_append_new(gpu, json_pack("{sI ss ss sI sI sI sI sI}", "node",
+                                             g->node == PRF_NONE ? (json_int_t)-1
+                                                                 : (json_int_t)g->node,
+                                             "kind", gpu_kind_name(g->kind), "name",
+                                             prf_string(d, g->name), "device",
+                                             (json_int_t)g->device, "count", (json_int_t)g->count,
+                                             "time_ns", (json_int_t)g->time_ns, "bytes",
+                                             (json_int_t)g->bytes, "max_time_ns",
+                                             (json_int_t)g->max_time_ns));
+    }
+    json_object_set_new(r, "gpu", gpu);
+    json_t *phases = json_array();
+    for (uint32_t k = 0; k < d->phase_count; k++)
+        json_array_append_new(phases, json_pack("{ss sI sI}", "name",
+                                                prf_string(d, d->phases[k].name), "count",
+                                                (json_int_t)d->phases[k].count, "time_ns",
+                                                (json_int_t)d->phases[k].time_ns));
+    json_object_set_new(r, "phases", phases);
+    json_t *threads = json_array();
+    for (uint32_t k = 0; k < d->thread_count; k++)
+        json_array_append_new(threads, json_pack("{sI sI sI sI}", "index",
+                                                 (json_int_t)d->threads[k].index, "kind",
+                                                 (json_int_t)d->threads[k].kind, "tid",
+                                                 (json_int_t)d->threads[k].tid, "samples",
+                                                 (json_int_t)d->threads[k].samples));
+    json_object_set_new(r, "threads", threads);
+    json_t *errors = json_array();
+    for (uint32_t k = 0; k < d->error_count; k++)
+        json_array_append_new(errors, json_pack("{ss ss}", "part",
+                                                prf_string(d, d->errors[k].part), "message",
+                                                prf_string(d, d->errors[k].message)));
+    json_object_set_new(r, "errors", errors);
+    return r;
+}
+
+static void rank_text(const struct prf_rank_data *d)
+{
+    const struct prf_rank_info *i = &d->info;
+    printf("rank %u/%u  pid %u  host %s  cores %u  ranks on host %u\n", i->world_rank,
+           i->world_size, i->pid, prf_string(d, i->hostname), i->usable_cores, i->ranks_on_host);
+    printf("  wall %.3f s  cpu %.3f s user + %.3f s sys  mpi %.3f s  switches %" PRIu64
+           " vol / %" PRIu64 " invol\n",
+           i->wall_ns / 1e9, i->cpu_user_ns / 1e9, i->cpu_system_ns / 1e9, i->mpi_time_ns / 1e9,
+           i->voluntary_switches, i->involuntary_switches);
+    printf("  sampler %s period %.3f ms  samples %" PRIu64 " (weight %" PRIu64 ", dropped %" PRIu64
+           ", overrun %" PRIu64 ")  cct nodes %u\n",
+           sampler_name(i->sampler), i->sample_period_ns / 1e6, i->samples_taken,
+           i->samples_weight, i->samples_dropped, i->samples_overrun, d->cct_count);
+    for (uint32_t k = 0; k < d->mpi_count; k++) {
+        const struct prf_mpi_context *m = &d->mpi[k];
+        char f[512] = "?";
+        if (m->node != PRF_NONE)
+            frame_name(d, m->node, f, sizeof f);
+        printf("  mpi %-20s at %-32s calls %8" PRIu64 "  sent %10" PRIu64 " B  recv %10" PRIu64
+               " B  time %.6f s  comm %" PRIx64 "\n",
+               scalana_mpi_op_name(m->op), f, m->calls, m->bytes_sent, m->bytes_received,
+               m->time_ns / 1e9, m->comm_id);
+    }
+    for (uint32_t k = 0; k < d->peer_count; k++) {
+        const struct prf_peer *p = &d->peers[k];
+        printf("  peer ctx %u %s rank %d tag %d count %" PRIu64 " bytes %" PRIu64
+               " time %.6f s last %" PRIu64 "\n",
+               p->context, (p->flags & PRF_PEER_SEND) ? "send to" : "recv from", p->peer, p->tag,
+               p->count, p->bytes, p->time_ns / 1e9, p->last_count);
+    }
+    for (uint32_t k = 0; k < d->comm_count; k++)
+        printf("  comm %" PRIx64 " size %u local rank %u members listed %u\n", d->comms[k].comm_id,
+               d->comms[k].size, d->comms[k].local_rank, d->comms[k].member_count);
+    for (uint32_t k = 0; k < d->gpu_count; k++)
+        printf("  gpu %s %s count %" PRIu64 " time %.6f s bytes %" PRIu64 "\n",
+               gpu_kind_name(d->gpu[k].kind), prf_string(d, d->gpu[k].name), d->gpu[k].count,
+               d->gpu[k].time_ns / 1e9, d->gpu[k].bytes);
+    for (uint32_t k = 0; k < d->phase_count; k++)
+        printf("  phase %s count %" PRIu64 " time %.6f s\n", prf_string(d, d->phases[k].name),
+               d->phases[k].count, d->phases[k].time_ns / 1e9);
+    for (uint32_t k = 0; k < d->error_count; k++)
+        printf("  disabled %s: %s\n", prf_string(d, d->errors[k].part),
+               prf_string(d, d->errors[k].message));
+}
+
+static int dump_run(const char *dir, int as_json, long only_rank)
+{
+    char err[1024];
+    int status = 0;
+    struct scalana_run_info ri;
+    json_t *out = as_json ? json_object() : NULL;
+    if (scalana_run_info_read(dir, &ri, err, sizeof err) != 0) {
+        fprintf(stderr, "scalana-dump: %s\n", err);
+        status = 1;
+    } else {
+        if (as_json) {
+            json_object_set_new(out, "processes", json_integer(ri.processes));
+            json_object_set_new(out, "executable", json_string(ri.executable));
+            json_object_set_new(out, "build_id", json_string(ri.build_id));
+            json_object_set_new(out, "mpi_library", json_string(ri.mpi_library));
+            json_object_set_new(out, "sampler", json_string(ri.sampler));
+        } else {
+            printf("run %s: %u processes, %s, mpi %s, sampler %s, %s\n", dir, ri.processes,
+                   ri.executable, ri.mpi_library, ri.sampler, ri.written_by);
+        }
+        scalana_run_info_free(&ri);
+    }
+    char **files = NULL;
+    int nf = prf_run_list_files(dir, &files, err, sizeof err);
+    if (nf < 0) {
+        fprintf(stderr, "scalana-dump: %s\n", err);
+        json_decref(out);
+        return 1;
+    }
+    if (nf == 0) {
+        fprintf(stderr, "scalana-dump: %s: no profile-*.sclp files\n", dir);
+        status = 1;
+    }
+    json_t *ranks = as_json ? json_array() : NULL;
+    for (int fi = 0; fi < nf; fi++) {
+        struct prf_file f;
+        if (prf_file_open(files[fi], &f, err, sizeof err) != 0) {
+            fprintf(stderr, "scalana-dump: %s\n", err);
+            status = 1;
+            free(files[fi]);
+            continue;
+        }
+        for (uint32_t i = 0; i < f.header.rank_count; i++) {
+            if (only_rank >= 0 && (long)(f.header.first_rank + i) != only_rank)
+                continue;
+            struct prf_rank_data d;
+            int rc = prf_file_read_rank(&f, i, &d, err, sizeof err);
+            if (rc < 0) {
+                fprintf(stderr, "scalana-dump: %s\n", err);
+                status = 1;
+                continue;
+            }
+            if (rc == 0) {
+                if (!as_json)
+                    printf("rank %u: missing (did not write)\n", f.header.first_rank + i);
+                continue;
+            }
+            if (as_json)
+                json_array_append_new(ranks, rank_json(&d));
+            else
+                rank_text(&d);
+            prf_rank_free(&d);
+        }
+        prf_file_close(&f);
+        free(files[fi]);
+    }
+    free(files);
+    if (as_json) {
+        json_object_set_new(out, "ranks", ranks);
+        json_dumpf(out, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        putchar('\n');
+        json_decref(out);
+    }
+    return status;
+}
+
+static const char *lang_name(uint32_t l)
+{
+    static const char *const n[] = {"unknown", "C", "C++", "Fortran"};
+    return l <= PSG_LANG_FORTRAN ? n[l] : "unknown";
+}
+
+static const char *op_text(const struct psg_vertex *v)
+{
+    if (v->kind == PSG_MPI)
+        return scalana_mpi_op_name(v->op);
+    if (v->kind == PSG_GPU)
+        return psg_gpu_op_name(v->op);
+    return "";
+}
+
+static void psg_text(const char *path, const struct psg_graph *g)
+{
+    printf("binary %s: %u unit(s)\n", path, g->unit_count);
+    for (uint32_t u = 0; u < g->unit_count; u++) {
+        const struct psg_unit *un = &g->units[u];
+        printf("unit %s (%s%s, loop depth limit %u, %u vertices)\n", un->unit_name,
+               lang_name(un->language), (un->flags & PSG_UNIT_HAS_DEBUG_INFO) ? ", debug info" : "",
+               un->loop_depth_limit, un->vertex_count);
+        uint32_t *depth = calloc(un->vertex_count ? un->vertex_count : 1, sizeof *depth);
+        for (uint32_t k = 0; k < un->vertex_count; k++) {
+            const struct psg_vertex *v = &un->vertices[k];
+            if (depth)
+                depth[k] = v->parent == PSG_NO_PARENT ? 0 : depth[v->parent] + 1;
+            printf("%*s%s", depth ? (int)depth[k] * 2 : 0, "", psg_kind_name(v->kind));
+            if (v->kind == PSG_FUNCTION)
+                printf(" %s", v->display_name[0] ? v->display_name : v->function);
+            else if (v->kind == PSG_MPI || v->kind == PSG_GPU)
+                printf(" %s", v->kind == PSG_MPI ? op_text(v) : v->callee);
+            else if (v->callee[0])
+                printf(" %s", v->display_name[0] ? v->display_name : v->callee);
+            const char *base = strrchr(v->file, '/');
+            printf(" %s:%u", base ? base + 1 : v->file, v->first_line);
+            if (v->last_line != v->first_line)
+                printf("-%u", v->last_line);
+            if (v->column)
+                printf(":%u", v->column);
+            if (v->flags & PSG_V_FOLDED)
+                printf(" folded");
+            if (v->flags & PSG_V_DEPTH_CUT)
+                printf(" depth-cut");
+            putchar('\n');
+        }
+        free(depth);
+    }
+}
+
+static json_t *psg_json(const char *path, const struct psg_graph *g)
+{
+    json_t *units = json_array();
+    for (uint32_t u = 0; u < g->unit_count; u++) {
+        const struct psg_unit *un = &g->units[u];
+        json_t *vs = json_array();
+        for (uint32_t k = 0; k < un->vertex_count; k++) {
+            const struct psg_vertex *v = &un->vertices[k];
+            char sid[32];
+            snprintf(sid, sizeof sid, "%016" PRIx64, v->stable_id);
+            json_array_append_new(
+                vs, json_pack("{sI sI ss ss sI ss sI sI sI sI ss ss ss ss}", "index", (json_int_t)k,
+                              "parent", v->parent == PSG_NO_PARENT ? (json_int_t)-1
+                                                                   : (json_int_t)v->parent,
+                              "kind", psg_kind_name(v->kind), "op", op_text(v), "flags",
+                              (json_int_t)v->flags, "file", v->file, "first_line",
+                              (json_int_t)v->first_line, "last_line", (json_int_t)v->last_line,
+                              "column", (json_int_t)v->column, "loop_depth",
+                              (json_int_t)v->loop_depth, "function", v->function,
+                              "display_name", v->display_name, "callee", v->callee,
+                              "stable_id", sid));
+        }
+        json_array_append_new(units, json_pack("{ss ss ss sb sI so}", "unit", un->unit_name,
+                                               "producer", un->producer, "language",
+                                               lang_name(un->language), "debug_info",
+                                               (un->flags & PSG_UNIT_HAS_DEBUG_INFO) != 0,
+                                               "loop_depth_limit",
+                                               (json_int_t)un->loop_depth_limit, "vertices", vs));
+    }
+    return json_pack("{ss so}", "binary", path, "units", units);
+}
+
+static void psg_dot(const struct psg_graph *g)
+{
+    Agraph_t *G = agopen("psg", Agdirected, NULL);
+    agattr(G, AGNODE, "shape", "box");
+    agattr(G, AGNODE, "label", "");
+    agattr(G, AGEDGE, "style", "solid");
+    char name[64], label[1024];
+    for (uint32_t u = 0; u < g->unit_count; u++) {
+        const struct psg_unit *un = &g->units[u];
+        for (uint32_t k = 0; k < un->vertex_count; k++) {
+            const struct psg_vertex *v = &un->vertices[k];
+            snprintf(name, sizeof name, "u%uv%u", u, k);
+            Agnode_t *n = agnode(G, name, 1);
+            const char *base = strrchr(v->file, '/');
+            snprintf(label, sizeof label, "%s %s\n%s:%u", psg_kind_name(v->kind),
+                     v->kind == PSG_FUNCTION ? (v->display_name[0] ? v->display_name : v->function)
+                     : v->kind == PSG_MPI || v->kind == PSG_GPU ? op_text(v) : v->callee,
+                     base ? base + 1 : v->file, v->first_line);
+            agset(n, "label", label);
+            if (v->parent != PSG_NO_PARENT) {
+                snprintf(name, sizeof name, "u%uv%u", u, v->parent);
+                agedge(G, agnode(G, name, 0), n, NULL, 1);
+            }
+        }
+    }
+    agwrite(G, stdout);
+    agclose(G);
+}
+
+static int dump_psg(const char *path, int as_json, int as_dot)
+{
+    char err[1024];
+    struct psg_graph g;
+    int rc = psg_read_elf(path, &g, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "scalana-dump: %s\n", err);
+        return 1;
+    }
+    if (rc == 0 && !as_json && !as_dot)
+        printf("binary %s: no %s section (not built with scalana-cc)\n", path, SCALANA_PSG_SECTION);
+    else if (as_json) {
+        json_t *j = psg_json(path, &g);
+        json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        putchar('\n');
+        json_decref(j);
+    } else if (as_dot)
+        psg_dot(&g);
+    else
+        psg_text(path, &g);
+    psg_graph_free(&g);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int as_json = 0, as_dot = 0, psg = 0, first = 0;
+    long only_rank = -1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            as_json = 1;
+        else if (!strcmp(argv[i], "--dot"))
+            as_dot = 1;
+        else if (!strcmp(argv[i], "--psg"))
+            psg = 1;
+        else if (!strcmp(argv[i], "--rank") && i + 1 < argc)
+            only_rank = strtol(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "scalana-dump: unknown option %s\n%s", argv[i], usage);
+            return 2;
+        } else {
+            argv[first++] = argv[i];
+        }
+    }
+    if (first == 0 || (as_dot && !psg) || (as_dot && as_json) || (!psg && first != 1)) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    int status = 0;
+    if (psg) {
+        for (int i = 0; i < first; i++)
+            status |= dump_psg(argv[i], as_json, as_dot);
+    } else {
+        status = dump_run(argv[0], as_json, only_rank);
+    }
+    return status;
+}
