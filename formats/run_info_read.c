@@ -17,9 +17,17 @@ static uint64_t getu64(json_t *o, const char *key)
     json_t *v = json_object_get(o, key);
     if (json_is_integer(v) && json_integer_value(v) >= 0)
         return (uint64_t)json_integer_value(v);
-    if (json_is_real(v) && json_real_value(v) >= 0)
+    /* Reals only where they fit: converting an out-of-range double is undefined. */
+    if (json_is_real(v) && json_real_value(v) >= 0 && json_real_value(v) < 1.8e19)
         return (uint64_t)json_real_value(v);
     return 0;
+}
+
+/* A count that must fit 32 bits; 0 when absent, negative or too large. */
+static uint32_t getu32(json_t *o, const char *key)
+{
+    uint64_t v = getu64(o, key);
+    return v <= UINT32_MAX ? (uint32_t)v : 0;
 }
 
 int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err, size_t errlen)
@@ -78,18 +86,20 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
         for (uint32_t h = 0; r->hosts && h < r->host_count; h++) {
             json_t *x = json_array_get(hosts, h);
             r->hosts[h].name = dupstr(x, "name");
-            r->hosts[h].usable_cores = (uint32_t)getu64(x, "usable_cores");
+            r->hosts[h].usable_cores = getu32(x, "usable_cores");
             json_t *ranks = json_object_get(x, "ranks");
             size_t n = json_is_array(ranks) ? json_array_size(ranks) : 0;
             r->hosts[h].ranks = calloc(n ? n : 1, sizeof(uint32_t));
-            for (size_t k = 0; r->hosts[h].ranks && k < n; k++)
-                r->hosts[h].ranks[r->hosts[h].rank_count++] =
-                    (uint32_t)json_integer_value(json_array_get(ranks, k));
+            for (size_t k = 0; r->hosts[h].ranks && k < n; k++) {
+                json_int_t rk = json_integer_value(json_array_get(ranks, k));
+                if (json_is_integer(json_array_get(ranks, k)) && rk >= 0 && rk < r->processes)
+                    r->hosts[h].ranks[r->hosts[h].rank_count++] = (uint32_t)rk;
+            }
         }
         if (!r->hosts)
             r->host_count = 0;
     }
-    r->usable_cores = (uint32_t)getu64(root, "usable_cores");
+    r->usable_cores = getu32(root, "usable_cores");
     r->sampler = dupstr(root, "sampler");
     r->sample_period_ns = getu64(root, "sample_period_ns");
     r->start_realtime_ns = getu64(root, "start_realtime_ns");

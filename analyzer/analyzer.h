@@ -1,0 +1,404 @@
+/* analyzer.h — internal types of scalana-analyze: the PPG vertex table (PSG
+ * vertices, or dynamic call-path vertices, in their calling context), runs
+ * with their per-rank metrics, options and thresholds.  Not a public API. */
+#ifndef SCALANA_ANALYZER_H
+#define SCALANA_ANALYZER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
+#include "scalana/run_info.h"
+
+#define AN_NONE UINT32_MAX
+
+/* ---- Strings ---------------------------------------------------------------- */
+
+/** Interning pool: equal strings share one copy for the pool's lifetime. */
+struct an_strpool {
+    char **slots;
+    size_t cap, n;
+};
+/** Returns the pool's copy of s (NULL gives ""); never NULL: aborts on OOM. */
+const char *an_intern(struct an_strpool *p, const char *s);
+void an_strpool_free(struct an_strpool *p);
+
+/* ---- Vertices (the PPG's vertices, shared by every run) ---------------------- */
+
+/** Kind of a vertex: the PSG kinds (enum psg_kind) and DYNAMIC for call-path
+ *  vertices of code without a PSG. */
+#define AN_KIND_DYNAMIC 10
+
+enum an_vertex_flags {
+    AN_V_DYNAMIC = 1u << 0,  /* not from the PSG (recovered from call paths) */
+    AN_V_LIBRARY = 1u << 1,  /* library code outside the executable, folded */
+    AN_V_ROOT = 1u << 2,     /* a thread root or "outside main" */
+    AN_V_CALLSITE = 1u << 3  /* dynamic call site (a CALL-like vertex) */
+};
+
+struct an_vertex {
+    uint32_t parent;       /* AN_NONE for a root */
+    uint32_t first_child, next_sibling; /* creation order; see an_graph_sort_children */
+    uint16_t kind;         /* enum psg_kind or AN_KIND_DYNAMIC */
+    uint16_t flags;        /* enum an_vertex_flags */
+    uint32_t op;           /* MPI op (kind MPI or dynamic MPI call site), else 0 */
+    uint32_t line, last_line, column;
+    uint32_t depth;        /* 0 for roots */
+    uint64_t key;          /* identity among its parent's children */
+    uint64_t order;        /* program order among siblings */
+    uint64_t psg_stable_id;/* 0 for dynamic vertices */
+    int32_t psg_unit;      /* -1 for dynamic vertices */
+    uint32_t psg_index;
+    const char *name, *function, *file; /* interned */
+};
+
+/** The vertex table: every (parent, key) once. */
+struct an_graph {
+    struct an_vertex *v;
+    uint32_t n, cap;
+    uint32_t *hash; size_t hash_cap; /* open addressing on (parent, key) -> id */
+    struct an_strpool strings;
+};
+
+void an_graph_init(struct an_graph *g);
+void an_graph_free(struct an_graph *g);
+/** Vertex with (parent, key), or AN_NONE. */
+uint32_t an_graph_find(const struct an_graph *g, uint32_t parent, uint64_t key);
+/** Finds or appends the vertex (parent, key); *created says which.  The new
+ *  vertex is zeroed but for parent, key, depth and links; the caller fills
+ *  kind and names.  Aborts on allocation failure. */
+uint32_t an_graph_get(struct an_graph *g, uint32_t parent, uint64_t key, int *created);
+/** Re-links children so that siblings follow program order (order, line). */
+void an_graph_sort_children(struct an_graph *g);
+/** Whether a is b or an ancestor of b. */
+int an_graph_is_ancestor(const struct an_graph *g, uint32_t a, uint32_t b);
+/** Name of a vertex kind as report.json spells it. */
+const char *an_kind_name(unsigned kind);
+/** FNV-1a 64 of a string, mixed with seed. */
+uint64_t an_hash_str(const char *s, uint64_t seed);
+
+/* ---- MPI operations (from include/scalana/mpi_calls.def) ------------------- */
+
+enum an_mpi_role { AN_MPI_OTHER = 0, AN_MPI_SEND, AN_MPI_RECV, AN_MPI_SENDRECV,
+                   AN_MPI_COMPLETION, AN_MPI_COLLECTIVE, AN_MPI_PROBE };
+/** "MPI_Allreduce", or "MPI_<op>" for an unknown code. Never NULL. */
+const char *an_mpi_name(unsigned op);
+/** Role of an op for waits and communication edges. */
+enum an_mpi_role an_mpi_role(unsigned op);
+/** 1 when the op starts a non-blocking operation (Isend, Irecv, Iallreduce ...). */
+int an_mpi_nonblocking(unsigned op);
+
+/* ---- Options and thresholds ------------------------------------------------- */
+
+/** Thresholds: every number that decides whether something is flagged.
+ *  Defaults and their sources: options.c (the table) and docs/analyzer.md. */
+struct an_thresholds {
+    double min_cost_percent;  /* a root cause must cost this % of the run */
+    double min_cost_seconds;  /* ... and at least this many seconds */
+    double imbalance;         /* max/mean over processes to call a vertex imbalanced */
+    double alpha;             /* significance level of sample-count tests */
+    double min_samples;       /* samples a sampled comparison needs */
+    double scaling_ratio;     /* measured/ideal at the largest count to call it non-scalable */
+    double outlier_z;         /* modified z-score of an outlying process */
+    double culprit_fraction;  /* a culprit's excess is at least this share of the largest */
+    double max_steps;         /* backtracking step bound */
+    double serial_share;      /* non-culprit ranks' share of the culprit time for "serial" */
+    double flat_slope;        /* log-log slope above which a time "does not shrink" */
+    double rotation;          /* latest-peer share under which blame "rotates" */
+    double matrix_max;        /* largest process count with a rank x rank matrix in report.json */
+};
+
+struct an_options {
+    char **run_dirs; int run_dir_count;
+    const char *out_dir;
+    const char *exe;          /* --exe, or NULL: from run.json */
+    int weak;                 /* --weak */
+    const char **remap_from, **remap_to; int remap_count; /* --source-path OLD=NEW */
+    int quiet, progress, color, no_viewer, json_stdout;
+    struct an_thresholds th;
+};
+
+/** Sets the defaults.  */
+void an_options_defaults(struct an_options *o);
+/** Parses argv.  Returns 0 to run, 1 when --help/--version was printed
+ *  (exit 0), -1 on a usage error (message printed on stderr). */
+int an_options_parse(struct an_options *o, int argc, char **argv);
+void an_options_free(struct an_options *o);
+/** Iterates the threshold table: name, value, source; returns 0 past the end. */
+int an_threshold_at(const struct an_thresholds *t, size_t i, const char **name, double *value,
+                    const char **source);
+/** Source path after --source-path remapping (first matching prefix). The
+ *  result is interned in pool. */
+const char *an_remap_path(const struct an_options *o, struct an_strpool *pool, const char *file);
+
+/* ---- Symbols (libdw) -------------------------------------------------------- */
+
+/** One logical frame of a physical frame's inline chain. */
+struct an_frame {
+    const char *function;  /* linkage name ("" when unknown), interned */
+    const char *file;      /* source file ("" when unknown), interned */
+    uint32_t line, column;
+    uint8_t has_dwarf;     /* function known from DWARF (not just the symbol table) */
+    uint8_t in_exe;        /* the frame lies in the analysed executable */
+};
+
+/** Resolution of one address: logical frames outermost first (the real
+ *  function, then each inlined call, the innermost last). */
+struct an_resolved {
+    uint32_t nframes;
+    struct an_frame *frames;
+    uint8_t unresolved;    /* no module or no symbol at all */
+};
+
+struct an_symbolizer;
+struct an_symbolizer *an_sym_new(struct an_strpool *pool, const char *exe_path,
+                                 const char *exe_build_id);
+void an_sym_free(struct an_symbolizer *s);
+/** Global id of a profile module (path, build-id).  The executable is
+ *  recognised by build-id (or path) and read from the --exe/run.json path.
+ *  A module whose file is missing or has another build-id resolves nothing
+ *  (counted as unresolved frames); warn receives one line the first time. */
+uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *build_id,
+                       char *warn, size_t warnlen);
+/** Resolves a module-relative address (return addresses are looked up at
+ *  address - 1).  Cached; never NULL. */
+const struct an_resolved *an_sym_resolve(struct an_symbolizer *s, uint32_t module,
+                                         uint64_t address, int is_return_address);
+/** Build-id (lowercase hex) of an ELF file into out; returns 0, or -1. */
+int an_elf_build_id(const char *path, char *out, size_t outlen);
+
+/* ---- PSG index ----------------------------------------------------------------*/
+
+struct an_psg {
+    const struct psg_graph *g;
+    uint32_t **child_first;      /* [unit][vertex] first child index or AN_NONE */
+    uint32_t **child_next;       /* [unit][vertex] next sibling */
+    struct { const char *name; uint32_t unit, index; } *fn; size_t fn_cap, fn_n;
+};
+int an_psg_index(struct an_psg *x, const struct psg_graph *g);
+void an_psg_free(struct an_psg *x);
+/** FUNCTION vertex of a linkage name: returns 1 and sets unit/index, or 0. */
+int an_psg_function(const struct an_psg *x, const char *name, uint32_t *unit, uint32_t *index);
+/** Descends from vertex `from` to the deepest descendant whose source range
+ *  contains (file, line, column): call-like vertices must match the line (and
+ *  column when both are known; when is_call, a call-like vertex on the line is
+ *  preferred).  Writes the chain below `from` (outermost first) into chain
+ *  and returns its length (0: the location stays on `from`). */
+uint32_t an_psg_descend(const struct an_psg *x, uint32_t unit, uint32_t from, const char *file,
+                        uint32_t line, uint32_t column, int is_call, uint32_t *chain,
+                        uint32_t maxchain);
+
+/* ---- Runs and their PPG metrics ---------------------------------------------- */
+
+/** One vertex in one run: per-rank arrays (lazily allocated) and totals. */
+struct an_vrun {
+    float *cpu;   /* [P] exclusive CPU seconds from samples outside MPI */
+    float *mpi;   /* [P] wall seconds inside MPI calls of this context */
+    float *incl;  /* [P] inclusive seconds (cpu + mpi of the subtree), by an_run_finish */
+    float *icpu;  /* [P] inclusive CPU seconds of the subtree (no MPI), by an_run_finish */
+    float *ncalls;  /* [P] MPI calls per rank (MPI vertices only) */
+    uint64_t *comm; /* [P] communicator id per rank (collectives only) */
+    double samples;     /* sample weight outside MPI, all ranks */
+    double samples_incl;/* sample weight of the descendants (samples_incl + samples: inclusive) */
+    double mpi_samples; /* sample weight inside MPI */
+    double calls, bytes_sent, bytes_recv;
+    double min_call_s;  /* shortest single call over ranks */
+    uint32_t ranks;     /* ranks that have the vertex */
+};
+
+/** A point-to-point partner record, attributed to the vertex of its context. */
+struct an_peer_rec {
+    uint32_t rank, vertex;
+    int32_t peer, tag;
+    uint32_t flags;   /* PRF_PEER_SEND / PRF_PEER_RECV */
+    uint32_t op;
+    uint64_t comm;
+    uint64_t count, bytes, time_ns, last_count, last_wait_ns;
+};
+
+/** An aggregated communication edge: send context -> receive context. */
+struct an_edge {
+    uint32_t send_vertex, recv_vertex;
+    uint64_t messages, bytes;
+    uint32_t pairs;      /* distinct (sender, receiver) rank pairs */
+};
+
+struct an_run {
+    char *dir;
+    struct scalana_run_info info;
+    uint32_t P;                 /* world size */
+    double period_s;            /* sample period (seconds) */
+    /* per rank */
+    double *wall, *cpu, *mpi;   /* [P] seconds */
+    uint8_t *present;           /* [P] 1 when the rank's profile was read */
+    uint32_t *ranks_on_host, *usable_cores; /* [P] */
+    /* per vertex, indexed by vertex id */
+    struct an_vrun *vr; uint32_t nvr;
+    struct an_peer_rec *peers; size_t npeers, peers_cap; /* sorted by rank after finish */
+    size_t *peer_first;         /* [P+1] offsets into peers by rank, after finish */
+    struct an_edge *edges; size_t nedges;
+    /* data quality */
+    uint64_t samples, dropped, overruns, unresolved, cct_overflow, unmatched;
+    uint64_t vol_switches, invol_switches;
+    uint32_t present_count;
+    uint32_t *missing; uint32_t nmissing;
+    double oversub;             /* max over hosts of ranks per usable core */
+    double contention;          /* max(oversub, min over ranks of wall / CPU): how much slower
+                                   than with a core of its own the best-served process ran */
+    double wall_max, cpu_mean, mpi_mean;
+    char sampler[48];
+    int bad;                    /* refused (other binary, unreadable) */
+};
+
+/** Per-rank attribution state, cached per CCT node. */
+struct an_attr_ctx {
+    struct an_graph *g;
+    struct an_symbolizer *sym;
+    const struct an_psg *psg;        /* may be NULL (no PSG) */
+    const struct an_options *opt;
+    uint32_t outside_root;           /* vertex for samples outside main, AN_NONE until used */
+    /* first instance of each function entered from a call path: where a
+     * thread that starts in that function (an OpenMP worker) is joined */
+    struct { const char *name; uint32_t v; } *inst; size_t inst_cap, inst_n;
+    /* memo of (state, frame) -> state across ranks: most ranks repeat the same paths */
+    struct an_step_memo { uint64_t address; uint32_t v, module, nv; uint8_t mode, kind, flags, nmode, used, unres; } *memo;
+    size_t memo_cap, memo_n;
+    int no_memo; /* set by a step whose result depends on what was seen before */
+};
+void an_attr_ctx_init(struct an_attr_ctx *c, struct an_graph *g, struct an_symbolizer *sym,
+                      const struct an_psg *psg, const struct an_options *opt);
+void an_attr_ctx_free(struct an_attr_ctx *c);
+
+/** Maps every CCT node of d to a vertex (node_vertex[i]); module_ids maps
+ *  d's modules to symbolizer modules.  Creates vertices as needed.
+ *  Returns 0, or -1 on allocation failure. */
+int an_attribute_rank(struct an_attr_ctx *c, const struct prf_rank_data *d, uint32_t *node_vertex,
+                      uint64_t *unresolved);
+
+/** Creates an empty run for P ranks.  Aborts on allocation failure. */
+void an_run_init(struct an_run *r, uint32_t P);
+void an_run_free(struct an_run *r);
+/** The vertex's record in run r, growing the table; arrays allocated on demand. */
+struct an_vrun *an_run_vertex(struct an_run *r, uint32_t v);
+/** Adds one decoded rank to run r: attribution, per-rank metrics, peers. */
+int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_rank_data *d,
+                    char *err, size_t errlen);
+/** After all ranks: inclusive times, per-run totals, communication edges,
+ *  oversubscription, missing ranks. */
+void an_run_finish(struct an_run *r, const struct an_graph *g);
+/** Seconds of exclusive time of vertex v on rank i (cpu + mpi). */
+static inline double an_vtime(const struct an_vrun *x, uint32_t i)
+{
+    double t = 0;
+    if (x->cpu) t += x->cpu[i];
+    if (x->mpi) t += x->mpi[i];
+    return t;
+}
+/** Rank x rank bytes and messages (sender-major, P*P doubles each, malloc'ed);
+ *  returns 0 or -1. */
+int an_run_matrix(const struct an_run *r, double **bytes, double **messages);
+
+/* ---- Analysis ------------------------------------------------------------------ */
+
+/** Runs at one process count; the representative is the repetition with the
+ *  median wall time (its per-rank arrays are used for imbalance and waits). */
+struct an_scale {
+    uint32_t P;
+    struct an_run **reps; uint32_t nreps;
+    struct an_run *rep;
+    double wall, wall_spread;
+};
+
+/** Per vertex and scale: what report.json's metrics carry. */
+struct an_vmetrics {
+    double mean, max, min;     /* exclusive seconds over processes (median over reps) */
+    double incl_mean, incl_max;
+    double cpu_mean, mpi_mean; /* parts of mean */
+    double samples, calls, bytes;
+    double imbalance;          /* max/mean of inclusive time */
+    double spread;             /* max - min over repetitions of mean */
+    uint32_t argmax;
+    int present;
+};
+
+struct an_model_out {
+    int valid;
+    double c0, c1, i; int j;
+    double smape, loglog_slope; int has_slope;
+    int quality;               /* enum scalana_model_quality */
+    char formula[96];
+    const char *metric;
+};
+
+/** One backtracking step. */
+struct an_step { uint32_t vertex, process; const char *edge; double wait; };
+
+enum an_category {
+    AN_CAT_LOAD_IMBALANCE, AN_CAT_NON_SCALABLE, AN_CAT_SERIAL, AN_CAT_GROWING_COMM,
+    AN_CAT_LATE_SENDER, AN_CAT_LATE_RECEIVER, AN_CAT_WAIT_COLLECTIVE, AN_CAT_GPU_IDLE,
+    AN_CAT_GPU_BOUND, AN_CAT_H2D, AN_CAT_CONTENTION, AN_CAT_ROTATING
+};
+const char *an_category_name(enum an_category c);
+
+struct an_cause {
+    uint32_t vertex;
+    enum an_category cat;
+    double cost;               /* seconds at the largest count */
+    double explained_wait;     /* process-seconds of wait explained */
+    uint32_t *procs; uint32_t nprocs, nprocs_total;   /* culprits */
+    uint32_t *waiting; uint32_t nwaiting;
+    uint32_t symptom;          /* vertex, AN_NONE if itself */
+    struct an_step *path; uint32_t npath;
+    char evidence[768];
+    int merged;
+};
+
+/** Whole analysis state. */
+struct an_analysis {
+    struct an_options *opt;
+    struct an_graph g;
+    struct an_scale *scales; uint32_t nscales;   /* ascending P */
+    struct an_run *runs; uint32_t nruns;
+    struct an_vmetrics *vm;    /* [nscales * g.n] */
+    struct an_model_out *model;/* [g.n] */
+    double *loss;              /* [g.n] scaling loss seconds at the largest count */
+    uint32_t *vflags;          /* [g.n] AN_F_* */
+    struct an_cause *causes; uint32_t ncauses;
+    char **warnings; uint32_t nwarnings;
+    int has_psg;
+    int echo_warnings;         /* also print warnings on stderr as they happen (while reading) */
+    const char *exe, *build_id;
+};
+
+enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_CAUSE = 8 };
+
+/** The smallest cost that may be reported (seconds): max(min_cost_seconds,
+ *  min_cost_percent of the largest run's wall time divided by its contention,
+ *  i.e. of the time it would take with a core per process). */
+double an_min_cost(const struct an_analysis *a);
+/** Adds a warning line to the report (printf-style). */
+void an_warn(struct an_analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Groups runs by process count (ascending), picks the representatives. */
+void an_group_scales(struct an_analysis *a);
+/** Per-vertex metrics, models, scaling loss and flags. */
+void an_compute_metrics(struct an_analysis *a);
+/** Symptoms, backtracking, classification, ranking (fills a->causes). */
+void an_find_root_causes(struct an_analysis *a);
+/** Wait of each process at vertex v in run r, in seconds: collectives
+ *  t_i - min_j t_j over the members of the same communicator; point-to-point
+ *  and completions t_i - calls_i * (shortest single call over processes).
+ *  Not discounted for oversubscription (callers that report a wait as its own
+ *  cause divide by the run's factor).  out has P entries.  Returns the sum. */
+double an_waits(const struct an_analysis *a, const struct an_run *r, uint32_t v, double *out);
+/** Builds report.json (jansson json_t *, returned as void * to keep jansson
+ *  out of this header). */
+void *an_report_build(const struct an_analysis *a);
+void an_analysis_free(struct an_analysis *a);
+
+/* ---- Progress ------------------------------------------------------------------ */
+void an_progress(const struct an_options *o, const char *what, uint64_t done, uint64_t total);
+void an_progress_end(const struct an_options *o);
+
+#endif

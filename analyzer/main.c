@@ -1,0 +1,289 @@
+/* main.c — scalana-analyze: reads the run directories (any order; equal
+ * process counts are repetitions), checks they are runs of one binary,
+ * attributes every rank's profile to the PPG, then models, backtracks and
+ * writes report.json, the viewer's files and the terminal summary. */
+#include "analyzer.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef SCALANA_HAVE_VIEWER
+#include "viewer.h"
+#endif
+
+static int mkdir_p(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+struct reader {
+    struct an_analysis *a;
+    struct an_symbolizer *sym;
+    struct psg_graph psg;
+    struct an_psg psgx;
+    struct an_attr_ctx ctx;
+    int ready;
+    const char *ref_dir;
+    char exe_build_id[128];
+};
+
+/* Loads the executable's PSG and prepares the symbolizer (once). */
+static void prepare(struct reader *rd, const char *exe, const char *build_id)
+{
+    struct an_analysis *a = rd->a;
+    char err[1024];
+    memset(&rd->psg, 0, sizeof rd->psg);
+    if (exe && *exe) {
+        int rc = psg_read_elf(exe, &rd->psg, err, sizeof err);
+        if (rc < 0) an_warn(a, "%s; analysing with the dynamic call-path graph only", err);
+        else if (rc == 0) an_warn(a, "%s has no PSG (built without scalana-cc): the call-path graph is "
+                                     "recovered from the samples", exe);
+        a->has_psg = rc == 1 && rd->psg.unit_count > 0;
+    }
+    if (an_psg_index(&rd->psgx, a->has_psg ? &rd->psg : NULL) != 0) {
+        an_warn(a, "out of memory indexing the PSG; continuing without it");
+        a->has_psg = 0;
+        an_psg_free(&rd->psgx);
+        memset(&rd->psgx, 0, sizeof rd->psgx);
+    }
+    rd->sym = an_sym_new(&a->g.strings, exe, build_id);
+    an_attr_ctx_init(&rd->ctx, &a->g, rd->sym, a->has_psg ? &rd->psgx : NULL, a->opt);
+    rd->ready = 1;
+}
+
+static void read_run(struct reader *rd, struct an_run *r, const char *dir)
+{
+    struct an_analysis *a = rd->a;
+    const struct an_options *o = a->opt;
+    char err[1024];
+    struct scalana_run_info info;
+    memset(&info, 0, sizeof info);
+    int have_info = scalana_run_info_read(dir, &info, err, sizeof err) == 0;
+    if (!have_info) an_warn(a, "%s", err);
+    const char *exe = o->exe ? o->exe : (have_info ? info.executable : NULL);
+    const char *bid = have_info && info.build_id ? info.build_id : "";
+    if (!have_info && !o->exe && !rd->ready) {
+        an_warn(a, "%s: no run.json and no --exe: the executable is unknown; run skipped", dir);
+        r->bad = 1;
+        return;
+    }
+    if (!rd->ready) {
+        char actual[128] = "";
+        if (exe && an_elf_build_id(exe, actual, sizeof actual) != 0) {
+            an_warn(a, "%s: cannot read the executable %s", dir, exe);
+        } else if (exe && *bid && *actual && strcmp(actual, bid) != 0) {
+            an_warn(a, "%s: refused: the run was made with build-id %s but %s has build-id %s (rebuilt since?); "
+                       "pass the original binary with --exe", dir, bid, exe, actual);
+            if (have_info) scalana_run_info_free(&info);
+            r->bad = 1;
+            return;
+        }
+        snprintf(rd->exe_build_id, sizeof rd->exe_build_id, "%s", *bid ? bid : actual);
+        a->exe = an_intern(&a->g.strings, exe ? exe : "");
+        a->build_id = an_intern(&a->g.strings, rd->exe_build_id);
+        rd->ref_dir = dir;
+        prepare(rd, exe, rd->exe_build_id);
+    } else if (*bid && rd->exe_build_id[0] && strcmp(bid, rd->exe_build_id) != 0) {
+        an_warn(a, "%s: refused: a run of another binary (build-id %s; %s has %s)", dir, bid, rd->ref_dir,
+                rd->exe_build_id);
+        scalana_run_info_free(&info);
+        r->bad = 1;
+        return;
+    }
+    char **files = NULL;
+    int nf = prf_run_list_files(dir, &files, err, sizeof err);
+    if (nf <= 0) {
+        an_warn(a, "%s", nf < 0 ? err : "no profile files");
+        if (nf == 0) an_warn(a, "%s: no profile files (profile-*.sclp); run skipped", dir);
+        if (have_info) scalana_run_info_free(&info);
+        free(files);
+        r->bad = 1;
+        return;
+    }
+    /* world size: run.json, else the first readable file */
+    uint32_t P = have_info ? info.processes : 0;
+    struct prf_file *pf = calloc((size_t)nf, sizeof *pf);
+    int *ok = calloc((size_t)nf, sizeof *ok);
+    if (!pf || !ok) abort();
+    uint64_t total = 0;
+    for (int k = 0; k < nf; k++) {
+        if (prf_file_open(files[k], &pf[k], err, sizeof err) != 0) {
+            an_warn(a, "%s (file skipped)", err);
+            continue;
+        }
+        if (!P) P = pf[k].header.world_size;
+        if (pf[k].header.world_size != P) {
+            an_warn(a, "%s: world size %u differs from the run's %u (file skipped)", files[k],
+                    pf[k].header.world_size, P);
+            prf_file_close(&pf[k]);
+            continue;
+        }
+        ok[k] = 1;
+        total += pf[k].header.rank_count;
+    }
+    if (!P) {
+        an_warn(a, "%s: no readable profile; run skipped", dir);
+        r->bad = 1;
+    } else {
+        an_run_init(r, P);
+        if (have_info) r->info = info, have_info = 0;
+        r->dir = strdup(dir);
+        if (r->info.sampler) snprintf(r->sampler, sizeof r->sampler, "%s", r->info.sampler);
+        if (r->info.sample_period_ns) r->period_s = r->info.sample_period_ns * 1e-9;
+        uint64_t done = 0;
+        for (int k = 0; k < nf; k++) {
+            if (!ok[k]) continue;
+            uint32_t bad = 0;
+            for (uint32_t i = 0; i < pf[k].header.rank_count; i++) {
+                struct prf_rank_data d;
+                memset(&d, 0, sizeof d);
+                int rc = prf_file_read_rank(&pf[k], i, &d, err, sizeof err);
+                if (rc < 0) {
+                    if (bad++ < 3) an_warn(a, "%s (rank skipped)", err);
+                } else if (rc == 1) {
+                    if (an_run_add_rank(r, &rd->ctx, &d, err, sizeof err) != 0)
+                        an_warn(a, "%s: %s", files[k], err);
+                    prf_rank_free(&d);
+                }
+                an_progress(o, dir, ++done, total);
+            }
+            if (bad > 3) an_warn(a, "%s: %u more bad rank sections skipped", files[k], bad - 3);
+            prf_file_close(&pf[k]);
+        }
+        an_progress_end(o);
+        if (!r->present_count) {
+            an_warn(a, "%s: no rank could be read; run skipped", dir);
+            r->bad = 1;
+        }
+    }
+    for (int k = 0; k < nf; k++) free(files[k]);
+    free(files), free(pf), free(ok);
+    if (have_info) scalana_run_info_free(&info);
+}
+
+#ifndef SCALANA_HAVE_VIEWER
+static void print_summary_fallback(FILE *out, const struct an_analysis *a)
+{
+    if (!a->nscales) return;
+    const struct an_scale *big = &a->scales[a->nscales - 1];
+    fprintf(out, "ScalAna: %u process count(s), largest %u processes, %.3g s\n", a->nscales, big->P, big->wall);
+    if (!a->ncauses) {
+        fprintf(out, "No root cause above the thresholds (min cost %.3g%% of the run).\n",
+                a->opt->th.min_cost_percent);
+        return;
+    }
+    for (uint32_t k = 0; k < a->ncauses && k < 10; k++) {
+        const struct an_cause *c = &a->causes[k];
+        const struct an_vertex *v = &a->g.v[c->vertex];
+        fprintf(out, "%2u. %s:%u-%u  %s  %s  %.3g s (%.1f%%)\n    %s\n", k + 1, v->file, v->line,
+                v->last_line, v->function, an_category_name(c->cat), c->cost,
+                big->wall > 0 ? c->cost / big->wall * 100 : 0.0, c->evidence);
+    }
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    struct an_options opt;
+    an_options_defaults(&opt);
+    int rc = an_options_parse(&opt, argc, argv);
+    if (rc != 0) {
+        an_options_free(&opt);
+        return rc > 0 ? 0 : 2;
+    }
+    struct an_analysis a;
+    memset(&a, 0, sizeof a);
+    a.opt = &opt;
+    an_graph_init(&a.g);
+    a.runs = calloc((size_t)opt.run_dir_count, sizeof *a.runs);
+    if (!a.runs) return 1;
+    a.nruns = (uint32_t)opt.run_dir_count;
+    struct reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.a = &a;
+    a.echo_warnings = 1;
+    for (int i = 0; i < opt.run_dir_count; i++) read_run(&rd, &a.runs[i], opt.run_dirs[i]);
+    a.echo_warnings = 0;
+    if (!rd.ready) {
+        fprintf(stderr, "scalana-analyze: nothing to analyse\n");
+        return 1;
+    }
+    for (uint32_t i = 0; i < a.nruns; i++)
+        if (!a.runs[i].bad) an_run_finish(&a.runs[i], &a.g);
+    an_group_scales(&a);
+    if (!a.nscales) {
+        fprintf(stderr, "scalana-analyze: no valid run left to analyse\n");
+        return 1;
+    }
+    if (a.nscales == 1) an_warn(&a, "one process count only: imbalance and waits are analysed, scaling is not");
+    for (uint32_t s = 0; s < a.nscales; s++) {
+        const struct an_run *r = a.scales[s].rep;
+        if (r->oversub > 1.0)
+            an_warn(&a, "%u processes: oversubscribed (%.2g processes per usable core); computation is judged on CPU "
+                        "time, waits only through the CPU time that explains them", r->P, r->oversub);
+        if (r->contention > 1.5 && r->contention > r->oversub * 1.2)
+            an_warn(&a, "%u processes: the run went %.2gx slower than with a core per process (wall/CPU of the "
+                        "best-served process): other load on the machine; thresholds are taken against the "
+                        "uncontended time", r->P, r->contention);
+        if (r->nmissing)
+            an_warn(&a, "%u processes: %u rank(s) missing (did not write a profile)", r->P, r->nmissing);
+        if (r->samples && r->dropped * 10 > r->samples)
+            an_warn(&a, "%u processes: %llu of %llu samples dropped", r->P, (unsigned long long)r->dropped,
+                    (unsigned long long)r->samples);
+    }
+    an_graph_sort_children(&a.g);
+    an_compute_metrics(&a);
+    an_find_root_causes(&a);
+
+    json_t *report = an_report_build(&a);
+    if (mkdir_p(opt.out_dir) != 0) {
+        fprintf(stderr, "scalana-analyze: cannot create %s: %s\n", opt.out_dir, strerror(errno));
+        return 1;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/report.json", opt.out_dir);
+    if (json_dump_file(report, path, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
+        fprintf(stderr, "scalana-analyze: cannot write %s\n", path);
+        return 1;
+    }
+    if (opt.json_stdout) json_dumpf(report, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)), fputc('\n', stdout);
+#ifdef SCALANA_HAVE_VIEWER
+    if (!opt.no_viewer) {
+        struct scalana_viewer_options vo;
+        memset(&vo, 0, sizeof vo);
+        vo.source_path_from = opt.remap_from;
+        vo.source_path_to = opt.remap_to;
+        vo.source_path_count = (size_t)opt.remap_count;
+        vo.write_svg = 1, vo.write_html = 1, vo.write_extrap = 1;
+        char err[1024] = "";
+        if (scalana_viewer_write(report, opt.out_dir, &vo, err, sizeof err) != 0)
+            fprintf(stderr, "scalana-analyze: viewer: %s (report.json is complete)\n", err);
+    }
+    if (!opt.quiet) scalana_viewer_print_summary(stdout, report, opt.color);
+#else
+    if (!opt.quiet) print_summary_fallback(stdout, &a);
+#endif
+    if (!opt.quiet) fprintf(stderr, "scalana-analyze: wrote %s\n", path);
+    json_decref(report);
+    an_sym_free(rd.sym);
+    an_attr_ctx_free(&rd.ctx);
+    an_psg_free(&rd.psgx);
+    psg_graph_free(&rd.psg);
+    an_analysis_free(&a);
+    an_options_free(&opt);
+    return 0;
+}

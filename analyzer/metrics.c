@@ -1,0 +1,325 @@
+/* metrics.c — from runs to per-vertex evidence: runs grouped by process
+ * count (repetitions -> median and spread), per-vertex metrics per count,
+ * scaling models and scaling loss at the largest count, imbalance, and the
+ * waits of each process at an MPI vertex. */
+#include "analyzer.h"
+#include "model.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void an_warn(struct an_analysis *a, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    for (uint32_t i = 0; i < a->nwarnings; i++)
+        if (strcmp(a->warnings[i], buf) == 0) return;
+    char **w = realloc(a->warnings, (a->nwarnings + 1) * sizeof *w);
+    if (!w) return;
+    a->warnings = w;
+    a->warnings[a->nwarnings] = strdup(buf);
+    if (a->warnings[a->nwarnings]) a->nwarnings++;
+    if (a->echo_warnings) fprintf(stderr, "scalana-analyze: warning: %s\n", buf);
+}
+
+static int by_p(const void *x, const void *y)
+{
+    const struct an_run *a = *(struct an_run *const *)x, *b = *(struct an_run *const *)y;
+    if (a->P != b->P) return a->P < b->P ? -1 : 1;
+    if (a->wall_max != b->wall_max) return a->wall_max < b->wall_max ? -1 : 1;
+    return 0;
+}
+
+void an_group_scales(struct an_analysis *a)
+{
+    struct an_run **order = malloc((a->nruns + 1) * sizeof *order);
+    if (!order) abort();
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < a->nruns; i++)
+        if (!a->runs[i].bad && a->runs[i].present_count) order[n++] = &a->runs[i];
+    qsort(order, n, sizeof *order, by_p);
+    a->scales = calloc(n + 1, sizeof *a->scales);
+    if (!a->scales) abort();
+    a->nscales = 0;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i;
+        while (j < n && order[j]->P == order[i]->P) j++;
+        struct an_scale *s = &a->scales[a->nscales++];
+        s->P = order[i]->P;
+        s->nreps = j - i;
+        s->reps = malloc(s->nreps * sizeof *s->reps);
+        if (!s->reps) abort();
+        memcpy(s->reps, order + i, s->nreps * sizeof *s->reps);
+        s->rep = s->reps[(s->nreps - 1) / 2]; /* sorted by wall: the (lower) median */
+        double w[256];
+        uint32_t k = s->nreps < 256 ? s->nreps : 256;
+        for (uint32_t q = 0; q < k; q++) w[q] = s->reps[q]->wall_max;
+        struct scalana_spread sp;
+        if (scalana_spread(w, k, &sp) == 0) s->wall = sp.median, s->wall_spread = sp.max - sp.min;
+        else s->wall = s->rep->wall_max;
+        i = j;
+    }
+    free(order);
+}
+
+/* Metrics of vertex v in one run. */
+static void run_metrics(const struct an_run *r, uint32_t v, struct an_vmetrics *m)
+{
+    memset(m, 0, sizeof *m);
+    if (v >= r->nvr || !r->vr[v].incl) return;
+    const struct an_vrun *x = &r->vr[v];
+    double sum = 0, isum = 0, csum = 0, msum = 0, mx = 0, mn = INFINITY, imx = 0;
+    uint32_t n = 0, arg = 0;
+    for (uint32_t i = 0; i < r->P; i++) {
+        if (!r->present[i]) continue;
+        double t = an_vtime(x, i), in = x->incl[i];
+        sum += t, isum += in, n++;
+        if (x->cpu) csum += x->cpu[i];
+        if (x->mpi) msum += x->mpi[i];
+        if (t > mx) mx = t;
+        if (t < mn) mn = t;
+        if (in > imx) imx = in, arg = i;
+    }
+    if (!n) return;
+    m->present = 1;
+    m->mean = sum / n, m->max = mx, m->min = mn == INFINITY ? 0 : mn;
+    m->incl_mean = isum / n, m->incl_max = imx;
+    m->cpu_mean = csum / n, m->mpi_mean = msum / n;
+    m->samples = x->samples;
+    m->calls = x->calls;
+    m->bytes = x->bytes_sent + x->bytes_recv;
+    m->imbalance = m->incl_mean > 0 ? imx / m->incl_mean : 1;
+    m->argmax = arg;
+}
+
+static double median_of(double *v, uint32_t n) { return n ? scalana_median_inplace(v, n) : 0; }
+
+static int is_mpi(const struct an_vertex *v) { return v->kind == PSG_MPI; }
+
+double an_min_cost(const struct an_analysis *a)
+{
+    const struct an_thresholds *th = &a->opt->th;
+    if (!a->nscales) return th->min_cost_seconds;
+    const struct an_scale *big = &a->scales[a->nscales - 1];
+    double f = big->rep->contention > 1 ? big->rep->contention : 1;
+    return fmax(th->min_cost_seconds, th->min_cost_percent / 100.0 * big->wall / f);
+}
+
+/* Calls per process times the shortest single call of vertex v (seconds). */
+static double transfer_seconds(const struct an_run *r, uint32_t v)
+{
+    if (v >= r->nvr || !r->vr[v].ncalls || !r->present_count) return 0;
+    return r->vr[v].calls / r->present_count * r->vr[v].min_call_s;
+}
+
+void an_compute_metrics(struct an_analysis *a)
+{
+    uint32_t N = a->g.n, S = a->nscales;
+    a->vm = calloc((size_t)S * N + 1, sizeof *a->vm);
+    a->model = calloc(N + 1, sizeof *a->model);
+    a->loss = calloc(N + 1, sizeof *a->loss);
+    a->vflags = calloc(N + 1, sizeof *a->vflags);
+    if (!a->vm || !a->model || !a->loss || !a->vflags) abort();
+    double *tmp = malloc(6 * 256 * sizeof *tmp);
+    if (!tmp) abort();
+    for (uint32_t s = 0; s < S; s++) {
+        const struct an_scale *sc = &a->scales[s];
+        for (uint32_t v = 0; v < N; v++) {
+            struct an_vmetrics *m = &a->vm[(size_t)s * N + v];
+            if (sc->nreps == 1) {
+                run_metrics(sc->rep, v, m);
+                continue;
+            }
+            /* repetitions: the median of each figure, the spread of the mean */
+            uint32_t k = 0;
+            double *mean = tmp, *mx = tmp + 256, *mn = tmp + 512, *im = tmp + 768, *cm = tmp + 1024,
+                   *mm = tmp + 1280;
+            struct an_vmetrics one;
+            for (uint32_t q = 0; q < sc->nreps && k < 256; q++) {
+                run_metrics(sc->reps[q], v, &one);
+                if (!one.present) continue;
+                mean[k] = one.mean, mx[k] = one.max, mn[k] = one.min, im[k] = one.incl_mean;
+                cm[k] = one.cpu_mean, mm[k] = one.mpi_mean;
+                k++;
+            }
+            run_metrics(sc->rep, v, m);
+            if (!k) continue;
+            double lo = INFINITY, hi = 0;
+            for (uint32_t q = 0; q < k; q++) lo = fmin(lo, mean[q]), hi = fmax(hi, mean[q]);
+            m->present = 1;
+            m->spread = hi - lo;
+            m->mean = median_of(mean, k), m->max = median_of(mx, k), m->min = median_of(mn, k);
+            m->incl_mean = median_of(im, k), m->cpu_mean = median_of(cm, k), m->mpi_mean = median_of(mm, k);
+        }
+    }
+    free(tmp);
+    /* models across process counts, scaling loss at the largest count */
+    if (!S) return;
+    const struct an_scale *big = &a->scales[S - 1];
+    double p[256], t[256], tx[256];
+    for (uint32_t v = 0; v < N; v++) {
+        uint32_t n = 0;
+        for (uint32_t s = 0; s < S && n < 256; s++) {
+            const struct an_vmetrics *m = &a->vm[(size_t)s * N + v];
+            if (!m->present) continue;
+            p[n] = a->scales[s].P, t[n] = m->incl_mean, tx[n] = m->incl_max;
+            n++;
+        }
+        struct an_model_out *mo = &a->model[v];
+        if (!n) continue;
+        struct scalana_model sm;
+        if (scalana_model_fit(p, t, n, &sm) == 0) {
+            mo->valid = 1;
+            mo->c0 = sm.c0, mo->c1 = sm.c1, mo->i = sm.i, mo->j = sm.j;
+            mo->smape = sm.smape, mo->quality = sm.quality;
+            mo->loglog_slope = sm.loglog_slope, mo->has_slope = sm.has_slope;
+            scalana_model_formula(&sm, mo->formula, sizeof mo->formula);
+            mo->metric = "inclusive_mean_seconds";
+        }
+        (void)tx;
+    }
+    /* flags at the largest count */
+    const struct an_run *r = big->rep;
+    const struct an_thresholds *th = &a->opt->th;
+    double min_cost = an_min_cost(a);
+    for (uint32_t v = 0; v < N; v++) {
+        const struct an_vertex *vx = &a->g.v[v];
+        const struct an_vmetrics *mb = &a->vm[(size_t)(S - 1) * N + v];
+        if (!mb->present) continue;
+        /* imbalance of the vertex's own time (exclusive) at the largest count */
+        if (!is_mpi(vx) && mb->mean > 0 && mb->max / mb->mean >= th->imbalance && mb->max - mb->mean >= min_cost) {
+            const struct an_vrun *x = &r->vr[v];
+            double per = r->period_s > 0 ? r->period_s : 0.01;
+            uint64_t kmax = (uint64_t)llround(mb->max / per), kmean = (uint64_t)llround(mb->mean / per);
+            double alpha = th->alpha / (r->present_count ? r->present_count : 1);
+            if (x->samples >= th->min_samples &&
+                scalana_counts_differ(kmax, 1, kmean, 1, SCALANA_GREATER, alpha, 0))
+                a->vflags[v] |= AN_F_IMBALANCED;
+        }
+        if (is_mpi(vx)) {
+            double w[1];
+            (void)w;
+            double *waits = malloc((r->P + 1) * sizeof *waits);
+            if (waits) {
+                an_waits(a, r, v, waits);
+                double mw = 0;
+                for (uint32_t i = 0; i < r->P; i++) mw = fmax(mw, waits[i]);
+                if (mw >= min_cost) a->vflags[v] |= AN_F_WAITING;
+                free(waits);
+            }
+        }
+        if (S < 2) continue;
+        /* scaling loss on the vertex's own time (exclusive, mean over processes) */
+        const struct an_vmetrics *m0 = NULL;
+        uint32_t s0 = 0;
+        for (uint32_t s = 0; s < S - 1; s++)
+            if (a->vm[(size_t)s * N + v].present) { m0 = &a->vm[(size_t)s * N + v]; s0 = s; break; }
+        double P = big->P, p0 = a->scales[s0].P;
+        if (!m0) {
+            /* appears only at the largest count: all of it is loss */
+            a->loss[v] = mb->mean;
+        } else if (is_mpi(vx)) {
+            /* communication: its transfer cost, calls per process times the shortest
+             * single call (no waiting, least contention), should not grow with p */
+            const struct an_run *r0 = a->scales[s0].rep;
+            double x0 = transfer_seconds(r0, v), x1 = transfer_seconds(r, v);
+            a->loss[v] = mb->mean - m0->mean;
+            double spread = fmax(mb->spread, m0->spread);
+            enum an_mpi_role role = an_mpi_role(vx->op);
+            if (role != AN_MPI_OTHER && x1 / fmax(x0, 1e-9) >= th->scaling_ratio && x1 - x0 >= min_cost &&
+                a->loss[v] >= min_cost && a->loss[v] > spread)
+                a->vflags[v] |= AN_F_NON_SCALABLE;
+        } else {
+            double ideal = a->opt->weak ? scalana_ideal_weak(m0->mean, p0, P)
+                                        : scalana_ideal_strong(m0->mean, p0, P);
+            a->loss[v] = mb->mean - ideal;
+            double spread = fmax(mb->spread, m0->spread);
+            if (ideal > 0 && mb->mean / ideal >= th->scaling_ratio && a->loss[v] >= min_cost &&
+                a->loss[v] > spread) {
+                double per0 = a->scales[s0].rep->period_s, per1 = r->period_s;
+                uint64_t k1 = (uint64_t)llround(r->vr[v].samples);
+                uint64_t k0 = (uint64_t)llround(a->scales[s0].rep->vr[v].samples);
+                /* totals over processes: strong scaling keeps the total, weak scales it with p */
+                double e1 = (a->opt->weak ? P : 1) * (per1 > 0 ? 1 / per1 : 1);
+                double e0 = (a->opt->weak ? p0 : 1) * (per0 > 0 ? 1 / per0 : 1);
+                if (scalana_counts_differ(k1, e1, k0, e0, SCALANA_GREATER, th->alpha,
+                                          (uint64_t)th->min_samples))
+                    a->vflags[v] |= AN_F_NON_SCALABLE;
+            }
+        }
+        if (a->loss[v] < 0) a->loss[v] = 0;
+    }
+}
+
+static const uint64_t *sort_comm;
+static int by_comm(const void *x, const void *y)
+{
+    uint64_t a = sort_comm[*(const uint32_t *)x], b = sort_comm[*(const uint32_t *)y];
+    if (a != b) return a < b ? -1 : 1;
+    return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
+}
+
+double an_waits(const struct an_analysis *a, const struct an_run *r, uint32_t v, double *out)
+{
+    for (uint32_t i = 0; i < r->P; i++) out[i] = 0;
+    if (v >= r->nvr || !r->vr[v].mpi) return 0;
+    const struct an_vrun *x = &r->vr[v];
+    const struct an_vertex *vx = &a->g.v[v];
+    enum an_mpi_role role = an_mpi_role(vx->op);
+    double sum = 0;
+    if (role == AN_MPI_COLLECTIVE) {
+        /* t_i - min_j t_j over the members of the same communicator */
+        uint32_t *ix = malloc((r->P + 1) * sizeof *ix), n = 0;
+        if (!ix) return 0;
+        for (uint32_t i = 0; i < r->P; i++)
+            if (r->present[i] && x->ncalls && x->ncalls[i] > 0) ix[n++] = i;
+        if (x->comm) {
+            sort_comm = x->comm;
+            qsort(ix, n, sizeof *ix, by_comm);
+        }
+        for (uint32_t a0 = 0; a0 < n;) {
+            uint32_t b0 = a0 + 1;
+            while (b0 < n && (!x->comm || x->comm[ix[b0]] == x->comm[ix[a0]])) b0++;
+            double mn = INFINITY;
+            for (uint32_t k = a0; k < b0; k++) mn = fmin(mn, x->mpi[ix[k]]);
+            for (uint32_t k = a0; k < b0; k++) {
+                out[ix[k]] = x->mpi[ix[k]] - mn;
+                sum += out[ix[k]];
+            }
+            a0 = b0;
+        }
+        free(ix);
+        return sum;
+    }
+    if (role == AN_MPI_OTHER) return 0;
+    /* point-to-point and completions: time beyond the fastest possible calls */
+    for (uint32_t i = 0; i < r->P; i++) {
+        if (!r->present[i] || !x->ncalls || x->ncalls[i] <= 0) continue;
+        double w = x->mpi[i] - x->ncalls[i] * x->min_call_s;
+        out[i] = w > 0 ? w : 0;
+        sum += out[i];
+    }
+    return sum;
+}
+
+void an_analysis_free(struct an_analysis *a)
+{
+    for (uint32_t i = 0; i < a->nruns; i++) an_run_free(&a->runs[i]);
+    free(a->runs);
+    for (uint32_t s = 0; s < a->nscales; s++) free(a->scales[s].reps);
+    free(a->scales);
+    free(a->vm), free(a->model), free(a->loss), free(a->vflags);
+    for (uint32_t i = 0; i < a->ncauses; i++)
+        free(a->causes[i].procs), free(a->causes[i].waiting), free(a->causes[i].path);
+    free(a->causes);
+    for (uint32_t i = 0; i < a->nwarnings; i++) free(a->warnings[i]);
+    free(a->warnings);
+    an_graph_free(&a->g);
+    memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,259 @@
+/* options.c — the command line of scalana-analyze and the threshold table
+ * (name, default, where the default comes from), which --help, --threshold,
+ * report.json and docs/analyzer.md all read. */
+#include "analyzer.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef SCALANA_VERSION_STRING
+#define SCALANA_VERSION_STRING "0.1.0"
+#endif
+
+struct threshold_def {
+    const char *name;
+    size_t offset;
+    double def;
+    const char *source;
+};
+
+#define TH(field) offsetof(struct an_thresholds, field)
+static const struct threshold_def thresholds[] = {
+    {"min_cost_percent", TH(min_cost_percent), 5.0,
+     "run-to-run variation of wall time on shared machines is several percent "
+     "(Hoefler & Belli, Scientific Benchmarking of Parallel Computing Systems, SC15); "
+     "a smaller cost cannot be told from noise"},
+    {"min_cost_seconds", TH(min_cost_seconds), 0.01,
+     "a few sampling periods at the default 1-10 ms period"},
+    {"imbalance", TH(imbalance), 1.25,
+     "POP CoE efficiency metrics: load-balance efficiency mean/max below 0.8 needs attention (1/0.8)"},
+    {"alpha", TH(alpha), 0.01, "significance level of sample-count tests (stats.h SCALANA_ALPHA)"},
+    {"min_samples", TH(min_samples), 97,
+     "time known to 20 % at 95 % confidence, (1.96/0.2)^2 (stats.h SCALANA_MIN_SAMPLES)"},
+    {"scaling_ratio", TH(scaling_ratio), 1.25,
+     "POP CoE: parallel (scaling) efficiency below 0.8, i.e. measured/ideal above 1/0.8"},
+    {"outlier_z", TH(outlier_z), 3.5,
+     "modified z-score of an outlier (Iglewicz & Hoaglin 1993; stats.h SCALANA_OUTLIER_Z)"},
+    {"culprit_fraction", TH(culprit_fraction), 0.5,
+     "a culprit process's excess over the median is at least this share of the largest excess"},
+    {"max_steps", TH(max_steps), 256, "backtracking step bound (halo exchanges are cyclic)"},
+    {"serial_share", TH(serial_share), 0.1,
+     "serial bottleneck: the other processes spend less than this share of the culprits' time there"},
+    {"flat_slope", TH(flat_slope), -0.25,
+     "a log-log slope between this and its negative is flat: constant in p, a serial section "
+     "(ideal strong scaling is -1; 0.25 is under 16 % change per doubling)"},
+    {"rotation", TH(rotation), 0.6,
+     "blame rotates when no peer completes last in this share of the waits (a consistent late "
+     "sender completes last nearly always; two alternating neighbours give 0.5)"},
+    {"matrix_max", TH(matrix_max), 256,
+     "largest process count whose rank x rank matrix is written to report.json (P^2 numbers)"},
+};
+#define NTH (sizeof thresholds / sizeof *thresholds)
+
+int an_threshold_at(const struct an_thresholds *t, size_t i, const char **name, double *value,
+                    const char **source)
+{
+    if (i >= NTH) return 0;
+    *name = thresholds[i].name;
+    *value = *(const double *)((const char *)t + thresholds[i].offset);
+    if (source) *source = thresholds[i].source;
+    return 1;
+}
+
+void an_options_defaults(struct an_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->out_dir = "scalana-report";
+    o->progress = isatty(2);
+    o->color = isatty(1);
+    for (size_t i = 0; i < NTH; i++)
+        *(double *)((char *)&o->th + thresholds[i].offset) = thresholds[i].def;
+}
+
+void an_options_free(struct an_options *o)
+{
+    free(o->run_dirs);
+    free(o->remap_from);
+    free(o->remap_to);
+    o->run_dirs = NULL, o->remap_from = o->remap_to = NULL;
+}
+
+static void usage(FILE *out)
+{
+    fputs(
+        "Usage: scalana-analyze [OPTIONS] RUN_DIR...\n"
+        "Finds the root causes of scaling loss in runs of one MPI program at several\n"
+        "process counts (runs in any order; runs at the same count are repetitions).\n"
+        "Writes OUT_DIR/report.json, psg.dot, rootcause-N.dot, index.html and prints a\n"
+        "summary of the top root causes.\n\n"
+        "Options:\n"
+        "  -o, --output DIR        output directory (default scalana-report/)\n"
+        "      --exe PATH          the executable (default: from each run.json)\n"
+        "      --weak              weak scaling (work per process constant)\n"
+        "      --strong            strong scaling (default)\n"
+        "      --source-path OLD=NEW  remap source file prefixes (repeatable)\n"
+        "  -t, --threshold NAME=VALUE  override a threshold (see --list-thresholds)\n"
+        "      --min-cost PERCENT  same as -t min_cost_percent=PERCENT\n"
+        "      --imbalance RATIO   same as -t imbalance=RATIO\n"
+        "      --alpha A           same as -t alpha=A\n"
+        "      --min-samples N     same as -t min_samples=N\n"
+        "      --list-thresholds   print every threshold, its value and source\n"
+        "      --json              also print report.json on stdout\n"
+        "      --no-viewer         write report.json only (no DOT/HTML)\n"
+        "      --color WHEN        auto, always or never (terminal summary)\n"
+        "      --progress, --no-progress  progress on stderr (default: on a terminal)\n"
+        "  -q, --quiet             no summary, no progress\n"
+        "  -h, --help              this help\n"
+        "  -V, --version           version\n\n"
+        "Exit status: 0 analysed (root causes or not), 1 nothing could be analysed,\n"
+        "2 usage error.  See scalana-analyze(1) and docs/analyzer.md.\n",
+        out);
+}
+
+static int set_threshold(struct an_options *o, const char *name, const char *value)
+{
+    char *end;
+    double v = strtod(value, &end);
+    if (!*value || *end) {
+        fprintf(stderr, "scalana-analyze: threshold %s: '%s' is not a number\n", name, value);
+        return -1;
+    }
+    for (size_t i = 0; i < NTH; i++)
+        if (strcmp(thresholds[i].name, name) == 0) {
+            *(double *)((char *)&o->th + thresholds[i].offset) = v;
+            return 0;
+        }
+    fprintf(stderr, "scalana-analyze: unknown threshold '%s' (see --list-thresholds)\n", name);
+    return -1;
+}
+
+int an_options_parse(struct an_options *o, int argc, char **argv)
+{
+    enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
+           O_NOVIEW, O_COLOR, O_PROG, O_NOPROG };
+    static const struct option longopts[] = {
+        {"output", required_argument, 0, 'o'}, {"exe", required_argument, 0, O_EXE},
+        {"weak", no_argument, 0, O_WEAK}, {"strong", no_argument, 0, O_STRONG},
+        {"source-path", required_argument, 0, O_SRC}, {"threshold", required_argument, 0, 't'},
+        {"min-cost", required_argument, 0, O_MINCOST}, {"imbalance", required_argument, 0, O_IMB},
+        {"alpha", required_argument, 0, O_ALPHA}, {"min-samples", required_argument, 0, O_MINS},
+        {"list-thresholds", no_argument, 0, O_LIST}, {"json", no_argument, 0, O_JSON},
+        {"no-viewer", no_argument, 0, O_NOVIEW}, {"color", required_argument, 0, O_COLOR},
+        {"colour", required_argument, 0, O_COLOR},
+        {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:t:qhV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': o->out_dir = optarg; break;
+        case O_EXE: o->exe = optarg; break;
+        case O_WEAK: o->weak = 1; break;
+        case O_STRONG: o->weak = 0; break;
+        case O_SRC: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg) {
+                fprintf(stderr, "scalana-analyze: --source-path wants OLD=NEW, got '%s'\n", optarg);
+                return -1;
+            }
+            o->remap_from = realloc(o->remap_from, (o->remap_count + 1) * sizeof *o->remap_from);
+            o->remap_to = realloc(o->remap_to, (o->remap_count + 1) * sizeof *o->remap_to);
+            if (!o->remap_from || !o->remap_to) return -1;
+            *eq = 0;
+            o->remap_from[o->remap_count] = optarg;
+            o->remap_to[o->remap_count++] = eq + 1;
+            break;
+        }
+        case 't': {
+            char *eq = strchr(optarg, '=');
+            if (!eq) {
+                fprintf(stderr, "scalana-analyze: --threshold wants NAME=VALUE, got '%s'\n", optarg);
+                return -1;
+            }
+            *eq = 0;
+            if (set_threshold(o, optarg, eq + 1)) return -1;
+            break;
+        }
+        case O_MINCOST: if (set_threshold(o, "min_cost_percent", optarg)) return -1; break;
+        case O_IMB: if (set_threshold(o, "imbalance", optarg)) return -1; break;
+        case O_ALPHA: if (set_threshold(o, "alpha", optarg)) return -1; break;
+        case O_MINS: if (set_threshold(o, "min_samples", optarg)) return -1; break;
+        case O_LIST:
+            for (size_t i = 0; i < NTH; i++)
+                printf("%-18s %-8g %s\n", thresholds[i].name,
+                       *(double *)((char *)&o->th + thresholds[i].offset), thresholds[i].source);
+            return 1;
+        case O_JSON: o->json_stdout = 1; break;
+        case O_NOVIEW: o->no_viewer = 1; break;
+        case O_COLOR:
+            if (strcmp(optarg, "always") == 0) o->color = 1;
+            else if (strcmp(optarg, "never") == 0) o->color = 0;
+            else if (strcmp(optarg, "auto") == 0) o->color = isatty(1);
+            else {
+                fprintf(stderr, "scalana-analyze: --color wants auto, always or never\n");
+                return -1;
+            }
+            break;
+        case O_PROG: o->progress = 1; break;
+        case O_NOPROG: o->progress = 0; break;
+        case 'q': o->quiet = 1, o->progress = 0; break;
+        case 'h': usage(stdout); return 1;
+        case 'V': printf("scalana-analyze (ScalAna) %s\n", SCALANA_VERSION_STRING); return 1;
+        default: usage(stderr); return -1;
+        }
+    }
+    if (optind >= argc) {
+        fputs("scalana-analyze: no run directory given\n", stderr);
+        usage(stderr);
+        return -1;
+    }
+    o->run_dir_count = argc - optind;
+    o->run_dirs = malloc((size_t)o->run_dir_count * sizeof *o->run_dirs);
+    if (!o->run_dirs) return -1;
+    for (int i = 0; i < o->run_dir_count; i++) o->run_dirs[i] = argv[optind + i];
+    return 0;
+}
+
+const char *an_remap_path(const struct an_options *o, struct an_strpool *pool, const char *file)
+{
+    if (!file) file = "";
+    for (int k = 0; o && k < o->remap_count; k++) {
+        size_t n = strlen(o->remap_from[k]);
+        if (strncmp(file, o->remap_from[k], n) == 0) {
+            size_t m = strlen(o->remap_to[k]) + strlen(file + n) + 1;
+            char *buf = malloc(m);
+            if (!buf) abort();
+            snprintf(buf, m, "%s%s", o->remap_to[k], file + n);
+            const char *r = an_intern(pool, buf);
+            free(buf);
+            return r;
+        }
+    }
+    return an_intern(pool, file);
+}
+
+void an_progress(const struct an_options *o, const char *what, uint64_t done, uint64_t total)
+{
+    if (!o || !o->progress) return;
+    static uint64_t last_pct = UINT64_MAX;
+    uint64_t pct = total ? done * 100 / total : 0;
+    if (pct == last_pct && done != total) return;
+    last_pct = pct;
+    if (isatty(2)) {
+        int w = 30, fill = (int)(total ? done * (uint64_t)w / total : 0);
+        fprintf(stderr, "\r%-28.28s [", what);
+        for (int i = 0; i < w; i++) fputc(i < fill ? '#' : ' ', stderr);
+        fprintf(stderr, "] %3u%%", (unsigned)pct);
+    } else if (pct % 25 == 0) {
+        fprintf(stderr, "scalana-analyze: %s %u%%\n", what, (unsigned)pct);
+    }
+    fflush(stderr);
+}
+
+void an_progress_end(const struct an_options *o)
+{
+    if (o && o->progress && isatty(2)) fputs("\n", stderr);
+}

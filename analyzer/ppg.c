@@ -1,0 +1,378 @@
+/* ppg.c — the Program Performance Graph of one run: per rank and vertex the
+ * exclusive CPU time from samples, MPI wall time, calls and bytes; inclusive
+ * time; point-to-point partners matched into communication edges (send
+ * context -> receive context) and the rank x rank matrix. */
+#include "analyzer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p) {
+        fputs("scalana-analyze: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+void an_run_init(struct an_run *r, uint32_t P)
+{
+    memset(r, 0, sizeof *r);
+    r->P = P;
+    r->wall = xcalloc(P, sizeof *r->wall);
+    r->cpu = xcalloc(P, sizeof *r->cpu);
+    r->mpi = xcalloc(P, sizeof *r->mpi);
+    r->present = xcalloc(P, 1);
+    r->ranks_on_host = xcalloc(P, sizeof *r->ranks_on_host);
+    r->usable_cores = xcalloc(P, sizeof *r->usable_cores);
+}
+
+void an_run_free(struct an_run *r)
+{
+    for (uint32_t v = 0; v < r->nvr; v++) {
+        free(r->vr[v].cpu), free(r->vr[v].mpi), free(r->vr[v].incl), free(r->vr[v].comm);
+        free(r->vr[v].ncalls), free(r->vr[v].icpu);
+    }
+    free(r->vr);
+    free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
+    free(r->ranks_on_host), free(r->usable_cores);
+    free(r->peers), free(r->peer_first), free(r->edges), free(r->missing);
+    free(r->dir);
+    if (r->info.version) scalana_run_info_free(&r->info);
+    memset(r, 0, sizeof *r);
+}
+
+struct an_vrun *an_run_vertex(struct an_run *r, uint32_t v)
+{
+    if (v >= r->nvr) {
+        uint32_t n = r->nvr ? r->nvr : 256;
+        while (n <= v) n *= 2;
+        struct an_vrun *x = realloc(r->vr, n * sizeof *x);
+        if (!x) abort();
+        memset(x + r->nvr, 0, (n - r->nvr) * sizeof *x);
+        r->vr = x, r->nvr = n;
+    }
+    return &r->vr[v];
+}
+
+/* The vertex an MPI context's time goes to: the PSG MPI vertex, a dynamic
+ * call site turned into an MPI vertex, or a dynamic MPI child. */
+static uint32_t mpi_vertex(struct an_graph *g, uint32_t v, uint32_t op)
+{
+    struct an_vertex *x = &g->v[v];
+    if (x->kind == PSG_MPI && (x->op == op || x->op == 0)) {
+        x->op = op;
+        return v;
+    }
+    if ((x->flags & AN_V_CALLSITE) && (x->op == 0 || x->op == op)) {
+        x->kind = PSG_MPI;
+        x->op = op;
+        x->name = an_intern(&g->strings, an_mpi_name(op));
+        return v;
+    }
+    int created;
+    uint32_t id = an_graph_get(g, v, an_hash_str(an_mpi_name(op), 0x4d5049), &created);
+    if (created) {
+        struct an_vertex *m = &g->v[id], *p = &g->v[v];
+        m->kind = PSG_MPI;
+        m->flags = AN_V_DYNAMIC;
+        m->op = op;
+        m->name = an_intern(&g->strings, an_mpi_name(op));
+        m->function = p->function;
+        m->file = p->file;
+        m->line = m->last_line = p->line;
+        m->column = p->column;
+        m->order = p->order;
+    }
+    return id;
+}
+
+int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_rank_data *d,
+                    char *err, size_t errlen)
+{
+    uint32_t rank = d->info.world_rank;
+    if (rank >= r->P) {
+        snprintf(err, errlen, "rank %u outside the run's %u processes", rank, r->P);
+        return -1;
+    }
+    if (r->present[rank]) {
+        snprintf(err, errlen, "rank %u appears twice; the second copy is ignored", rank);
+        return -1;
+    }
+    uint32_t *nv = malloc((d->cct_count + 1) * sizeof *nv);
+    if (!nv) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    uint64_t unresolved = 0;
+    if (an_attribute_rank(c, d, nv, &unresolved) != 0) {
+        free(nv);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    r->present[rank] = 1;
+    r->present_count++;
+    r->unresolved += unresolved;
+    const struct prf_rank_info *in = &d->info;
+    double period = in->sample_period_ns ? in->sample_period_ns * 1e-9 : r->period_s;
+    if (!r->period_s) r->period_s = period;
+    r->wall[rank] = in->wall_ns * 1e-9;
+    r->cpu[rank] = (in->cpu_user_ns + in->cpu_system_ns) * 1e-9;
+    r->mpi[rank] = in->mpi_time_ns * 1e-9;
+    r->ranks_on_host[rank] = in->ranks_on_host;
+    r->usable_cores[rank] = in->usable_cores;
+    r->samples += in->samples_weight;
+    r->dropped += in->samples_dropped;
+    r->overruns += in->samples_overrun;
+    r->cct_overflow += in->cct_overflow;
+    r->vol_switches += in->voluntary_switches;
+    r->invol_switches += in->involuntary_switches;
+
+    uint32_t *ctx_v = malloc((d->mpi_count + 1) * sizeof *ctx_v);
+    if (!ctx_v) {
+        free(nv);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (uint32_t k = 0; k < d->mpi_count; k++) {
+        const struct prf_mpi_context *m = &d->mpi[k];
+        ctx_v[k] = AN_NONE;
+        if (m->node >= d->cct_count) continue;
+        uint32_t v = mpi_vertex(c->g, nv[m->node], m->op);
+        ctx_v[k] = v;
+        nv[m->node] = v;
+        struct an_vrun *x = an_run_vertex(r, v);
+        if (!x->mpi) x->mpi = xcalloc(r->P, sizeof *x->mpi);
+        x->mpi[rank] += (float)(m->time_ns * 1e-9);
+        if (!x->ncalls) x->ncalls = xcalloc(r->P, sizeof *x->ncalls);
+        x->ncalls[rank] += (float)m->calls;
+        x->calls += (double)m->calls;
+        x->bytes_sent += (double)m->bytes_sent;
+        x->bytes_recv += (double)m->bytes_received;
+        double mn = m->min_time_ns * 1e-9;
+        if (m->calls && (x->min_call_s == 0 || mn < x->min_call_s)) x->min_call_s = mn;
+        if (an_mpi_role(m->op) == AN_MPI_COLLECTIVE && m->comm_id) {
+            if (!x->comm) x->comm = xcalloc(r->P, sizeof *x->comm);
+            x->comm[rank] = m->comm_id;
+        }
+    }
+    for (uint32_t k = 0; k < d->sample_count; k++) {
+        const struct prf_sample *s = &d->samples[k];
+        if (s->node >= d->cct_count) continue;
+        struct an_vrun *x = an_run_vertex(r, nv[s->node]);
+        if (s->flags & PRF_SAMPLE_IN_MPI) {
+            x->mpi_samples += (double)s->weight;
+        } else {
+            if (!x->cpu) x->cpu = xcalloc(r->P, sizeof *x->cpu);
+            x->cpu[rank] += (float)(s->weight * period);
+            x->samples += (double)s->weight;
+        }
+    }
+    for (uint32_t k = 0; k < d->peer_count; k++) {
+        const struct prf_peer *p = &d->peers[k];
+        if (p->context >= d->mpi_count || ctx_v[p->context] == AN_NONE) continue;
+        if (r->npeers == r->peers_cap) {
+            r->peers_cap = r->peers_cap ? r->peers_cap * 2 : 1024;
+            struct an_peer_rec *np = realloc(r->peers, r->peers_cap * sizeof *np);
+            if (!np) abort();
+            r->peers = np;
+        }
+        struct an_peer_rec *q = &r->peers[r->npeers++];
+        q->rank = rank, q->vertex = ctx_v[p->context];
+        q->peer = p->peer, q->tag = p->tag, q->flags = p->flags, q->comm = p->comm_id;
+        q->op = d->mpi[p->context].op;
+        q->count = p->count, q->bytes = p->bytes, q->time_ns = p->time_ns;
+        q->last_count = p->last_count, q->last_wait_ns = p->last_wait_ns;
+    }
+    free(ctx_v);
+    free(nv);
+    return 0;
+}
+
+/* ---- communication edges ---------------------------------------------------- */
+
+static const struct an_run *sort_run;
+static int by_key(const void *a, const void *b)
+{
+    const struct an_peer_rec *x = &sort_run->peers[*(const size_t *)a], *y = &sort_run->peers[*(const size_t *)b];
+    int64_t xs = (x->flags & PRF_PEER_SEND) ? (int64_t)x->rank : (int64_t)x->peer, ys = (y->flags & PRF_PEER_SEND) ? (int64_t)y->rank : (int64_t)y->peer;
+    int64_t xr = (x->flags & PRF_PEER_SEND) ? (int64_t)x->peer : (int64_t)x->rank, yr = (y->flags & PRF_PEER_SEND) ? (int64_t)y->peer : (int64_t)y->rank;
+    if (xs != ys) return xs < ys ? -1 : 1;
+    if (xr != yr) return xr < yr ? -1 : 1;
+    if (x->comm != y->comm) return x->comm < y->comm ? -1 : 1;
+    return 0;
+}
+static int by_rank(const void *a, const void *b)
+{
+    const struct an_peer_rec *x = a, *y = b;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    if (x->vertex != y->vertex) return x->vertex < y->vertex ? -1 : 1;
+    return 0;
+}
+
+static void add_edge(struct an_run *r, size_t *cap, uint32_t sv, uint32_t rv, double msgs, double bytes)
+{
+    for (size_t i = r->nedges; i-- > 0 && i + 64 >= r->nedges;) /* recent edges first */
+        if (r->edges[i].send_vertex == sv && r->edges[i].recv_vertex == rv) {
+            r->edges[i].messages += (uint64_t)llround(msgs);
+            r->edges[i].bytes += (uint64_t)llround(bytes);
+            r->edges[i].pairs++;
+            return;
+        }
+    for (size_t i = 0; i < r->nedges; i++)
+        if (r->edges[i].send_vertex == sv && r->edges[i].recv_vertex == rv) {
+            r->edges[i].messages += (uint64_t)llround(msgs);
+            r->edges[i].bytes += (uint64_t)llround(bytes);
+            r->edges[i].pairs++;
+            return;
+        }
+    if (r->nedges == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        struct an_edge *e = realloc(r->edges, *cap * sizeof *e);
+        if (!e) abort();
+        r->edges = e;
+    }
+    r->edges[r->nedges++] = (struct an_edge){sv, rv, (uint64_t)llround(msgs), (uint64_t)llround(bytes), 1};
+}
+
+static void match_edges(struct an_run *r)
+{
+    size_t n = r->npeers, cap = 0;
+    size_t *ix = malloc((n + 1) * sizeof *ix);
+    if (!ix) abort();
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r->peers[i].peer >= 0 && (r->peers[i].flags & (PRF_PEER_SEND | PRF_PEER_RECV))) ix[m++] = i;
+        else if (r->peers[i].peer < 0) r->unmatched += r->peers[i].count;
+    sort_run = r;
+    qsort(ix, m, sizeof *ix, by_key);
+    for (size_t a = 0; a < m;) {
+        size_t b = a + 1;
+        while (b < m && by_key(&ix[a], &ix[b]) == 0) b++;
+        /* group [a, b): one (sender, receiver, comm) */
+        uint64_t sent = 0, recvd = 0;
+        for (size_t i = a; i < b; i++) {
+            const struct an_peer_rec *p = &r->peers[ix[i]];
+            if (p->flags & PRF_PEER_SEND) sent += p->count; else recvd += p->count;
+        }
+        for (size_t i = a; i < b; i++) {
+            const struct an_peer_rec *s = &r->peers[ix[i]];
+            if (!(s->flags & PRF_PEER_SEND)) continue;
+            uint64_t tot = 0;
+            for (size_t k = a; k < b; k++) {
+                const struct an_peer_rec *q = &r->peers[ix[k]];
+                if ((q->flags & PRF_PEER_RECV) && (q->tag == s->tag || q->tag < 0 || s->tag < 0)) tot += q->count;
+            }
+            for (size_t k = a; k < b && tot; k++) {
+                const struct an_peer_rec *q = &r->peers[ix[k]];
+                if (!(q->flags & PRF_PEER_RECV) || !(q->tag == s->tag || q->tag < 0 || s->tag < 0)) continue;
+                double share = (double)q->count / (double)tot;
+                add_edge(r, &cap, s->vertex, q->vertex, s->count * share, s->bytes * share);
+            }
+        }
+        r->unmatched += sent > recvd ? sent - recvd : recvd - sent;
+        a = b;
+    }
+    free(ix);
+}
+
+void an_run_finish(struct an_run *r, const struct an_graph *g)
+{
+    if (r->nvr < g->n) an_run_vertex(r, g->n ? g->n - 1 : 0);
+    /* inclusive time: children have larger ids than their parents */
+    for (uint32_t v = g->n; v-- > 0;) {
+        struct an_vrun *x = &r->vr[v];
+        if (!x->cpu && !x->mpi && !x->incl) continue;
+        if (!x->incl) x->incl = xcalloc(r->P, sizeof *x->incl);
+        for (uint32_t i = 0; i < r->P; i++) x->incl[i] += (float)an_vtime(x, i);
+        if (x->cpu && !x->icpu) x->icpu = xcalloc(r->P, sizeof *x->icpu);
+        if (x->cpu)
+            for (uint32_t i = 0; i < r->P; i++) x->icpu[i] += x->cpu[i];
+        uint32_t p = g->v[v].parent;
+        if (p == AN_NONE) continue;
+        struct an_vrun *y = &r->vr[p];
+        if (!y->incl) y->incl = xcalloc(r->P, sizeof *y->incl);
+        for (uint32_t i = 0; i < r->P; i++) y->incl[i] += x->incl[i];
+        if (x->icpu) {
+            if (!y->icpu) y->icpu = xcalloc(r->P, sizeof *y->icpu);
+            for (uint32_t i = 0; i < r->P; i++) y->icpu[i] += x->icpu[i];
+        }
+        y->samples_incl += x->samples_incl + x->samples;
+    }
+    for (uint32_t v = 0; v < g->n; v++) {
+        struct an_vrun *x = &r->vr[v];
+        if (!x->incl) continue;
+        for (uint32_t i = 0; i < r->P; i++)
+            if (x->incl[i] > 0) x->ranks++;
+    }
+    /* per-run totals */
+    double ws = 0, cs = 0, ms = 0;
+    r->oversub = 0;
+    free(r->missing);
+    r->missing = xcalloc(r->P, sizeof *r->missing);
+    r->nmissing = 0;
+    for (uint32_t i = 0; i < r->P; i++) {
+        if (!r->present[i]) {
+            r->missing[r->nmissing++] = i;
+            continue;
+        }
+        if (r->wall[i] > r->wall_max) r->wall_max = r->wall[i];
+        ws += r->wall[i], cs += r->cpu[i], ms += r->mpi[i];
+        if (r->usable_cores[i]) {
+            double f = (double)r->ranks_on_host[i] / r->usable_cores[i];
+            if (f > r->oversub) r->oversub = f;
+        }
+    }
+    (void)ws;
+    if (r->present_count) r->cpu_mean = cs / r->present_count, r->mpi_mean = ms / r->present_count;
+    if (r->info.version && r->info.host_count) {
+        /* run.json's hosts count the union of the ranks' affinity masks: prefer them
+         * to the per-rank counts (a rank bound to one core says 1) */
+        r->oversub = 0;
+        for (uint32_t h = 0; h < r->info.host_count; h++) {
+            const struct scalana_run_host *hh = &r->info.hosts[h];
+            if (hh->usable_cores) {
+                double f = (double)hh->rank_count / hh->usable_cores;
+                if (f > r->oversub) r->oversub = f;
+            }
+        }
+    }
+    if (r->oversub == 0) r->oversub = 1;
+    /* wall vs CPU: a process that computes or polls wants the CPU all the time, so
+     * wall/CPU of the best-served process is how much the machine slowed the run */
+    double best = INFINITY;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i] && r->cpu[i] > 0 && r->wall[i] > 0) best = fmin(best, r->wall[i] / r->cpu[i]);
+    r->contention = fmax(r->oversub, isfinite(best) ? best : 1);
+    /* peers by rank, then edges */
+    match_edges(r);
+    qsort(r->peers, r->npeers, sizeof *r->peers, by_rank);
+    free(r->peer_first);
+    r->peer_first = xcalloc(r->P + 1, sizeof *r->peer_first);
+    size_t k = 0;
+    for (uint32_t i = 0; i <= r->P; i++) {
+        while (k < r->npeers && r->peers[k].rank < i) k++;
+        r->peer_first[i] = k;
+    }
+}
+
+int an_run_matrix(const struct an_run *r, double **bytes, double **messages)
+{
+    size_t n = (size_t)r->P * r->P;
+    *bytes = calloc(n ? n : 1, sizeof **bytes);
+    *messages = calloc(n ? n : 1, sizeof **messages);
+    if (!*bytes || !*messages) {
+        free(*bytes), free(*messages);
+        return -1;
+    }
+    for (size_t i = 0; i < r->npeers; i++) {
+        const struct an_peer_rec *p = &r->peers[i];
+        if (!(p->flags & PRF_PEER_SEND) || p->peer < 0 || (uint32_t)p->peer >= r->P) continue;
+        (*bytes)[(size_t)p->rank * r->P + (uint32_t)p->peer] += (double)p->bytes;
+        (*messages)[(size_t)p->rank * r->P + (uint32_t)p->peer] += (double)p->count;
+    }
+    return 0;
+}

@@ -1,0 +1,137 @@
+/* psg_index.c — lookups on the embedded PSG that attribution needs: the
+ * FUNCTION vertex of a linkage name, children in program order, and the
+ * descent to the deepest vertex whose source range contains a location. */
+#include "analyzer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_call_like(unsigned kind)
+{
+    return kind == PSG_CALL || kind == PSG_CALL_INDIRECT || kind == PSG_CALL_RECURSIVE ||
+           kind == PSG_MPI || kind == PSG_GPU;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : (p ? p : "");
+}
+
+int an_psg_index(struct an_psg *x, const struct psg_graph *g)
+{
+    memset(x, 0, sizeof *x);
+    x->g = g;
+    if (!g || !g->unit_count) return 0;
+    x->child_first = calloc(g->unit_count, sizeof *x->child_first);
+    x->child_next = calloc(g->unit_count, sizeof *x->child_next);
+    if (!x->child_first || !x->child_next) return -1;
+    size_t nfn = 0;
+    for (uint32_t u = 0; u < g->unit_count; u++) {
+        const struct psg_unit *un = &g->units[u];
+        uint32_t n = un->vertex_count;
+        x->child_first[u] = malloc((n + 1) * sizeof(uint32_t));
+        x->child_next[u] = malloc((n + 1) * sizeof(uint32_t));
+        if (!x->child_first[u] || !x->child_next[u]) return -1;
+        memset(x->child_first[u], 0xff, (n + 1) * sizeof(uint32_t));
+        memset(x->child_next[u], 0xff, (n + 1) * sizeof(uint32_t));
+        /* pre-order: link children in reverse so the list ends up in program order */
+        for (uint32_t i = n; i-- > 0;) {
+            uint32_t p = un->vertices[i].parent;
+            if (p == PSG_NO_PARENT || p >= n) continue;
+            x->child_next[u][i] = x->child_first[u][p];
+            x->child_first[u][p] = i;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            if (un->vertices[i].kind == PSG_FUNCTION) nfn++;
+    }
+    x->fn_cap = 16;
+    while (x->fn_cap < nfn * 2 + 2) x->fn_cap *= 2;
+    x->fn = calloc(x->fn_cap, sizeof *x->fn);
+    if (!x->fn) return -1;
+    for (uint32_t u = 0; u < g->unit_count; u++) {
+        const struct psg_unit *un = &g->units[u];
+        for (uint32_t i = 0; i < un->vertex_count; i++) {
+            const struct psg_vertex *v = &un->vertices[i];
+            if (v->kind != PSG_FUNCTION || !v->function || !*v->function) continue;
+            size_t h = an_hash_str(v->function, 0) & (x->fn_cap - 1);
+            int dup = 0;
+            while (x->fn[h].name) {
+                if (strcmp(x->fn[h].name, v->function) == 0) { dup = 1; break; }
+                h = (h + 1) & (x->fn_cap - 1);
+            }
+            if (dup) continue; /* linkonce: the first copy stands for all */
+            x->fn[h].name = v->function, x->fn[h].unit = u, x->fn[h].index = i;
+            x->fn_n++;
+        }
+    }
+    return 0;
+}
+
+void an_psg_free(struct an_psg *x)
+{
+    if (x->g)
+        for (uint32_t u = 0; u < x->g->unit_count; u++) {
+            if (x->child_first) free(x->child_first[u]);
+            if (x->child_next) free(x->child_next[u]);
+        }
+    free(x->child_first);
+    free(x->child_next);
+    free(x->fn);
+    memset(x, 0, sizeof *x);
+}
+
+int an_psg_function(const struct an_psg *x, const char *name, uint32_t *unit, uint32_t *index)
+{
+    if (!x || !x->fn_cap || !name || !*name) return 0;
+    size_t h = an_hash_str(name, 0) & (x->fn_cap - 1);
+    while (x->fn[h].name) {
+        if (strcmp(x->fn[h].name, name) == 0) {
+            *unit = x->fn[h].unit, *index = x->fn[h].index;
+            return 1;
+        }
+        h = (h + 1) & (x->fn_cap - 1);
+    }
+    return 0;
+}
+
+uint32_t an_psg_descend(const struct an_psg *x, uint32_t unit, uint32_t from, const char *file,
+                        uint32_t line, uint32_t column, int is_call, uint32_t *chain,
+                        uint32_t maxchain)
+{
+    if (!x || !x->g || unit >= x->g->unit_count || line == 0) return 0;
+    const struct psg_unit *un = &x->g->units[unit];
+    const char *fb = base_name(file);
+    uint32_t n = 0, cur = from;
+    while (n < maxchain) {
+        uint32_t best = AN_NONE;
+        int best_score = 0;
+        uint32_t best_span = UINT32_MAX;
+        for (uint32_t c = x->child_first[unit][cur]; c != AN_NONE; c = x->child_next[unit][c]) {
+            const struct psg_vertex *v = &un->vertices[c];
+            if (*fb && v->file && *v->file && strcmp(base_name(v->file), fb) != 0) continue;
+            int score = 0;
+            uint32_t last = v->last_line > v->first_line ? v->last_line : v->first_line;
+            if (is_call_like(v->kind)) {
+                if (v->first_line == line) {
+                    if (column && v->column && v->column == column) score = is_call ? 5 : 3;
+                    else if (!column || !v->column) score = is_call ? 4 : 2;
+                    else score = is_call ? 1 : 0; /* same line, other column */
+                }
+            } else if (v->first_line && v->first_line <= line && line <= last) {
+                score = is_call ? 2 : 4;
+            }
+            if (!score) continue;
+            uint32_t span = last - v->first_line;
+            if (score > best_score || (score == best_score && span < best_span)) {
+                best = c, best_score = score, best_span = span;
+            }
+        }
+        if (best == AN_NONE) break;
+        chain[n++] = best;
+        cur = best;
+        unsigned k = un->vertices[best].kind;
+        if (is_call_like(k) || k == PSG_COMPUTE) break;
+    }
+    return n;
+}

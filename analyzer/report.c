@@ -1,0 +1,326 @@
+/* report.c — report.json (docs/report.schema.json) from the analysis: runs,
+ * ranked root causes with their paths, every vertex with metrics per process
+ * count and its model, the communication matrix, thresholds, data quality. */
+#include "analyzer.h"
+#include "model.h"
+#include "stats.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SCALANA_VERSION_STRING
+#define SCALANA_VERSION_STRING "0.1.0"
+#endif
+
+static json_t *num(double x) { return json_real(isfinite(x) ? x : 0.0); }
+
+static json_t *model_json(const struct an_model_out *m)
+{
+    if (!m->valid) return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "formula", json_string(m->formula));
+    json_object_set_new(o, "c0", num(m->c0));
+    json_object_set_new(o, "c1", num(m->c1));
+    json_object_set_new(o, "i", num(m->i));
+    json_object_set_new(o, "j", json_integer(m->j));
+    json_object_set_new(o, "smape", num(m->smape));
+    json_object_set_new(o, "quality", json_string(scalana_model_quality_name(m->quality)));
+    json_object_set_new(o, "loglog_slope", m->has_slope && isfinite(m->loglog_slope) ? json_real(m->loglog_slope) : json_null());
+    json_object_set_new(o, "metric", json_string(m->metric ? m->metric : "inclusive_mean_seconds"));
+    return o;
+}
+
+static json_t *runs_json(const struct an_analysis *a)
+{
+    json_t *arr = json_array();
+    const struct an_scale *s0 = a->nscales ? &a->scales[0] : NULL;
+    for (uint32_t s = 0; s < a->nscales; s++) {
+        const struct an_scale *sc = &a->scales[s];
+        const struct an_run *r = sc->rep;
+        json_t *o = json_object();
+        json_object_set_new(o, "processes", json_integer(sc->P));
+        json_t *dirs = json_array();
+        for (uint32_t k = 0; k < sc->nreps; k++) json_array_append_new(dirs, json_string(sc->reps[k]->dir));
+        json_object_set_new(o, "directories", dirs);
+        json_object_set_new(o, "wall_seconds", num(sc->wall));
+        json_object_set_new(o, "wall_seconds_spread", num(sc->wall_spread));
+        json_object_set_new(o, "cpu_seconds_mean", num(r->cpu_mean));
+        json_object_set_new(o, "mpi_seconds_mean", num(r->mpi_mean));
+        double eff = 1;
+        if (s0 && sc->wall > 0) {
+            eff = a->opt->weak ? s0->wall / sc->wall : s0->wall * s0->P / (sc->wall * sc->P);
+        }
+        json_object_set_new(o, "parallel_efficiency", num(eff));
+        json_object_set_new(o, "oversubscription", num(r->oversub));
+        json_object_set_new(o, "contention", num(r->contention));
+        if (r->sampler[0]) json_object_set_new(o, "sampler", json_string(r->sampler));
+        json_object_set_new(o, "sample_period_seconds", num(r->period_s));
+        if (r->info.mpi_library) json_object_set_new(o, "mpi_library", json_string(r->info.mpi_library));
+        json_object_set_new(o, "missing_ranks", json_integer(r->nmissing));
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+static json_t *metrics_json(const struct an_analysis *a, uint32_t v)
+{
+    json_t *arr = json_array();
+    uint32_t N = a->g.n;
+    for (uint32_t s = 0; s < a->nscales; s++) {
+        const struct an_vmetrics *m = &a->vm[(size_t)s * N + v];
+        if (!m->present) continue;
+        const struct an_run *r = a->scales[s].rep;
+        json_t *o = json_object();
+        json_object_set_new(o, "processes", json_integer(a->scales[s].P));
+        json_object_set_new(o, "time_mean_seconds", num(m->mean));
+        json_object_set_new(o, "time_max_seconds", num(m->max));
+        json_object_set_new(o, "time_min_seconds", num(m->min));
+        json_object_set_new(o, "inclusive_mean_seconds", num(m->incl_mean));
+        json_object_set_new(o, "inclusive_max_seconds", num(m->incl_max));
+        json_object_set_new(o, "cpu_mean_seconds", num(m->cpu_mean));
+        json_object_set_new(o, "mpi_mean_seconds", num(m->mpi_mean));
+        json_object_set_new(o, "samples", num(m->samples));
+        json_object_set_new(o, "mpi_calls", num(m->calls));
+        json_object_set_new(o, "bytes", num(m->bytes));
+        json_object_set_new(o, "imbalance", num(m->imbalance));
+        if (a->scales[s].nreps > 1) json_object_set_new(o, "repetition_spread_seconds", num(m->spread));
+        /* outliers of the inclusive time (robust z-score) and per-process time */
+        if (v < r->nvr && r->vr[v].incl) {
+            double *x = malloc((r->P + 1) * sizeof *x);
+            size_t *idx = malloc(17 * sizeof *idx);
+            if (x && idx) {
+                for (uint32_t i = 0; i < r->P; i++) x[i] = r->vr[v].incl[i];
+                size_t no = scalana_robust_outliers(x, r->P, a->opt->th.outlier_z, SCALANA_OUTLIER_HIGH, idx, 16, NULL);
+                json_t *ol = json_array();
+                for (size_t k = 0; k < no && k < 16; k++) json_array_append_new(ol, json_integer((json_int_t)idx[k]));
+                json_object_set_new(o, "outliers", ol);
+                /* per process: small runs always, larger ones for flagged vertices */
+                if (r->P <= 256 || (r->P <= 4096 && a->vflags[v])) {
+                    json_t *pp = json_array();
+                    for (uint32_t i = 0; i < r->P; i++) json_array_append_new(pp, num(an_vtime(&r->vr[v], i)));
+                    json_object_set_new(o, "per_process_seconds", pp);
+                }
+            }
+            free(x), free(idx);
+        }
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of)
+{
+    json_t *arr = json_array();
+    uint32_t id = 0;
+    const struct an_run *big = a->nscales ? a->scales[a->nscales - 1].rep : NULL;
+    double wall = a->nscales ? a->scales[a->nscales - 1].wall : 0;
+    for (uint32_t v = 0; v < a->g.n; v++) {
+        int any = 0;
+        for (uint32_t s = 0; s < a->nscales && !any; s++) any = a->vm[(size_t)s * a->g.n + v].present;
+        index_of[v] = any ? id++ : AN_NONE;
+    }
+    (void)big;
+    for (uint32_t v = 0; v < a->g.n; v++) {
+        if (index_of[v] == AN_NONE) continue;
+        const struct an_vertex *x = &a->g.v[v];
+        json_t *o = json_object();
+        json_object_set_new(o, "id", json_integer(index_of[v]));
+        uint32_t p = x->parent;
+        while (p != AN_NONE && index_of[p] == AN_NONE) p = a->g.v[p].parent;
+        json_object_set_new(o, "parent", p == AN_NONE ? json_null() : json_integer(index_of[p]));
+        json_object_set_new(o, "kind", json_string(x->kind == AN_KIND_DYNAMIC ? "DYNAMIC" : an_kind_name(x->kind)));
+        json_object_set_new(o, "name", json_string(x->name));
+        json_object_set_new(o, "function", json_string(x->function));
+        json_object_set_new(o, "file", json_string(x->file));
+        json_object_set_new(o, "line", json_integer(x->line));
+        json_object_set_new(o, "last_line", json_integer(x->last_line >= x->line ? x->last_line : x->line));
+        json_object_set_new(o, "column", json_integer(x->column));
+        if (x->kind == PSG_MPI) json_object_set_new(o, "operation", json_string(an_mpi_name(x->op)));
+        if (!(x->flags & AN_V_DYNAMIC)) {
+            char hex[32];
+            snprintf(hex, sizeof hex, "%016llx", (unsigned long long)x->psg_stable_id);
+            json_object_set_new(o, "psg_stable_id", json_string(hex));
+        } else {
+            json_object_set_new(o, "dynamic", json_true());
+        }
+        json_object_set_new(o, "metrics", metrics_json(a, v));
+        json_object_set_new(o, "model", model_json(&a->model[v]));
+        json_object_set_new(o, "scaling_loss_seconds", num(a->loss[v]));
+        json_object_set_new(o, "scaling_loss_percent", num(wall > 0 ? a->loss[v] / wall * 100 : 0));
+        json_t *fl = json_array();
+        if (a->vflags[v] & AN_F_NON_SCALABLE) json_array_append_new(fl, json_string("non_scalable"));
+        if (a->vflags[v] & AN_F_IMBALANCED) json_array_append_new(fl, json_string("imbalanced"));
+        if (a->vflags[v] & AN_F_WAITING) json_array_append_new(fl, json_string("waiting"));
+        if (a->vflags[v] & AN_F_ROOT_CAUSE) json_array_append_new(fl, json_string("root_cause"));
+        json_object_set_new(o, "flags", fl);
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of)
+{
+    json_t *arr = json_array();
+    double wall = a->nscales ? a->scales[a->nscales - 1].wall : 0;
+    for (uint32_t k = 0; k < a->ncauses; k++) {
+        const struct an_cause *c = &a->causes[k];
+        const struct an_vertex *x = &a->g.v[c->vertex];
+        if (index_of[c->vertex] == AN_NONE) continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "rank", json_integer(json_array_size(arr) + 1));
+        json_object_set_new(o, "category", json_string(an_category_name(c->cat)));
+        json_object_set_new(o, "file", json_string(x->file));
+        json_object_set_new(o, "line", json_integer(x->line));
+        json_object_set_new(o, "last_line", json_integer(x->last_line >= x->line ? x->last_line : x->line));
+        json_object_set_new(o, "function", json_string(x->function));
+        json_object_set_new(o, "vertex", json_integer(index_of[c->vertex]));
+        json_object_set_new(o, "cost_seconds", num(c->cost));
+        json_object_set_new(o, "cost_percent", num(wall > 0 ? c->cost / wall * 100 : 0));
+        json_t *pr = json_array();
+        for (uint32_t i = 0; i < c->nprocs && i < 1024; i++) json_array_append_new(pr, json_integer(c->procs[i]));
+        json_object_set_new(o, "processes", pr);
+        if (c->nprocs > 1024) json_object_set_new(o, "processes_total", json_integer(c->nprocs));
+        json_t *wp = json_array();
+        for (uint32_t i = 0; i < c->nwaiting && i < 1024; i++) json_array_append_new(wp, json_integer(c->waiting[i]));
+        json_object_set_new(o, "waiting_processes", wp);
+        json_object_set_new(o, "model", model_json(&a->model[c->vertex]));
+        json_object_set_new(o, "evidence", json_string(c->evidence));
+        if (x->kind == PSG_LOOP || x->kind == PSG_COMPUTE || x->kind == PSG_BRANCH)
+            json_object_set_new(o, "name", json_string(x->name));
+        if (c->symptom != AN_NONE && index_of[c->symptom] != AN_NONE) {
+            const struct an_vertex *s = &a->g.v[c->symptom];
+            json_t *so = json_object();
+            json_object_set_new(so, "vertex", json_integer(index_of[c->symptom]));
+            json_object_set_new(so, "file", json_string(s->file));
+            json_object_set_new(so, "line", json_integer(s->line));
+            json_object_set_new(so, "operation", json_string(s->kind == PSG_MPI ? an_mpi_name(s->op) : s->name));
+            json_object_set_new(o, "symptom", so);
+        }
+        json_t *path = json_array();
+        for (uint32_t i = 0; i < c->npath; i++) {
+            const struct an_step *st = &c->path[i];
+            uint32_t vv = st->vertex;
+            while (vv != AN_NONE && index_of[vv] == AN_NONE) vv = a->g.v[vv].parent;
+            if (vv == AN_NONE) continue;
+            const struct an_vertex *sx = &a->g.v[vv];
+            json_t *so = json_object();
+            json_object_set_new(so, "vertex", json_integer(index_of[vv]));
+            json_object_set_new(so, "process", json_integer(st->process));
+            json_object_set_new(so, "edge", json_string(st->edge));
+            json_object_set_new(so, "file", json_string(sx->file));
+            json_object_set_new(so, "line", json_integer(sx->line));
+            json_object_set_new(so, "label", json_string(sx->name));
+            if (st->wait > 0) json_object_set_new(so, "wait_seconds", num(st->wait));
+            json_array_append_new(path, so);
+        }
+        json_object_set_new(o, "path", path);
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+static json_t *communication_json(const struct an_analysis *a, const uint32_t *index_of)
+{
+    if (!a->nscales) return NULL;
+    const struct an_run *r = a->scales[a->nscales - 1].rep;
+    json_t *o = json_object();
+    json_object_set_new(o, "processes", json_integer(r->P));
+    if (r->P <= a->opt->th.matrix_max) {
+        double *bytes, *msgs;
+        if (an_run_matrix(r, &bytes, &msgs) == 0) {
+            json_t *b = json_array(), *m = json_array();
+            for (uint32_t i = 0; i < r->P; i++) {
+                json_t *rb = json_array(), *rm = json_array();
+                for (uint32_t j = 0; j < r->P; j++) {
+                    json_array_append_new(rb, json_real(bytes[(size_t)i * r->P + j]));
+                    json_array_append_new(rm, json_real(msgs[(size_t)i * r->P + j]));
+                }
+                json_array_append_new(b, rb), json_array_append_new(m, rm);
+            }
+            json_object_set_new(o, "bytes", b);
+            json_object_set_new(o, "messages", m);
+            free(bytes), free(msgs);
+        }
+    }
+    json_t *edges = json_array();
+    for (size_t k = 0; k < r->nedges; k++) {
+        const struct an_edge *e = &r->edges[k];
+        if (index_of[e->send_vertex] == AN_NONE || index_of[e->recv_vertex] == AN_NONE) continue;
+        json_t *eo = json_object();
+        json_object_set_new(eo, "send_vertex", json_integer(index_of[e->send_vertex]));
+        json_object_set_new(eo, "recv_vertex", json_integer(index_of[e->recv_vertex]));
+        json_object_set_new(eo, "messages", json_real((double)e->messages));
+        json_object_set_new(eo, "bytes", json_real((double)e->bytes));
+        json_object_set_new(eo, "rank_pairs", json_integer(e->pairs));
+        json_array_append_new(edges, eo);
+    }
+    json_object_set_new(o, "edges", edges);
+    return o;
+}
+
+static json_t *quality_json(const struct an_analysis *a)
+{
+    json_t *o = json_object();
+    double samples = 0, dropped = 0, overruns = 0, unresolved = 0, unmatched = 0, over = 0;
+    json_t *missing = json_array();
+    for (uint32_t s = 0; s < a->nscales; s++)
+        for (uint32_t k = 0; k < a->scales[s].nreps; k++) {
+            const struct an_run *r = a->scales[s].reps[k];
+            samples += (double)r->samples, dropped += (double)r->dropped, overruns += (double)r->overruns;
+            unresolved += (double)r->unresolved, unmatched += (double)r->unmatched;
+            if (r->oversub > over) over = r->oversub;
+            for (uint32_t i = 0; i < r->nmissing && i < 1024; i++) {
+                json_t *m = json_object();
+                json_object_set_new(m, "processes", json_integer(r->P));
+                json_object_set_new(m, "rank", json_integer(r->missing[i]));
+                json_object_set_new(m, "directory", json_string(r->dir));
+                json_array_append_new(missing, m);
+            }
+        }
+    json_object_set_new(o, "samples", json_real(samples));
+    json_object_set_new(o, "dropped", json_real(dropped));
+    json_object_set_new(o, "overruns", json_real(overruns));
+    json_object_set_new(o, "unresolved_frames", json_real(unresolved));
+    json_object_set_new(o, "unmatched_messages", json_real(unmatched));
+    json_object_set_new(o, "oversubscription", json_real(over));
+    json_object_set_new(o, "missing_ranks", missing);
+    json_t *w = json_array();
+    for (uint32_t i = 0; i < a->nwarnings; i++) json_array_append_new(w, json_string(a->warnings[i]));
+    json_object_set_new(o, "warnings", w);
+    return o;
+}
+
+void *an_report_build(const struct an_analysis *a)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema_version", json_string("1.0"));
+    json_t *tool = json_object();
+    json_object_set_new(tool, "name", json_string("scalana"));
+    json_object_set_new(tool, "version", json_string(SCALANA_VERSION_STRING));
+    json_object_set_new(root, "tool", tool);
+    json_t *prog = json_object();
+    json_object_set_new(prog, "executable", json_string(a->exe ? a->exe : ""));
+    json_object_set_new(prog, "build_id", json_string(a->build_id ? a->build_id : ""));
+    json_object_set_new(prog, "has_psg", json_boolean(a->has_psg));
+    json_object_set_new(root, "program", prog);
+    json_object_set_new(root, "scaling", json_string(a->opt->weak ? "weak" : "strong"));
+    json_t *th = json_object();
+    const char *name;
+    double val;
+    for (size_t i = 0; an_threshold_at(&a->opt->th, i, &name, &val, NULL); i++)
+        json_object_set_new(th, name, json_real(val));
+    json_object_set_new(root, "thresholds", th);
+    json_object_set_new(root, "runs", runs_json(a));
+    uint32_t *index_of = malloc((a->g.n + 1) * sizeof *index_of);
+    if (!index_of) abort();
+    json_t *verts = vertices_json(a, index_of);
+    json_object_set_new(root, "root_causes", causes_json(a, index_of));
+    json_object_set_new(root, "vertices", verts);
+    json_t *comm = communication_json(a, index_of);
+    if (comm) json_object_set_new(root, "communication", comm);
+    json_object_set_new(root, "data_quality", quality_json(a));
+    free(index_of);
+    return root;
+}

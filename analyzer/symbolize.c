@@ -1,0 +1,327 @@
+/* symbolize.c — module-relative addresses to source with elfutils libdw:
+ * function (linkage name), file, line, column and the inline chain, through
+ * one Dwfl per module (reported at bias 0, so a module-relative address is
+ * the ELF virtual address).  Results are cached per (module, address). */
+#include "analyzer.h"
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct sym_module {
+    const char *path, *build_id; /* interned, as the profile names them */
+    Dwfl *dwfl;
+    Dwfl_Module *mod;
+    int is_exe;
+    Dwarf_Die *cus; size_t ncus; int cus_done; /* every CU, for binaries without .debug_aranges */
+};
+
+struct cache_entry {
+    uint64_t address;
+    uint32_t module;
+    uint32_t used;
+    struct an_resolved r;
+};
+
+struct an_symbolizer {
+    struct an_strpool *pool;
+    const char *exe_path, *exe_build_id;
+    struct sym_module *mods; uint32_t nmods, capmods;
+    struct cache_entry *cache; size_t cache_cap, cache_n;
+};
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
+
+static void hexify(const unsigned char *b, int n, char *out, size_t outlen)
+{
+    size_t k = 0;
+    for (int i = 0; i < n && k + 2 < outlen; i++) k += (size_t)snprintf(out + k, outlen - k, "%02x", b[i]);
+    out[k] = 0;
+}
+
+int an_elf_build_id(const char *path, char *out, size_t outlen)
+{
+    Dwfl *d = dwfl_begin(&callbacks);
+    if (!d) return -1;
+    Dwfl_Module *m = dwfl_report_elf(d, path, path, -1, 0, false);
+    dwfl_report_end(d, NULL, NULL);
+    int rc = -1;
+    if (m) {
+        const unsigned char *bits;
+        GElf_Addr vaddr;
+        int n = dwfl_module_build_id(m, &bits, &vaddr);
+        if (n > 0) hexify(bits, n, out, outlen), rc = 0;
+        else if (outlen) out[0] = 0, rc = 0;
+    }
+    dwfl_end(d);
+    return rc;
+}
+
+struct an_symbolizer *an_sym_new(struct an_strpool *pool, const char *exe_path,
+                                 const char *exe_build_id)
+{
+    struct an_symbolizer *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->pool = pool;
+    s->exe_path = an_intern(pool, exe_path ? exe_path : "");
+    s->exe_build_id = an_intern(pool, exe_build_id ? exe_build_id : "");
+    return s;
+}
+
+void an_sym_free(struct an_symbolizer *s)
+{
+    if (!s) return;
+    for (uint32_t i = 0; i < s->nmods; i++) {
+        if (s->mods[i].dwfl) dwfl_end(s->mods[i].dwfl);
+        free(s->mods[i].cus);
+    }
+    free(s->mods);
+    for (size_t i = 0; i < s->cache_cap; i++)
+        if (s->cache[i].used) free(s->cache[i].r.frames);
+    free(s->cache);
+    free(s);
+}
+
+uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *build_id,
+                       char *warn, size_t warnlen)
+{
+    if (warn && warnlen) warn[0] = 0;
+    path = an_intern(s->pool, path);
+    build_id = an_intern(s->pool, build_id);
+    for (uint32_t i = 0; i < s->nmods; i++)
+        if (s->mods[i].path == path && s->mods[i].build_id == build_id) return i;
+    if (s->nmods == s->capmods) {
+        s->capmods = s->capmods ? s->capmods * 2 : 16;
+        struct sym_module *m = realloc(s->mods, s->capmods * sizeof *m);
+        if (!m) abort();
+        s->mods = m;
+    }
+    struct sym_module *m = &s->mods[s->nmods];
+    memset(m, 0, sizeof *m);
+    m->path = path, m->build_id = build_id;
+    m->is_exe = (*build_id && build_id == s->exe_build_id) ||
+                (*s->exe_path && strcmp(path, s->exe_path) == 0);
+    const char *file = m->is_exe && *s->exe_path ? s->exe_path : path;
+    if (*file && access(file, R_OK) == 0) {
+        m->dwfl = dwfl_begin(&callbacks);
+        if (m->dwfl) {
+            m->mod = dwfl_report_elf(m->dwfl, file, file, -1, 0, false);
+            dwfl_report_end(m->dwfl, NULL, NULL);
+        }
+        if (m->mod && *build_id) {
+            const unsigned char *bits;
+            GElf_Addr vaddr;
+            char hex[128];
+            int n = dwfl_module_build_id(m->mod, &bits, &vaddr);
+            hexify(bits, n > 0 ? n : 0, hex, sizeof hex);
+            if (n > 0 && strcmp(hex, build_id) != 0) {
+                if (warn) snprintf(warn, warnlen, "%s: build-id %s differs from the profile's %s; its frames stay unresolved",
+                                   file, hex, build_id);
+                m->mod = NULL;
+            }
+        }
+        if (!m->mod && warn && !warn[0])
+            snprintf(warn, warnlen, "%s: cannot read its ELF/DWARF (%s); its frames stay unresolved",
+                     file, dwfl_errmsg(-1));
+    } else if (warn && *file) {
+        snprintf(warn, warnlen, "%s: not found; its frames stay unresolved", file);
+    }
+    return s->nmods++;
+}
+
+static const char *die_linkage_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute a;
+    const char *n = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+        n = dwarf_formstring(&a);
+    if (!n) n = dwarf_diename(die);
+    return n;
+}
+
+static void call_site_of(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, uint32_t *line, uint32_t *col)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word w;
+    *file = NULL, *line = 0, *col = 0;
+    if (dwarf_attr(inl, DW_AT_call_file, &a) && dwarf_formudata(&a, &w) == 0) {
+        Dwarf_Files *files;
+        size_t nfiles;
+        if (dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && w < nfiles)
+            *file = dwarf_filesrc(files, w, NULL, NULL);
+    }
+    if (dwarf_attr(inl, DW_AT_call_line, &a) && dwarf_formudata(&a, &w) == 0) *line = (uint32_t)w;
+    if (dwarf_attr(inl, DW_AT_call_column, &a) && dwarf_formudata(&a, &w) == 0) *col = (uint32_t)w;
+}
+
+/* The CU holding addr.  dwfl_module_addrdie needs .debug_aranges, which
+ * clang does not emit: fall back to the CUs' own ranges (dwarf_haspc). */
+static Dwarf_Die *find_cu(struct sym_module *m, uint64_t addr, Dwarf_Addr *bias)
+{
+    Dwarf_Die *cu = dwfl_module_addrdie(m->mod, addr, bias);
+    if (cu) return cu;
+    Dwarf *dw = dwfl_module_getdwarf(m->mod, bias);
+    if (!dw) return NULL;
+    if (!m->cus_done) {
+        m->cus_done = 1;
+        size_t cap = 0;
+        Dwarf_Off off = 0, next;
+        size_t hsize;
+        while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+            if (m->ncus == cap) {
+                cap = cap ? cap * 2 : 16;
+                Dwarf_Die *n = realloc(m->cus, cap * sizeof *n);
+                if (!n) break;
+                m->cus = n;
+            }
+            if (dwarf_offdie(dw, off + hsize, &m->cus[m->ncus])) m->ncus++;
+            off = next;
+        }
+    }
+    for (size_t i = 0; i < m->ncus; i++)
+        if (dwarf_haspc(&m->cus[i], addr - *bias) > 0) return &m->cus[i];
+    return NULL;
+}
+
+static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr, struct an_resolved *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!m->mod) {
+        r->unresolved = 1;
+        r->nframes = 1;
+        r->frames = calloc(1, sizeof *r->frames);
+        if (!r->frames) abort();
+        const char *base = strrchr(m->path, '/');
+        char buf[512];
+        snprintf(buf, sizeof buf, "<%s>", base ? base + 1 : m->path);
+        r->frames[0].function = an_intern(s->pool, buf);
+        r->frames[0].file = an_intern(s->pool, "");
+        r->frames[0].in_exe = (uint8_t)m->is_exe;
+        return;
+    }
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = find_cu(m, addr, &bias);
+    /* innermost location from the line table */
+    const char *lfile = NULL;
+    int lline = 0, lcol = 0;
+    Dwarf_Line *ln = cu ? dwarf_getsrc_die(cu, addr - bias) : NULL;
+    if (ln) {
+        lfile = dwarf_linesrc(ln, NULL, NULL);
+        dwarf_lineno(ln, &lline);
+        dwarf_linecol(ln, &lcol);
+    }
+    Dwarf_Die *scopes = NULL;
+    int nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+    /* dwarf_getscopes follows an inlined instance into its abstract
+     * definition; the physical nesting (inlined call sites up to the real
+     * function) comes from dwarf_getscopes_die on the innermost function DIE */
+    for (int k = 0; k < nscopes; k++) {
+        int tag = dwarf_tag(&scopes[k]);
+        if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
+        Dwarf_Die inner = scopes[k];
+        Dwarf_Die *phys = NULL;
+        int nphys = dwarf_getscopes_die(&inner, &phys);
+        if (nphys > 0) {
+            free(scopes);
+            scopes = phys, nscopes = nphys;
+        } else {
+            free(phys);
+        }
+        break;
+    }
+    Dwarf_Die *chain[64];
+    int nchain = 0;
+    for (int k = 0; k < nscopes && nchain < 64; k++) {
+        int tag = dwarf_tag(&scopes[k]);
+        if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) chain[nchain++] = &scopes[k];
+        if (tag == DW_TAG_subprogram) break;
+    }
+    if (nchain == 0) {
+        /* no DWARF function: the symbol table still names it */
+        GElf_Sym sym;
+        GElf_Off off;
+        const char *name = dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL);
+        r->nframes = 1;
+        r->frames = calloc(1, sizeof *r->frames);
+        if (!r->frames) abort();
+        r->frames[0].function = an_intern(s->pool, name ? name : "");
+        r->frames[0].file = an_intern(s->pool, lfile ? lfile : "");
+        r->frames[0].line = (uint32_t)(lline > 0 ? lline : 0);
+        r->frames[0].column = (uint32_t)(lcol > 0 ? lcol : 0);
+        r->frames[0].in_exe = (uint8_t)m->is_exe;
+        if (!name && !lfile) r->unresolved = 1;
+        free(scopes);
+        return;
+    }
+    r->nframes = (uint32_t)nchain;
+    r->frames = calloc((size_t)nchain, sizeof *r->frames);
+    if (!r->frames) abort();
+    /* chain[0] innermost ... chain[nchain-1] the subprogram; frames outermost first */
+    for (int k = nchain - 1, f = 0; k >= 0; k--, f++) {
+        struct an_frame *fr = &r->frames[f];
+        const char *name = die_linkage_name(chain[k]);
+        fr->function = an_intern(s->pool, name ? name : "");
+        fr->has_dwarf = 1;
+        fr->in_exe = (uint8_t)m->is_exe;
+        if (k == 0) {
+            fr->file = an_intern(s->pool, lfile ? lfile : "");
+            fr->line = (uint32_t)(lline > 0 ? lline : 0);
+            fr->column = (uint32_t)(lcol > 0 ? lcol : 0);
+        } else {
+            const char *cf;
+            uint32_t cl, cc;
+            call_site_of(cu, chain[k - 1], &cf, &cl, &cc);
+            fr->file = an_intern(s->pool, cf ? cf : "");
+            fr->line = cl, fr->column = cc;
+        }
+    }
+    free(scopes);
+}
+
+static size_t cache_slot(uint32_t module, uint64_t addr, size_t cap)
+{
+    uint64_t h = addr * 0x9e3779b97f4a7c15ull ^ ((uint64_t)module << 48);
+    h ^= h >> 31;
+    return (size_t)h & (cap - 1);
+}
+
+const struct an_resolved *an_sym_resolve(struct an_symbolizer *s, uint32_t module,
+                                         uint64_t address, int is_return_address)
+{
+    static struct an_resolved unknown = {0, NULL, 1};
+    if (module >= s->nmods) return &unknown;
+    uint64_t addr = is_return_address && address ? address - 1 : address;
+    if ((s->cache_n + 1) * 2 > s->cache_cap) {
+        size_t ncap = s->cache_cap ? s->cache_cap * 2 : 8192;
+        struct cache_entry *nc = calloc(ncap, sizeof *nc);
+        if (!nc) abort();
+        for (size_t i = 0; i < s->cache_cap; i++) {
+            if (!s->cache[i].used) continue;
+            size_t h = cache_slot(s->cache[i].module, s->cache[i].address, ncap);
+            while (nc[h].used) h = (h + 1) & (ncap - 1);
+            nc[h] = s->cache[i];
+        }
+        free(s->cache);
+        s->cache = nc, s->cache_cap = ncap;
+    }
+    size_t h = cache_slot(module, addr, s->cache_cap);
+    while (s->cache[h].used) {
+        if (s->cache[h].module == module && s->cache[h].address == addr) return &s->cache[h].r;
+        h = (h + 1) & (s->cache_cap - 1);
+    }
+    struct cache_entry *e = &s->cache[h];
+    e->used = 1, e->module = module, e->address = addr;
+    resolve(s, &s->mods[module], addr, &e->r);
+    s->cache_n++;
+    return &e->r;
+}

@@ -1,0 +1,42 @@
+/* load_imbalance.c — planted defect: load imbalance before a collective.
+ * Strong scaling: a fixed amount of relaxation work (2.4 CPU seconds at scale 1)
+ * is split over the processes.  With --defect=on the ranks r with r % 4 == 3 or
+ * r == p-1 (p > 1) own three times their share of cells; everyone else waits for
+ * them in MPI_Allreduce at the end of every iteration. */
+#include "common/example.h"
+
+#define NITER 20              /* iterations, each ending in an MPI_Allreduce */
+#define TOTAL_WORK 2.4        /* CPU seconds of relaxation over all ranks */
+#define HEAVY_FACTOR 3.0      /* a heavy rank's work / its fair share */
+
+enum { PLANTED_FIRST = __LINE__ + 1 };
+static double relax_cells(double seconds)   /* the planted loop: CPU seconds of work */
+{
+    volatile double acc = 0.0;
+    double start = ex_cpu_seconds();
+    while (ex_cpu_seconds() - start < seconds)
+        for (int i = 0; i < EX_INNER; i++) acc += i * 1e-9;
+    return ex_cpu_seconds() - start;
+}
+enum { PLANTED_LAST = __LINE__ - 1 };
+
+int main(int argc, char **argv)
+{
+    struct ex_run run;
+    ex_init(&run, &argc, &argv, "load_imbalance");
+    int heavy = run.defect && run.size > 1 && (run.rank % 4 == 3 || run.rank == run.size - 1);
+    double share = run.scale * TOTAL_WORK / run.size / NITER;
+    double mine = heavy ? HEAVY_FACTOR * share : share;
+    double spent = 0.0, residual = 0.0;
+
+    enum { STMT = __LINE__ + 2 };   /* the planted statement, two lines down */
+    for (int it = 0; it < NITER; it++) {
+        spent += relax_cells(mine);
+        MPI_Allreduce(&spent, &residual, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    }
+
+    struct ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT };
+    ex_report(&run, &truth, heavy, spent - share * NITER, (HEAVY_FACTOR - 1.0) * share * NITER);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,100 @@
+//===- CallClassifier.cpp - What a call site means to the PSG -------------===//
+// Name-based recognition of MPI (through the shared table in formats/mpi_ops.c),
+// CUDA calls, and runtime-library routines that cannot reach MPI.
+//===----------------------------------------------------------------------===//
+#include "CallClassifier.h"
+
+#include "scalana/mpi_ops.h"
+#include "scalana/psg_format.h"
+
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Function.h"
+
+using namespace llvm;
+
+namespace scalana {
+
+unsigned mpiOpOf(StringRef Name) {
+  // Cheap pre-filter: every spelling starts with mpi_/pmpi_ in some case.
+  if (Name.size() < 5)
+    return SCALANA_MPI_OP_NONE;
+  StringRef L = Name;
+  if (!(L.starts_with_insensitive("mpi_") || L.starts_with_insensitive("pmpi_")))
+    return SCALANA_MPI_OP_NONE;
+  std::string Z = Name.str();
+  return scalana_mpi_op_from_name(Z.c_str());
+}
+
+int gpuOpOf(StringRef N) {
+  if (N.contains("__device_stub__"))
+    return PSG_GPU_LAUNCH;
+  if (!N.starts_with("cu"))
+    return -1;
+  if (N.starts_with("cudaLaunch") || N.starts_with("cuLaunch"))
+    return PSG_GPU_LAUNCH;
+  if (N.starts_with("cudaMemcpy") || N.starts_with("cuMemcpy"))
+    return PSG_GPU_MEMCPY;
+  if (N.starts_with("cudaMemset") || N.starts_with("cuMemset") || N.starts_with("cuMemsetD"))
+    return PSG_GPU_MEMSET;
+  if (N == "cudaDeviceSynchronize" || N == "cudaStreamSynchronize" ||
+      N == "cudaEventSynchronize" || N == "cuCtxSynchronize" || N == "cuStreamSynchronize" ||
+      N == "cuEventSynchronize" || N == "cudaThreadSynchronize")
+    return PSG_GPU_SYNCHRONIZE;
+  if (N.starts_with("cudaMalloc") || N.starts_with("cudaFree") || N.starts_with("cuMemAlloc") ||
+      N.starts_with("cuMemFree"))
+    return PSG_GPU_MALLOC;
+  return -1;
+}
+
+bool cannotReachMpi(const Function &F, const TargetLibraryInfo &TLI) {
+  if (F.isIntrinsic())
+    return true;
+  LibFunc LF;
+  if (TLI.getLibFunc(F, LF))
+    return true;
+  StringRef N = F.getName();
+  // glibc declares its functions __THROW (nothrow): clang marks them
+  // nounwind, while plain C prototypes of user code (another unit's MPI
+  // routine) and MPI's own are not.  Mangled C++ noexcept functions are
+  // user code and stay "may reach".
+  if (F.doesNotThrow() && !N.starts_with("_Z"))
+    return true;
+  static const char *const Prefixes[] = {
+      "_Fortran",  "__cxa_", "_Unwind_", "__gxx_", "__cxx", "_ZNSt", "_ZNKSt", "_ZSt",
+      "_ZdlPv",    "_ZdaPv", "_Znwm",    "_Znam",  "__kmpc_", "omp_", "__cuda", "cuda",
+      "__assert",  "__stack_chk", "__errno", "__ubsan", "__asan", "__tsan", "__sanitizer",
+      "_gfortran", "MPI_",   "PMPI_",    "mpi_",   "pmpi_", "__clang_"};
+  for (const char *P : Prefixes)
+    if (N.starts_with(P))
+      return true;
+  return false;
+}
+
+std::string displayName(StringRef Linkage, StringRef DebugName) {
+  if (Linkage.starts_with("_Z"))
+    return demangle(Linkage);
+  if (Linkage == "_QQmain")
+    return DebugName.empty() || DebugName == "_QQmain" ? "main program" : DebugName.str();
+  if (Linkage.starts_with("_QP"))
+    return Linkage.drop_front(3).str();
+  if (Linkage.starts_with("_QM")) {
+    // _QM<module>P<proc>  (module procedures; module names are lower case)
+    StringRef Rest = Linkage.drop_front(3);
+    size_t P = Rest.find('P');
+    if (P != StringRef::npos)
+      return (Rest.take_front(P) + "::" + Rest.drop_front(P + 1)).str();
+  }
+  if (Linkage.starts_with("_QF")) {
+    // _QF<host>P<internal>
+    StringRef Rest = Linkage.drop_front(3);
+    size_t P = Rest.find('P');
+    if (P != StringRef::npos)
+      return (Rest.take_front(P) + "." + Rest.drop_front(P + 1)).str();
+  }
+  if (!DebugName.empty())
+    return DebugName.str();
+  return Linkage.str();
+}
+
+} // namespace scalana

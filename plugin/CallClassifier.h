@@ -1,0 +1,41 @@
+//===- CallClassifier.h - What a call site means to the PSG ----*- C++ -*-===//
+// Sorts a call into MPI / GPU / library-that-cannot-reach-MPI / other by the
+// callee's name, and turns linkage names into display names.  Used by
+// PsgAnalysis.cpp; no pass of its own.
+//===----------------------------------------------------------------------===//
+#ifndef SCALANA_PLUGIN_CALLCLASSIFIER_H
+#define SCALANA_PLUGIN_CALLCLASSIFIER_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+
+namespace llvm {
+class Function;
+class TargetLibraryInfo;
+} // namespace llvm
+
+namespace scalana {
+
+/// MPI operation code (scalana_mpi_op) of a callee name in any C, PMPI or
+/// Fortran spelling; 0 when the name is not an MPI routine ScalAna knows.
+unsigned mpiOpOf(llvm::StringRef Name);
+
+/// GPU operation (enum psg_gpu_op) of a callee name, or -1 when the name is
+/// not a CUDA launch/copy/set/synchronise/allocation call.  Launches through
+/// `<<<>>>` call clang's `__device_stub__<kernel>`, recognised as launches.
+int gpuOpOf(llvm::StringRef Name);
+
+/// True when a call to the declaration F can never reach MPI or GPU work:
+/// intrinsics, C/C++/Fortran runtime routines (TargetLibraryInfo and a short
+/// prefix list), MPI routines the table does not know.  Anything else declared
+/// outside the unit is assumed to possibly reach MPI (conservative: the call
+/// stays in the graph and is never a tail call).
+bool cannotReachMpi(const llvm::Function &F, const llvm::TargetLibraryInfo &TLI);
+
+/// Display name of a function: Itanium names demangled, flang's `_QP`/`_QM`
+/// names turned into `name` / `module::name`, `_QQmain` into the program's
+/// name when known; otherwise the name itself.
+std::string displayName(llvm::StringRef Linkage, llvm::StringRef DebugName);
+
+} // namespace scalana
+#endif

@@ -1,0 +1,544 @@
+//===- FunctionStructure.cpp - Raw structure tree of one function ---------===//
+// Containers are natural loops and conditional regions.  The region of a
+// conditional block B (two or more successors inside B's loop, not counting
+// `continue` edges to the loop header) is every block of that loop that B
+// dominates and that does not post-dominate B: the arms and everything that
+// runs only because of the decision.  Each block belongs to the smallest
+// container holding it; children are ordered by (block, instruction) in
+// layout order.
+//===----------------------------------------------------------------------===//
+#include "FunctionStructure.h"
+
+#include "scalana/psg_format.h"
+
+#include "llvm/ADT/DepthFirstIterator.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace scalana {
+
+SourcePos sourcePos(const DILocation *DL, StringRef FallbackFile) {
+  SourcePos P;
+  if (!DL) {
+    P.File = FallbackFile.str();
+    return P;
+  }
+  while (const DILocation *IA = DL->getInlinedAt())
+    DL = IA;
+  StringRef Name = DL->getFilename(), Dir = DL->getDirectory();
+  if (Name.empty())
+    P.File = FallbackFile.str();
+  else if (sys::path::is_absolute(Name) || Dir.empty())
+    P.File = Name.str();
+  else {
+    SmallString<256> Full(Dir);
+    sys::path::append(Full, Name);
+    P.File = std::string(Full);
+  }
+  P.Line = DL->getLine();
+  P.Column = DL->getColumn();
+  return P;
+}
+
+namespace {
+
+struct Container {
+  bool IsLoop = false;
+  unsigned HeadIdx = 0;  // loop header / conditional block
+  unsigned FirstIdx = 0; // smallest block index it holds (loops)
+  std::vector<unsigned> Blocks;
+  std::unique_ptr<PsgNode> Node;
+  unsigned Rank = 0;
+};
+
+struct Item {
+  uint64_t Pos;
+  std::unique_ptr<PsgNode> Node; // leaf or raw COMPUTE
+  int Cont = -1;                 // or a container
+};
+
+uint64_t pos(unsigned Block, unsigned Inst) { return (uint64_t)Block << 32 | Inst; }
+
+/// Sets Lines/FirstLine/LastLine of every node bottom-up; lines of other
+/// files than the node's own are not counted.
+void computeRanges(PsgNode &N) {
+  for (auto &C : N.Children) {
+    computeRanges(*C);
+    if (C->File == N.File) {
+      N.cover(C->FirstLine);
+      N.cover(C->LastLine);
+    }
+  }
+  N.cover(N.HeadLine);
+  for (unsigned L : N.Lines)
+    N.cover(L);
+}
+
+/// Post-dominance towards the function's returns only: a path that ends in
+/// `unreachable` (after exit(), abort()) is not a way out.  LLVM's
+/// PostDominatorTree counts such blocks as exits, so after
+/// `if (bad) { MPI_Finalize(); exit(2); }` nothing post-dominates anything
+/// before it and every earlier decision would swallow the rest of the
+/// function.  Cooper-Harvey-Kennedy on the reverse CFG, rooted at a virtual
+/// exit joined to the `ret` blocks (to every block without successors when
+/// the function never returns).
+class ReturnPostDominators {
+public:
+  /// ReturnsOnly false: every block without successors is an exit (LLVM's
+  /// notion), used for code that never returns.
+  ReturnPostDominators(const std::vector<BasicBlock *> &Blocks,
+                       const DenseMap<const BasicBlock *, unsigned> &Idx, bool ReturnsOnly)
+      : N(Blocks.size()), IPDom(N + 1, Undef), Pre(N + 1, 0), Post(N + 1, 0) {
+    const unsigned Exit = N;
+    std::vector<std::vector<unsigned>> Succ(N + 1), Pred(N + 1);
+    bool AnyRet = false;
+    for (unsigned B = 0; B < N && ReturnsOnly; ++B)
+      AnyRet |= isa<ReturnInst>(Blocks[B]->getTerminator());
+    for (unsigned B = 0; B < N; ++B) {
+      const BasicBlock *BB = Blocks[B];
+      for (const BasicBlock *S : successors(BB))
+        if (Idx.count(S)) {
+          Succ[B].push_back(Idx.lookup(S));
+          Pred[Idx.lookup(S)].push_back(B);
+        }
+      if (AnyRet ? isa<ReturnInst>(BB->getTerminator()) : succ_empty(BB)) {
+        Succ[B].push_back(Exit);
+        Pred[Exit].push_back(B);
+      }
+    }
+    // Post-order of the reverse graph from the exit (iterative DFS).
+    std::vector<unsigned> Order, Num(N + 1, Undef);
+    std::vector<std::pair<unsigned, unsigned>> Stack{{Exit, 0}};
+    std::vector<bool> Seen(N + 1, false);
+    Seen[Exit] = true;
+    while (!Stack.empty()) {
+      auto &[V, I] = Stack.back();
+      if (I < Pred[V].size()) {
+        unsigned W = Pred[V][I++];
+        if (!Seen[W]) {
+          Seen[W] = true;
+          Stack.push_back({W, 0});
+        }
+        continue;
+      }
+      Num[V] = Order.size();
+      Order.push_back(V);
+      Stack.pop_back();
+    }
+    IPDom[Exit] = Exit;
+    auto Intersect = [&](unsigned A, unsigned B) {
+      while (A != B) {
+        while (Num[A] < Num[B])
+          A = IPDom[A];
+        while (Num[B] < Num[A])
+          B = IPDom[B];
+      }
+      return A;
+    };
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (size_t K = Order.size(); K-- > 0;) {
+        unsigned V = Order[K];
+        if (V == Exit)
+          continue;
+        unsigned New = Undef;
+        for (unsigned S : Succ[V])
+          if (IPDom[S] != Undef)
+            New = New == Undef ? S : Intersect(S, New);
+        if (New != Undef && IPDom[V] != New) {
+          IPDom[V] = New;
+          Changed = true;
+        }
+      }
+    }
+    // Pre/post numbers of the tree: X post-dominates B iff B is in X's subtree.
+    std::vector<std::vector<unsigned>> Kids(N + 1);
+    for (unsigned V = 0; V < N; ++V)
+      if (IPDom[V] != Undef)
+        Kids[IPDom[V]].push_back(V);
+    unsigned Clock = 1;
+    std::vector<std::pair<unsigned, unsigned>> Walk{{Exit, 0}};
+    Pre[Exit] = Clock++;
+    while (!Walk.empty()) {
+      auto &[V, I] = Walk.back();
+      if (I < Kids[V].size()) {
+        unsigned W = Kids[V][I++];
+        Pre[W] = Clock++;
+        Walk.push_back({W, 0});
+        continue;
+      }
+      Post[V] = Clock++;
+      Walk.pop_back();
+    }
+  }
+
+  /// X post-dominates B (every path from B to a return passes X); a block
+  /// that reaches no return is post-dominated by nothing but itself.
+  bool dominates(unsigned X, unsigned B) const {
+    if (X == B)
+      return true;
+    if (!Pre[X] || !Pre[B])
+      return false;
+    return Pre[X] <= Pre[B] && Post[B] <= Post[X];
+  }
+
+  /// Whether B reaches an exit (else nothing is known about it).
+  bool knows(unsigned B) const { return Pre[B] != 0; }
+
+  /// Immediate post-dominator of B; UINT32_MAX when it is the virtual exit
+  /// or unknown.
+  unsigned ipdom(unsigned B) const {
+    return !Pre[B] || IPDom[B] == N ? Undef : IPDom[B];
+  }
+
+  /// Nearest common post-dominator of A and B; UINT32_MAX when it is the
+  /// virtual exit or unknown.
+  unsigned nearestCommon(unsigned A, unsigned B) const {
+    if (!Pre[A] || !Pre[B])
+      return Undef;
+    while (!dominates(A, B))
+      A = IPDom[A];
+    return A == N ? Undef : A;
+  }
+
+private:
+  static constexpr unsigned Undef = UINT32_MAX;
+  unsigned N;
+  std::vector<unsigned> IPDom, Pre, Post;
+};
+
+} // namespace
+
+std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackFile,
+                                                CallLeafFn MakeLeaf) {
+  // Positions without a file fall back to the function's own file.
+  std::string FnFile = FallbackFile.str();
+  if (DISubprogram *SP = F.getSubprogram()) {
+    StringRef Name = SP->getFilename(), Dir = SP->getDirectory();
+    if (!Name.empty()) {
+      SmallString<256> Full;
+      if (!sys::path::is_absolute(Name) && !Dir.empty()) {
+        Full = Dir;
+        sys::path::append(Full, Name);
+      } else {
+        Full = Name;
+      }
+      FnFile = std::string(Full);
+    }
+  }
+  FallbackFile = FnFile;
+
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+
+  // Reachable blocks in layout order.
+  std::vector<BasicBlock *> Blocks;
+  DenseMap<const BasicBlock *, unsigned> Idx;
+  for (BasicBlock &BB : F)
+    if (DT.isReachableFromEntry(&BB)) {
+      Idx[&BB] = Blocks.size();
+      Blocks.push_back(&BB);
+    }
+  const unsigned NB = Blocks.size();
+  // Towards the returns; for code that never returns, towards any exit.
+  ReturnPostDominators PDTRet(Blocks, Idx, true), PDTAny(Blocks, Idx, false);
+  auto PDTFor = [&](unsigned B) -> const ReturnPostDominators & {
+    return PDTRet.knows(B) ? PDTRet : PDTAny;
+  };
+
+  auto TermPos = [&](const BasicBlock *BB) {
+    return sourcePos(BB->getTerminator()->getDebugLoc().get(), FallbackFile);
+  };
+
+  std::vector<Container> Conts;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    Container C;
+    C.IsLoop = true;
+    C.HeadIdx = Idx.lookup(L->getHeader());
+    C.FirstIdx = C.HeadIdx;
+    for (BasicBlock *BB : L->blocks()) {
+      auto It = Idx.find(BB);
+      if (It == Idx.end())
+        continue;
+      C.Blocks.push_back(It->second);
+      C.FirstIdx = std::min(C.FirstIdx, It->second);
+    }
+    C.Node = std::make_unique<PsgNode>();
+    C.Node->Kind = PSG_LOOP;
+    C.Node->Absorbs = true;
+    SourcePos P = TermPos(L->getHeader());
+    C.Node->File = P.File;
+    C.Node->HeadLine = P.Line;
+    Conts.push_back(std::move(C));
+  }
+
+  // Exit-bound blocks: from them every path reaches the function's exit with
+  // no work on the way (the shared `return` block at -O0, clang's cleanup
+  // blocks at -O2, a block ending in `unreachable` after exit()).
+  std::vector<bool> ExitBound(NB, false);
+  {
+    auto Trivial = [](const BasicBlock &BB) {
+      for (const Instruction &I : BB) {
+        if (I.isTerminator() || isa<LoadInst>(I) || isa<StoreInst>(I) || isa<CastInst>(I) ||
+            isa<GetElementPtrInst>(I) || isa<PHINode>(I) || isa<AllocaInst>(I))
+          continue;
+        if (auto *II = dyn_cast<IntrinsicInst>(&I))
+          if (II->isAssumeLikeIntrinsic())
+            continue;
+        return false;
+      }
+      return true;
+    };
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (unsigned B = NB; B-- > 0;) {
+        if (ExitBound[B])
+          continue;
+        const BasicBlock *BB = Blocks[B];
+        bool Bound = Trivial(*BB);
+        for (const BasicBlock *S : successors(BB))
+          Bound = Bound && Idx.count(S) && ExitBound[Idx.lookup(S)];
+        if (Bound) {
+          ExitBound[B] = Changed = true;
+        }
+      }
+    }
+  }
+
+  for (unsigned B = 0; B < NB; ++B) {
+    BasicBlock *BB = Blocks[B];
+    Instruction *T = BB->getTerminator();
+    if (!(isa<BranchInst>(T) && cast<BranchInst>(T)->isConditional()) && !isa<SwitchInst>(T))
+      continue;
+    // A decision without a source location in a function that has them is
+    // the compiler's (the cleanup switch clang adds at -O1 and above).
+    if (!T->getDebugLoc() && F.getSubprogram())
+      continue;
+    Loop *L = LI.getLoopFor(BB);
+    SmallPtrSet<BasicBlock *, 4> Arms;
+    for (BasicBlock *S : successors(BB))
+      if (!L || (L->contains(S) && S != L->getHeader()))
+        Arms.insert(S);
+    if (Arms.size() < 2)
+      continue;
+    // `if (c) { ...; return; }` and `if (c) { ...; exit(1); }`: an arm that
+    // only leaves the function does not hold the code after the `if`,
+    // although that code no longer post-dominates the decision.  An arm
+    // leaves when only B enters it and everything it reaches is its own or
+    // exit-bound.  The code after starts where the other arms join; when
+    // every arm "leaves" (the code after is itself an arm that ends in the
+    // function's return), lexical scopes tell which arm it is.  (An `else`
+    // after a returning arm may go with the code after: a sibling, covered.)
+    SmallVector<BasicBlock *, 4> Continuing, LeavingArms;
+    for (BasicBlock *S : Arms) {
+      bool Leaves = S->getSinglePredecessor() == BB;
+      SmallPtrSet<BasicBlock *, 16> Seen;
+      SmallVector<BasicBlock *, 16> Work{S};
+      while (!Work.empty() && Leaves) {
+        BasicBlock *X = Work.pop_back_val();
+        if (!Seen.insert(X).second || !Idx.count(X) || ExitBound[Idx.lookup(X)])
+          continue;
+        if (!DT.dominates(S, X) || (L && !L->contains(X)))
+          Leaves = false;
+        for (BasicBlock *Y : successors(X))
+          Work.push_back(Y);
+      }
+      (Leaves ? LeavingArms : Continuing).push_back(S);
+    }
+    const ReturnPostDominators &PDT = PDTFor(B);
+    BasicBlock *Join = nullptr;
+    if (!LeavingArms.empty() && !Continuing.empty()) {
+      unsigned J = Idx.lookup(Continuing[0]);
+      for (BasicBlock *S : Continuing)
+        if (J != UINT32_MAX)
+          J = PDT.nearestCommon(J, Idx.lookup(S));
+      Join = J == UINT32_MAX ? nullptr : Blocks[J];
+    } else if (LeavingArms.size() >= 2) {
+      // Every arm ends in the function's return: `if (c) {...; return;} rest`
+      // and `if (c) {...} else {...}` at the end of a function look alike.
+      // The lexical scopes tell them apart: arms of the `if` sit in the
+      // scope of its condition (or one nested in it), the code after it
+      // does not.  One arm outside: that arm is the code after the `if`.
+      const DIScope *Cond = nullptr;
+      for (const Instruction &I : *BB)
+        if (!I.isTerminator() && I.getDebugLoc())
+          Cond = I.getDebugLoc()->getScope();
+      auto Inside = [&](const BasicBlock *S) {
+        for (const Instruction &I : *S)
+          if (I.getDebugLoc()) {
+            for (const DIScope *P = I.getDebugLoc()->getScope(); P;
+                 P = isa<DILexicalBlockBase>(P) ? cast<DILexicalBlockBase>(P)->getScope()
+                                                : nullptr)
+              if (P == Cond)
+                return true;
+            return false;
+          }
+        return true;
+      };
+      if (Cond) {
+        SmallVector<BasicBlock *, 2> Outside;
+        for (BasicBlock *S : LeavingArms)
+          if (!Inside(S))
+            Outside.push_back(S);
+        if (Outside.size() == 1)
+          Join = Outside[0];
+      }
+    }
+    unsigned AfterIdx = PDT.ipdom(B);
+    BasicBlock *After = AfterIdx == UINT32_MAX ? nullptr : Blocks[AfterIdx];
+    Container C;
+    C.HeadIdx = C.FirstIdx = B;
+    for (auto *DN : depth_first(DT.getNode(BB))) {
+      BasicBlock *X = DN->getBlock();
+      // After the join (the immediate post-dominator) is after the decision,
+      // even where a later early return keeps it from post-dominating.
+      if (X == BB || PDT.dominates(Idx.lookup(X), B) || (L && !L->contains(X)) ||
+          (Join && DT.dominates(Join, X)) || (After && DT.dominates(After, X)))
+        continue;
+      C.Blocks.push_back(Idx.lookup(X));
+    }
+    if (C.Blocks.empty())
+      continue;
+    C.Node = std::make_unique<PsgNode>();
+    C.Node->Kind = PSG_BRANCH;
+    C.Node->Absorbs = true;
+    SourcePos P = TermPos(BB);
+    C.Node->File = P.File;
+    C.Node->HeadLine = P.Line;
+    Conts.push_back(std::move(C));
+  }
+
+  // Smallest first; a loop is inside a region of the same size.
+  std::vector<unsigned> Order(Conts.size());
+  for (unsigned I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    const Container &X = Conts[A], &Y = Conts[B];
+    if (X.Blocks.size() != Y.Blocks.size())
+      return X.Blocks.size() < Y.Blocks.size();
+    if (X.IsLoop != Y.IsLoop)
+      return X.IsLoop;
+    return X.HeadIdx < Y.HeadIdx;
+  });
+  std::vector<SmallVector<unsigned, 4>> In(NB); // containers holding a block, smallest first
+  for (unsigned R = 0; R < Order.size(); ++R) {
+    Conts[Order[R]].Rank = R;
+    for (unsigned B : Conts[Order[R]].Blocks)
+      In[B].push_back(Order[R]);
+  }
+  const int Root = -1;
+  auto Owner = [&](unsigned B) { return In[B].empty() ? Root : (int)In[B][0]; };
+  // The parent of a container: the smallest larger container holding its head.
+  auto ParentOf = [&](unsigned C) -> int {
+    for (unsigned D : In[Conts[C].HeadIdx])
+      if (Conts[D].Rank > Conts[C].Rank)
+        return D;
+    return Root;
+  };
+
+  std::vector<std::vector<Item>> Items(Conts.size() + 1); // last slot: the function
+  auto Slot = [&](int C) -> std::vector<Item> & { return C == Root ? Items.back() : Items[C]; };
+  for (unsigned C = 0; C < Conts.size(); ++C) {
+    Item It;
+    It.Pos = Conts[C].IsLoop ? pos(Conts[C].FirstIdx, 0) : pos(Conts[C].HeadIdx, UINT32_MAX);
+    It.Cont = C;
+    Slot(ParentOf(C)).push_back(std::move(It));
+  }
+
+  auto Fn = std::make_unique<PsgNode>();
+  Fn->Kind = PSG_FUNCTION;
+  Fn->File = FnFile;
+  if (DISubprogram *SP = F.getSubprogram())
+    Fn->HeadLine = SP->getLine();
+
+  std::vector<PsgNode *> ContNode(Conts.size());
+  for (unsigned C = 0; C < Conts.size(); ++C)
+    ContNode[C] = Conts[C].Node.get();
+  auto NodeOf = [&](int C) { return C == Root ? Fn.get() : ContNode[C]; };
+  auto NodeOfBlock = [&](unsigned B) { return NodeOf(Owner(B)); };
+
+  for (unsigned B = 0; B < NB; ++B) {
+    std::vector<Item> &S = Slot(Owner(B));
+    PsgNode *Run = nullptr; // current run of straight-line code in this block
+    unsigned I = 0;
+    for (Instruction &Inst : *Blocks[B]) {
+      ++I;
+      // Markers (debug, lifetime, assume, ...) are not work and their lines
+      // differ between -O0 and -O2.
+      if (auto *II = dyn_cast<IntrinsicInst>(&Inst))
+        if (II->isAssumeLikeIntrinsic())
+          continue;
+      SourcePos P = sourcePos(Inst.getDebugLoc().get(), FallbackFile);
+      if (auto *CB = dyn_cast<CallBase>(&Inst)) {
+        if (std::unique_ptr<PsgNode> Leaf = MakeLeaf(*CB)) {
+          Leaf->File = P.File;
+          Leaf->FirstLine = Leaf->LastLine = P.Line;
+          Leaf->Column = P.Column;
+          S.push_back({pos(B, I), std::move(Leaf), -1});
+          Run = nullptr;
+          continue;
+        }
+      }
+      if (Inst.isTerminator()) {
+        // Control flow is not work: its line only widens the owner's range.
+        if (P.Line && P.File == NodeOfBlock(B)->File)
+          NodeOfBlock(B)->Lines.push_back(P.Line);
+        Run = nullptr;
+        continue;
+      }
+      if (!Run) {
+        auto N = std::make_unique<PsgNode>();
+        N->Kind = PSG_COMPUTE;
+        Run = N.get();
+        S.push_back({pos(B, I), std::move(N), -1});
+      }
+      // Loads, stores, address arithmetic and casts are data movement (at -O0
+      // `return 0;` is a store, at -O2 clang adds a reload on the closing
+      // brace): they widen the owner's range but give a COMPUTE no line.
+      if (isa<LoadInst>(Inst) || isa<StoreInst>(Inst) || isa<AllocaInst>(Inst) ||
+          isa<CastInst>(Inst) || isa<GetElementPtrInst>(Inst) || isa<PHINode>(Inst) ||
+          isa<FreezeInst>(Inst)) {
+        if (P.Line && P.File == NodeOfBlock(B)->File)
+          NodeOfBlock(B)->Lines.push_back(P.Line);
+        continue;
+      }
+      Run->HasWork = true;
+      if (P.Line) {
+        if (Run->Lines.empty())
+          Run->File = P.File;
+        if (P.File == Run->File)
+          Run->Lines.push_back(P.Line);
+      }
+    }
+  }
+
+  for (int C = -1; C < (int)Conts.size(); ++C) {
+    std::vector<Item> &S = Slot(C);
+    std::stable_sort(S.begin(), S.end(),
+                     [](const Item &A, const Item &B) { return A.Pos < B.Pos; });
+    PsgNode *P = NodeOf(C);
+    for (Item &It : S) {
+      std::unique_ptr<PsgNode> N = It.Cont >= 0 ? std::move(Conts[It.Cont].Node) : std::move(It.Node);
+      if (N->Kind == PSG_COMPUTE) {
+        std::sort(N->Lines.begin(), N->Lines.end());
+        N->Lines.erase(std::unique(N->Lines.begin(), N->Lines.end()), N->Lines.end());
+      }
+      P->Children.push_back(std::move(N));
+    }
+  }
+  computeRanges(*Fn);
+  return Fn;
+}
+
+} // namespace scalana

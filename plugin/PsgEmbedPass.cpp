@@ -1,0 +1,34 @@
+//===- PsgEmbedPass.cpp - Keep call frames and embed the PSG --------------===//
+#include "PsgEmbedPass.h"
+
+#include "PsgAnalysis.h"
+#include "PsgEmitter.h"
+
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace scalana {
+
+static const char EmbeddedMark[] = "scalana.psg.embedded";
+
+PreservedAnalyses PsgEmbedPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  // Once per module, even when the pipeline runs us twice (e.g. -fpass-plugin
+  // plus -passes=scalana-psg, or LTO pre-link and link).
+  if (M.getNamedMetadata(EmbeddedMark))
+    return PreservedAnalyses::all();
+  M.getOrInsertNamedMetadata(EmbeddedMark);
+
+  PsgAnalysis::Result &R = MAM.getResult<PsgAnalysis>(M);
+  // `return MPI_Allreduce(...)` would otherwise become a tail jump and the
+  // caller would vanish from every call path the runtime records.
+  for (CallInst *CI : R.KeepFrameCalls)
+    if (!CI->isMustTailCall())
+      CI->setTailCallKind(CallInst::TCK_NoTail);
+  embedPsg(M, R.Graph);
+  return PreservedAnalyses::all();
+}
+
+} // namespace scalana

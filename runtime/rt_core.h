@@ -1,0 +1,286 @@
+/* rt_core.h — internal interfaces of the runtime that do not depend on mpi.h:
+ * threads, calling-context trees, sampling, aggregated MPI statistics,
+ * options, messages.  Everything here is hidden (not exported from the .so). */
+#ifndef SCALANA_RT_CORE_H
+#define SCALANA_RT_CORE_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "scalana/profile_format.h"
+
+#define RT_HIDDEN __attribute__((visibility("hidden")))
+#define RT_EXPORT __attribute__((visibility("default")))
+#define RT_TLS __thread __attribute__((tls_model("initial-exec")))
+#define RT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#define RT_MAX_DEPTH 128 /* frames unwound per sample / per MPI call */
+
+/* ---- options (rt_options.c) ---------------------------------------------- */
+struct rt_options {
+    int sampler;            /* enum prf_sampler */
+    char papi_event[64];    /* for PRF_SAMPLER_PAPI */
+    unsigned freq;          /* samples per second, clamped */
+    int signo;              /* sampling signal */
+    int waitall_split;      /* complete Waitall through Waitsome */
+    uint32_t cct_nodes;     /* per-thread node cap */
+    const char *output;     /* SCALANA_OUTPUT or NULL */
+    int quiet;              /* SCALANA_QUIET: no informational lines */
+};
+RT_HIDDEN extern struct rt_options rt_opt;
+/** Reads the SCALANA_* environment into rt_opt (defaults, clamping, one line
+ *  for each invalid value).  Called once at activation. */
+RT_HIDDEN void rt_options_read(void);
+/** Prints the options table (name, default, help) to stderr. */
+RT_HIDDEN void rt_options_help(void);
+
+/* ---- messages and failures (rt_log.c) ------------------------------------ */
+/** One line "scalana: <msg>" on stderr (async-signal-safe write). */
+RT_HIDDEN void rt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Records that part failed (PRF_REC_ERRORS) and prints one line, once per part. */
+RT_HIDDEN void rt_fail(const char *part, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Records a failure without printing (the caller printed its own line). */
+RT_HIDDEN void rt_fail_record(const char *part, const char *message);
+RT_HIDDEN void rt_modules_find_self(void);
+struct rt_error { char part[16]; char message[160]; };
+RT_HIDDEN extern struct rt_error rt_errors[16];
+RT_HIDDEN extern unsigned rt_error_count;
+
+/* ---- time ------------------------------------------------------------------ */
+static inline uint64_t rt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+static inline uint64_t rt_realtime_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Durations measured inside the MPI wrappers are in ticks: the TSC where it
+ * is invariant (about 25 ns to read here, against 75 ns for clock_gettime in
+ * this VM), nanoseconds otherwise.  rt_profile.c converts them with
+ * rt_ns_per_tick(), calibrated over the whole run (rt_time.c). */
+RT_HIDDEN extern int rt_use_tsc;
+static inline uint64_t rt_ticks(void)
+{
+    if (RT_LIKELY(rt_use_tsc)) {
+        uint32_t lo, hi;
+        __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+        return (uint64_t)hi << 32 | lo;
+    }
+    return rt_now_ns();
+}
+RT_HIDDEN double rt_ns_per_tick(void);
+RT_HIDDEN void rt_ticks_init(void);
+static inline uint64_t rt_ticks_to_ns(uint64_t t, double f) { return (uint64_t)((double)t * f + 0.5); }
+
+/* ---- calling-context tree (rt_cct.c) --------------------------------------
+ * One tree per thread, in memory mapped at thread registration (the signal
+ * handler never allocates).  Node 0 is the thread's ROOT.  Addresses are
+ * absolute here; rt_profile.c makes them module-relative when writing. */
+struct rt_cct_node {
+    uint64_t address;
+    uint32_t parent;
+    uint32_t kind;            /* enum prf_cct_kind */
+    uint64_t samples, weight; /* samples that ended here (not in MPI) */
+    uint64_t mpi_samples, mpi_weight; /* samples inside the MPI call of this call site */
+};
+struct rt_cct {
+    struct rt_cct_node *nodes;
+    uint32_t *slots;          /* open addressing: node index + 1, 0 = empty */
+    uint32_t count, cap, slot_mask;
+    uint32_t overflow_node;   /* PRF_NONE until first needed */
+    uint64_t overflow;        /* frames charged to the overflow node */
+};
+RT_HIDDEN int rt_cct_init(struct rt_cct *c, uint32_t cap, uint32_t thread_index);
+/** Inserts the path frames[n-1] (outermost) .. frames[0] (leaf) below the
+ *  root; the leaf gets leaf_kind, the others PRF_CCT_CALLSITE.  truncated:
+ *  the outermost frames were cut (an OVERFLOW node goes first).  Returns the
+ *  leaf node.  Async-signal-safe; never allocates. */
+RT_HIDDEN uint32_t rt_cct_insert(struct rt_cct *c, void *const *frames, int n, uint32_t leaf_kind,
+                                 int truncated);
+
+/* ---- threads (rt_thread.c) ------------------------------------------------ */
+struct rt_thread {
+    uint32_t index;           /* ROOT address and prf_sample.thread */
+    uint32_t kind;            /* enum prf_thread_kind */
+    uint32_t creator_node;    /* PRF_NONE, or node in the creator's tree */
+    uint32_t creator_thread;
+    pid_t tid;
+    volatile int in_rt;       /* inside runtime code: the sampler drops */
+    int depth;                /* MPI wrapper nesting (tool and library calls pass through) */
+    volatile uint32_t cur_mpi_node; /* node of the MPI call in progress or PRF_NONE */
+    struct rt_cct cct;
+    /* sampling */
+    timer_t timer; int timer_ok;
+    int papi_eventset;
+    uint64_t samples_taken, samples_weight, samples_dropped, samples_overrun;
+    int in_use;               /* 0 when the thread exited (state kept for writing / reuse) */
+    void *scratch; size_t scratch_bytes; /* private status arrays (wrappers only) */
+    struct rt_thread *next;
+};
+RT_HIDDEN extern RT_TLS struct rt_thread *rt_self;
+/** The calling thread's state, registering it if needed (not from a signal
+ *  handler).  NULL only when memory for it cannot be mapped. */
+RT_HIDDEN struct rt_thread *rt_thread_get(void);
+RT_HIDDEN struct rt_thread *rt_thread_list(void); /* all states ever created */
+RT_HIDDEN uint32_t rt_thread_count(void);
+RT_HIDDEN void rt_thread_lock(void);
+RT_HIDDEN void rt_thread_unlock(void);
+
+/* ---- global state (rt_state.c) -------------------------------------------- */
+enum rt_state_kind { RT_INERT = 0, RT_ON = 1, RT_WRITTEN = 2, RT_REFUSED = 3, RT_CHILD = 4 };
+struct rt_global {
+    volatile int state;       /* enum rt_state_kind */
+    volatile int sampling;    /* the handler records */
+    volatile int writing;     /* the writer runs: the handler drops */
+    volatile int in_flight;   /* handlers running */
+    int mt;                   /* MPI_THREAD_MULTIPLE: lock shared tables */
+    int thread_level;
+    uint32_t world_rank, world_size;
+    uint32_t ranks_on_host, usable_cores;
+    uint64_t start_realtime_ns, start_ns;
+    uint64_t mpi_time_ticks;  /* summed in rt_stats */
+    uint32_t flags;           /* enum prf_rank_flags */
+    char hostname[64];
+    char run_dir[4096];
+    const char *mpi_library;  /* "openmpi" / "mpich" */
+    uintptr_t self_lo, self_hi; /* text of this library (frames to skip) */
+    uintptr_t ldso_lo, ldso_hi; /* text of the dynamic loader (samples dropped) */
+    uint64_t period_ns;
+};
+RT_HIDDEN extern struct rt_global rt_g;
+RT_HIDDEN void rt_spin_lock(volatile int *l);
+RT_HIDDEN void rt_spin_unlock(volatile int *l);
+
+/** Captures the calling thread's call path without the runtime's own frames
+ *  (frames[0] is the innermost frame outside the runtime, a return address).
+ *  Returns the number of frames; *truncated set when the cap was reached. */
+RT_HIDDEN int rt_capture_path(void **frames, int cap, int *truncated);
+RT_HIDDEN uint64_t rt_path_hash(void *const *frames, int n);
+
+/* ---- sampling (rt_sampler.c) --------------------------------------------- */
+/** Installs the signal handler and starts the per-thread timers (sampler
+ *  from rt_opt).  Failures disable sampling with one line. */
+RT_HIDDEN void rt_sampler_start(void);
+/** Starts sampling the calling thread (after rt_sampler_start). */
+RT_HIDDEN void rt_sampler_thread_start(struct rt_thread *t);
+/** Stops this thread's timer (thread exit). */
+RT_HIDDEN void rt_sampler_thread_stop(struct rt_thread *t);
+/** Stops all sampling and waits for handlers in flight. */
+RT_HIDDEN void rt_sampler_stop(void);
+RT_HIDDEN const char *rt_sampler_name(void); /* "cputime", "realtime", "papi:EV", "none" */
+
+/* ---- aggregated MPI statistics (rt_stats.c) ------------------------------- */
+struct rt_ctx {
+    uint64_t key;             /* path hash mixed with op and comm */
+    uint32_t thread, node;    /* CCT node in that thread's tree */
+    uint32_t op, flags;
+    uint64_t comm_id;
+    uint64_t calls, bytes_sent, bytes_received, time_ns, max_time_ns, min_time_ns;
+};
+struct rt_peer {
+    uint32_t ctx; int32_t peer; int32_t tag; uint32_t flags; uint64_t comm_id;
+    uint64_t count, bytes, time_ns, last_count, last_wait_ns;
+};
+struct rt_comm_rec {
+    uint64_t comm_id;
+    uint32_t size, remote_size, local_rank, flags;
+    uint32_t *world;          /* size local members then remote_size remote, world ranks */
+    char name[32];
+};
+/** Finds or creates the context of (thread t, call path, op, comm_id).
+ *  Returns its index or UINT32_MAX when memory is exhausted. */
+RT_HIDDEN uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, int truncated,
+                              uint32_t op, uint64_t comm_id, uint32_t flags, uint32_t *node);
+/** Adds bytes to a context without counting a call (persistent starts,
+ *  receives completed later). */
+RT_HIDDEN void rt_ctx_bytes(uint32_t ctx, uint64_t sent, uint64_t received);
+RT_HIDDEN struct rt_ctx *rt_ctx_at(uint32_t i);
+RT_HIDDEN void rt_ctx_add(uint32_t ctx, uint64_t time_ns, uint64_t sent, uint64_t received);
+RT_HIDDEN void rt_peer_add(uint32_t ctx, int32_t peer, int32_t tag, uint64_t comm_id,
+                           uint32_t dir, uint64_t bytes, uint64_t time_ns, int last,
+                           uint64_t last_wait_ns);
+RT_HIDDEN void rt_stats_lock(void);
+RT_HIDDEN void rt_stats_unlock(void);
+RT_HIDDEN struct rt_ctx *rt_ctx_array(uint32_t *count);
+RT_HIDDEN struct rt_peer *rt_peer_array(uint32_t *count);
+/** Adds a communicator record (copied).  Returns it, or NULL when the table
+ *  is full (counted, one line). */
+RT_HIDDEN struct rt_comm_rec *rt_comm_rec_add(const struct rt_comm_rec *r);
+RT_HIDDEN struct rt_comm_rec *rt_comm_rec_array(uint32_t *count);
+
+/* ---- requests (rt_req.c) ---------------------------------------------------
+ * Non-blocking operations remembered at start, charged at completion. */
+enum rt_req_kind { RT_REQ_SEND = 1, RT_REQ_RECV = 2, RT_REQ_OTHER = 3, RT_REQ_MESSAGE = 4 };
+#define RT_NO_PEER INT32_MIN /* MPI_PROC_NULL: nothing to charge */
+struct rt_req {
+    uintptr_t key;            /* request handle; 0 = empty slot */
+    uint32_t ctx;
+    uint32_t kind;            /* enum rt_req_kind */
+    int32_t peer;             /* world rank, PRF_ANY_RANK when from the status */
+    int32_t tag;
+    uint64_t comm_id;
+    const struct rt_comm_rec *comm; /* for ANY_SOURCE translation */
+    uint64_t bytes;           /* send bytes, or receive capacity */
+    uint8_t persistent, active, tombstone;
+};
+RT_HIDDEN struct rt_req *rt_req_insert(uintptr_t key);  /* NULL when full */
+RT_HIDDEN struct rt_req *rt_req_find(uintptr_t key);
+RT_HIDDEN void rt_req_remove(struct rt_req *r);
+RT_HIDDEN void rt_req_lock(void);
+RT_HIDDEN void rt_req_unlock(void);
+
+/* ---- phases (rt_phase.c) ----------------------------------------------------- */
+struct rt_phase_rec { char name[64]; uint32_t thread, node; uint64_t count, time_ns; };
+RT_HIDDEN struct rt_phase_rec *rt_phase_array(uint32_t *count);
+RT_HIDDEN void rt_phase_event(const char *name, int begin);
+
+/* ---- collectors (rt_collector.c) ------------------------------------------ */
+struct rt_gpu_rec { uint32_t thread, node, kind, device; char name[96];
+                    uint64_t count, time_ns, bytes, max_time_ns; };
+RT_HIDDEN struct rt_gpu_rec *rt_gpu_array(uint32_t *count);
+RT_HIDDEN void rt_collectors_flush(void);
+
+/* ---- modules and the profile (rt_profile.c, rt_modules.c) ------------------ */
+struct rt_module { uintptr_t lo, hi, base; char path[512]; char build_id[41]; int used; uint32_t index; };
+/** Snapshot of the loaded objects' executable segments (not async-signal-safe). */
+RT_HIDDEN int rt_modules_load(struct rt_module **mods, uint32_t *count);
+RT_HIDDEN const struct rt_module *rt_module_find(struct rt_module *mods, uint32_t count, uintptr_t a);
+/** Reads the build-id note of the object at path ("" when none). */
+RT_HIDDEN void rt_build_id_of_self_exe(char *out, size_t n);
+RT_HIDDEN void rt_exe_path(char *out, size_t n);
+
+/** Builds this rank's profile section (malloc'ed) from the runtime state.
+ *  flags: enum prf_rank_flags of how it is written. */
+RT_HIDDEN int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes);
+
+/* ---- run directory (rt_rundir.c) ------------------------------------------- */
+/** Decides the run directory name into rt_g.run_dir (SCALANA_OUTPUT or
+ *  scalana-<exe>-<p>p).  prepare: move an existing one aside (one line) and
+ *  create it (rank 0).  Returns 0 or -1 (one line). */
+RT_HIDDEN int rt_rundir_name(uint32_t world_size);
+RT_HIDDEN int rt_rundir_prepare(void);
+RT_HIDDEN int rt_rundir_ensure(void);
+RT_HIDDEN uint64_t rt_exe_hash(void);
+/** Writes this rank alone into profile-<r>-<r>.sclp (at exit, on abort). */
+RT_HIDDEN int rt_write_single(uint32_t flags);
+/** run.json from rank 0's view; hosts may be NULL (then this rank's host only). */
+struct scalana_run_info;
+RT_HIDDEN int rt_write_run_json(struct scalana_run_info *info);
+RT_HIDDEN void rt_run_info_fill(struct scalana_run_info *info, const char *written_by);
+RT_HIDDEN int rt_count_usable_cores(void);
+
+/* ---- process life (rt_life.c) ----------------------------------------------- */
+RT_HIDDEN void rt_atfork_install(void);
+
+#endif

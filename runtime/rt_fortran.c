@@ -1,0 +1,274 @@
+/* rt_fortran.c — support for the generated Fortran wrappers and the
+ * hand-written Fortran entries (MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE,
+ * MPI_ABORT, MPI_PCONTROL) in all manglings.  Each forwards to the MPI
+ * library's own Fortran PMPI entry found with dlsym(RTLD_NEXT). */
+#include "rt_fortran.h"
+
+#include <ctype.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *rt_f_real(int v, const char *lname, void **real)
+{
+    if (RT_LIKELY(real[v] != NULL))
+        return real[v];
+    char name[96];
+    switch (v) {
+    case 0: snprintf(name, sizeof name, "pmpi_%s_", lname); break;
+    case 1: snprintf(name, sizeof name, "pmpi_%s__", lname); break;
+    case 2: snprintf(name, sizeof name, "pmpi_%s", lname); break;
+    case 3:
+        snprintf(name, sizeof name, "PMPI_%s", lname);
+        for (char *p = name; *p; p++)
+            *p = (char)toupper((unsigned char)*p);
+        break;
+    default:
+#ifdef RT_F08B_SUFFIX
+        snprintf(name, sizeof name, "pmpi_%s%s", lname, v == 4 ? RT_F08_SUFFIX : RT_F08B_SUFFIX);
+#else
+        snprintf(name, sizeof name, "pmpi_%s%s", lname, RT_F08_SUFFIX);
+#endif
+        break;
+    }
+    void *f = dlsym(RTLD_NEXT, name);
+    if (!f && v >= 4) /* the library's own mpi_ entry (RTLD_NEXT skips ours) */
+        f = dlsym(RTLD_NEXT, name + 1);
+    if (!f && v >= 1 && v <= 3) { /* same ABI as the first mangling */
+        snprintf(name, sizeof name, "pmpi_%s_", lname);
+        f = dlsym(RTLD_NEXT, name);
+    }
+    if (!f)
+        rt_log("the MPI library has no Fortran entry %s: the call fails with MPI_ERR_INTERN", name);
+    real[v] = f;
+    return f;
+}
+
+/* Fortran sentinels: addresses of implementation variables. */
+struct rt_f_sentinels { int ready; const void *in_place[6]; const void *status_ignore[6]; const void *statuses_ignore[6]; };
+static struct rt_f_sentinels rt_fs;
+
+static void rt_f_sentinels_init(void)
+{
+    if (rt_fs.ready)
+        return;
+    int k = 0, s = 0, ss = 0;
+    static const char *ip[] = {"mpi_fortran_in_place_", "mpi_fortran_in_place", "mpi_fortran_in_place__",
+                               "MPI_FORTRAN_IN_PLACE"};
+    for (size_t i = 0; i < sizeof ip / sizeof ip[0] && k < 5; i++) {
+        void *p = dlsym(RTLD_DEFAULT, ip[i]);
+        if (p)
+            rt_fs.in_place[k++] = p;
+    }
+    /* MPICH: the address of its mpif.h MPI_IN_PLACE is kept in a variable;
+     * mpi_f08's MPI_IN_PLACE is an object of its own. */
+    void **pp = dlsym(RTLD_DEFAULT, "MPIR_F_MPI_IN_PLACE");
+    if (pp && *pp && k < 6)
+        rt_fs.in_place[k++] = *pp;
+    void *p08 = dlsym(RTLD_DEFAULT, "MPIR_F08_MPI_IN_PLACE");
+    if (p08 && k < 6)
+        rt_fs.in_place[k++] = p08;
+    rt_fs.status_ignore[s++] = MPI_F_STATUS_IGNORE;
+    rt_fs.statuses_ignore[ss++] = MPI_F_STATUSES_IGNORE;
+    static const char *si[] = {"mpi_fortran_status_ignore_", "mpi_fortran_status_ignore",
+                               "mpi_fortran_status_ignore__"};
+    static const char *ssi[] = {"mpi_fortran_statuses_ignore_", "mpi_fortran_statuses_ignore",
+                                "mpi_fortran_statuses_ignore__"};
+    for (size_t i = 0; i < 3; i++) {
+        void *p = dlsym(RTLD_DEFAULT, si[i]);
+        if (p && s < 5)
+            rt_fs.status_ignore[s++] = p;
+        p = dlsym(RTLD_DEFAULT, ssi[i]);
+        if (p && ss < 5)
+            rt_fs.statuses_ignore[ss++] = p;
+    }
+    /* MPICH's mpi_f08 sentinels. */
+    void *f08 = dlsym(RTLD_DEFAULT, "MPIR_F08_MPI_STATUS_IGNORE_OBJ");
+    if (f08 && s < 6)
+        rt_fs.status_ignore[s++] = f08;
+    f08 = dlsym(RTLD_DEFAULT, "MPIR_F08_MPI_STATUSES_IGNORE_OBJ");
+    if (f08 && ss < 6)
+        rt_fs.statuses_ignore[ss++] = f08;
+    __atomic_store_n(&rt_fs.ready, 1, __ATOMIC_RELEASE);
+}
+
+static int rt_f_in(const void *p, const void *const *set, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] && set[i] == p)
+            return 1;
+    return 0;
+}
+
+int rt_f_in_place(const void *buf)
+{
+    rt_f_sentinels_init();
+    return buf && rt_f_in(buf, rt_fs.in_place, 6);
+}
+
+int rt_f_status_ignored(const MPI_Fint *st)
+{
+    rt_f_sentinels_init();
+    return !st || rt_f_in(st, rt_fs.status_ignore, 6);
+}
+
+int rt_f_statuses_ignored(const MPI_Fint *st)
+{
+    rt_f_sentinels_init();
+    return !st || rt_f_in(st, rt_fs.statuses_ignore, 6);
+}
+
+struct rt_f_buf { void *p; size_t n; };
+static RT_TLS struct rt_f_buf rt_f_bufs[3];
+
+static void *rt_f_buf(int slot, size_t bytes)
+{
+    struct rt_f_buf *b = &rt_f_bufs[slot];
+    if (b->n < bytes) {
+        size_t want = bytes < 1024 ? 1024 : bytes * 2;
+        void *p = realloc(b->p, want);
+        if (!p)
+            return NULL;
+        b->p = p;
+        b->n = want;
+    }
+    return b->p;
+}
+
+MPI_Fint *rt_f_status_scratch(int n)
+{
+    return n > 0 ? rt_f_buf(0, (size_t)n * RT_F_STATUS_SIZE * sizeof(MPI_Fint)) : NULL;
+}
+
+MPI_Request *rt_f_requests(int n, const MPI_Fint *f)
+{
+    if (n <= 0 || !f)
+        return NULL;
+    MPI_Request *r = rt_f_buf(1, (size_t)n * sizeof *r);
+    if (r)
+        for (int i = 0; i < n; i++)
+            r[i] = PMPI_Request_f2c(f[i]);
+    return r;
+}
+
+void rt_f_requests_back(int n, MPI_Fint *freq, const MPI_Request *creq, MPI_Fint *fst, MPI_Status *cst)
+{
+    for (int i = 0; i < n; i++) {
+        freq[i] = PMPI_Request_c2f(creq[i]);
+        if (fst && cst)
+            PMPI_Status_c2f(&cst[i], fst + (size_t)i * RT_F_STATUS_SIZE);
+    }
+}
+
+int *rt_f_indices(int n)
+{
+    return n > 0 ? rt_f_buf(2, (size_t)n * sizeof(int)) : NULL;
+}
+
+/* ---- hand-written Fortran entries --------------------------------------------- */
+typedef void (*rt_f_ierr_fn)(MPI_Fint *);
+typedef void (*rt_f_init_thread_fn)(MPI_Fint *, MPI_Fint *, MPI_Fint *);
+typedef void (*rt_f_abort_fn)(MPI_Fint *, MPI_Fint *, MPI_Fint *);
+typedef void (*rt_f_pcontrol_fn)(MPI_Fint *, MPI_Fint *);
+
+static void rt_f_init(int v, MPI_Fint *ierr)
+{
+    static void *real[RT_F_VARIANTS];
+    rt_f_ierr_fn f = (rt_f_ierr_fn)rt_f_real(v, "init", real);
+    if (!f) {
+        if (ierr)
+            *ierr = MPI_ERR_INTERN;
+        return;
+    }
+    struct rt_thread *t = rt_g.state == RT_INERT ? rt_thread_get() : NULL;
+    if (t)
+        t->depth++;
+    f(ierr);
+    if (t)
+        t->depth--;
+    if (rt_g.state == RT_INERT && (!ierr || *ierr == MPI_SUCCESS))
+        rt_activate(MPI_THREAD_SINGLE);
+}
+
+static void rt_f_init_thread(int v, MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    static void *real[RT_F_VARIANTS];
+    rt_f_init_thread_fn f = (rt_f_init_thread_fn)rt_f_real(v, "init_thread", real);
+    if (!f) {
+        if (ierr)
+            *ierr = MPI_ERR_INTERN;
+        return;
+    }
+    struct rt_thread *t = rt_g.state == RT_INERT ? rt_thread_get() : NULL;
+    if (t)
+        t->depth++;
+    f(required, provided, ierr);
+    if (t)
+        t->depth--;
+    if (rt_g.state == RT_INERT && (!ierr || *ierr == MPI_SUCCESS))
+        rt_activate(provided ? (int)*provided : (int)*required);
+}
+
+static void rt_f_finalize(int v, MPI_Fint *ierr)
+{
+    static void *real[RT_F_VARIANTS];
+    rt_f_ierr_fn f = (rt_f_ierr_fn)rt_f_real(v, "finalize", real);
+    if (!f) {
+        if (ierr)
+            *ierr = MPI_ERR_INTERN;
+        return;
+    }
+    int wrote = rt_finalize_prepare();
+    f(ierr);
+    if (wrote)
+        rt_finalize_done();
+}
+
+static void rt_f_abort(int v, MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr)
+{
+    static void *real[RT_F_VARIANTS];
+    rt_f_abort_fn f = (rt_f_abort_fn)rt_f_real(v, "abort", real);
+    if (!f) {
+        if (ierr)
+            *ierr = MPI_ERR_INTERN;
+        return;
+    }
+    rt_abort_prepare();
+    f(comm, code, ierr);
+}
+
+static void rt_f_pcontrol(int v, MPI_Fint *level, MPI_Fint *ierr)
+{
+    static void *real[RT_F_VARIANTS];
+    rt_f_pcontrol_fn f = (rt_f_pcontrol_fn)rt_f_real(v, "pcontrol", real);
+    if (rt_wrap_enabled())
+        rt_pcontrol((int)*level);
+    if (f)
+        f(level, ierr);
+    else if (ierr)
+        *ierr = MPI_SUCCESS;
+}
+
+#define RT_F_ENTRIES(lower, upper, impl, params, args)                       \
+    RT_EXPORT void lower##_ params { impl(0, RT_F_UNPACK args); }            \
+    RT_EXPORT void lower##__ params { impl(1, RT_F_UNPACK args); }           \
+    RT_EXPORT void lower params { impl(2, RT_F_UNPACK args); }               \
+    RT_EXPORT void upper params { impl(3, RT_F_UNPACK args); }               \
+    RT_EXPORT void RT_F08_NAME(lower) params { impl(4, RT_F_UNPACK args); } \
+    RT_F_ENTRY_F08B(lower, impl, params, args)
+#ifdef RT_F08B_NAME
+#define RT_F_ENTRY_F08B(lower, impl, params, args) \
+    RT_EXPORT void RT_F08B_NAME(lower) params { impl(5, RT_F_UNPACK args); }
+#else
+#define RT_F_ENTRY_F08B(lower, impl, params, args)
+#endif
+#define RT_F_UNPACK(...) __VA_ARGS__
+
+RT_F_ENTRIES(mpi_init, MPI_INIT, rt_f_init, (MPI_Fint * ierr), (ierr))
+RT_F_ENTRIES(mpi_init_thread, MPI_INIT_THREAD, rt_f_init_thread,
+             (MPI_Fint * required, MPI_Fint * provided, MPI_Fint * ierr), (required, provided, ierr))
+RT_F_ENTRIES(mpi_finalize, MPI_FINALIZE, rt_f_finalize, (MPI_Fint * ierr), (ierr))
+RT_F_ENTRIES(mpi_abort, MPI_ABORT, rt_f_abort, (MPI_Fint * comm, MPI_Fint * code, MPI_Fint * ierr),
+             (comm, code, ierr))
+RT_F_ENTRIES(mpi_pcontrol, MPI_PCONTROL, rt_f_pcontrol, (MPI_Fint * level, MPI_Fint * ierr), (level, ierr))

@@ -1,0 +1,463 @@
+/* rt_init.c — the hand-written wrappers (MPI_Init, MPI_Init_thread,
+ * MPI_Finalize, MPI_Abort, MPI_Pcontrol), activation at the first MPI call,
+ * the collective MPI-IO write at finalize, and the writes at exit and abort.
+ * Also the load-time checks: one active instance, the right MPI library. */
+#include "rt_mpi.h"
+#include "scalana/run_info.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef SCALANA_MPI_NAME
+#error "SCALANA_MPI_NAME (openmpi or mpich) must be defined by the build"
+#endif
+
+#define RT_OP_INIT 1u
+#define RT_OP_INIT_THREAD 2u
+#define RT_OP_FINALIZE 3u
+#define RT_OP_ABORT 4u
+#define RT_OP_PCONTROL 5u
+
+/* ---- load time --------------------------------------------------------------- */
+static void rt_child_after_fork(void)
+{
+    /* POSIX timers are not inherited; the child stays inert until exec. */
+    rt_g.sampling = 0;
+    if (rt_g.state == RT_ON)
+        rt_g.state = RT_CHILD;
+}
+
+static void rt_before_fork(void)
+{
+    if (rt_g.state == RT_ON)
+        rt_collectors_flush();
+}
+
+__attribute__((constructor)) static void rt_load(void)
+{
+    rt_ticks_init();
+    rt_modules_find_self();
+    /* A program linked with the runtime and also preloaded with another copy:
+     * only the copy whose symbols the program binds to is active. */
+    void *first = dlsym(RTLD_DEFAULT, "scalana_rt_collector_api_version");
+    extern uint32_t scalana_rt_collector_api_version(void);
+    if (first && first != (void *)&scalana_rt_collector_api_version) {
+        rt_g.state = RT_REFUSED;
+        return;
+    }
+    const char *other = strcmp(SCALANA_MPI_NAME, "openmpi") == 0 ? "MPIR_Err_create_code" : "ompi_mpi_comm_world";
+    if (dlsym(RTLD_DEFAULT, other)) {
+        rt_g.state = RT_REFUSED;
+        rt_log("libscalana-%s.so is loaded into a program that uses %s: measuring nothing "
+               "(use libscalana-%s.so; scalana-run picks the right one)",
+               SCALANA_MPI_NAME, strcmp(SCALANA_MPI_NAME, "openmpi") == 0 ? "MPICH" : "Open MPI",
+               strcmp(SCALANA_MPI_NAME, "openmpi") == 0 ? "mpich" : "openmpi");
+        return;
+    }
+    pthread_atfork(rt_before_fork, NULL, rt_child_after_fork);
+}
+
+/* ---- activation ----------------------------------------------------------------- */
+static volatile int rt_activate_spin;
+
+static uint64_t rt_init_t0, rt_init_rt0;
+
+void rt_activate(int thread_level)
+{
+    rt_spin_lock(&rt_activate_spin);
+    if (rt_g.state != RT_INERT) {
+        rt_spin_unlock(&rt_activate_spin);
+        return;
+    }
+    struct rt_thread *t = rt_thread_get();
+    if (t)
+        t->depth++;
+    rt_options_read();
+    rt_g.mpi_library = SCALANA_MPI_NAME;
+    rt_g.thread_level = thread_level;
+    rt_g.mt = thread_level == MPI_THREAD_MULTIPLE;
+    int rank = 0, size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    rt_g.world_rank = (uint32_t)rank;
+    rt_g.world_size = (uint32_t)size;
+    /* The run starts at the beginning of MPI_Init (when we saw it). */
+    rt_g.start_ns = rt_init_t0 ? rt_init_t0 : rt_now_ns();
+    rt_g.start_realtime_ns = rt_init_rt0 ? rt_init_rt0 : rt_realtime_ns();
+    if (gethostname(rt_g.hostname, sizeof rt_g.hostname - 1) != 0)
+        snprintf(rt_g.hostname, sizeof rt_g.hostname, "unknown");
+    rt_g.usable_cores = (uint32_t)rt_count_usable_cores();
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &rt_tool_comm) != MPI_SUCCESS)
+        rt_tool_comm = MPI_COMM_NULL;
+    rt_g.ranks_on_host = 1;
+    if (rt_tool_comm != MPI_COMM_NULL) {
+        MPI_Comm node;
+        if (PMPI_Comm_split_type(rt_tool_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+            int n = 1;
+            PMPI_Comm_size(node, &n);
+            rt_g.ranks_on_host = (uint32_t)n;
+            PMPI_Comm_free(&node);
+        }
+    }
+    rt_comm_init_world();
+    rt_rundir_name(rt_g.world_size);
+    if (rank == 0)
+        rt_rundir_prepare();
+    rt_g.state = RT_ON;
+    if (t)
+        t->depth--;
+    rt_spin_unlock(&rt_activate_spin);
+    rt_sampler_start();
+}
+
+/* Wrappers reach here when the runtime is not on: activate lazily when MPI
+ * was initialised behind our back (e.g. by a Fortran binding). */
+int rt_wrap_slow(void)
+{
+    if (rt_g.state != RT_INERT)
+        return 0;
+    int flag = 0, fin = 0;
+    if (PMPI_Initialized(&flag) != MPI_SUCCESS || !flag)
+        return 0;
+    if (PMPI_Finalized(&fin) == MPI_SUCCESS && fin)
+        return 0;
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    rt_activate(level);
+    struct rt_thread *t = rt_self;
+    return rt_g.state == RT_ON && (!t || t->depth == 0);
+}
+
+/* Records a hand-written call in its calling context. */
+static void rt_record_simple(uint32_t op, uint64_t dt, uint64_t comm_id)
+{
+    struct rt_thread *t = rt_thread_get();
+    if (!t)
+        return;
+    t->in_rt = 1;
+    void *frames[RT_MAX_DEPTH];
+    int truncated = 0;
+    int n = rt_capture_path(frames, RT_MAX_DEPTH, &truncated);
+    uint32_t node;
+    uint32_t ctx = rt_ctx_get(t, frames, n, truncated, op, comm_id, 0, &node);
+    rt_ctx_add(ctx, dt, 0, 0);
+    t->in_rt = 0;
+}
+
+RT_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    if (rt_g.state != RT_INERT)
+        return PMPI_Init(argc, argv);
+    struct rt_thread *t = rt_thread_get();
+    if (t)
+        t->depth++; /* threads the library starts now are not the application's */
+    uint64_t t0 = rt_ticks();
+    rt_init_t0 = rt_now_ns();
+    rt_init_rt0 = rt_realtime_ns();
+    int rc = PMPI_Init(argc, argv);
+    uint64_t dt = rt_ticks() - t0;
+    if (t)
+        t->depth--;
+    if (rc == MPI_SUCCESS) {
+        rt_activate(MPI_THREAD_SINGLE);
+        if (rt_g.state == RT_ON)
+            rt_record_simple(RT_OP_INIT, dt, 0);
+    }
+    return rc;
+}
+
+RT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    if (rt_g.state != RT_INERT)
+        return PMPI_Init_thread(argc, argv, required, provided);
+    struct rt_thread *t = rt_thread_get();
+    if (t)
+        t->depth++;
+    uint64_t t0 = rt_ticks();
+    rt_init_t0 = rt_now_ns();
+    rt_init_rt0 = rt_realtime_ns();
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    uint64_t dt = rt_ticks() - t0;
+    if (t)
+        t->depth--;
+    if (rc == MPI_SUCCESS) {
+        rt_activate(provided ? *provided : required);
+        if (rt_g.state == RT_ON)
+            rt_record_simple(RT_OP_INIT_THREAD, dt, 0);
+    }
+    return rc;
+}
+
+/* ---- writing ------------------------------------------------------------------------- */
+struct rt_host_entry { char name[64]; uint32_t cores; uint32_t pad; };
+
+static int rt_cmp_host(const void *a, const void *b)
+{
+    return strcmp(((const struct rt_host_entry *)a)->name, ((const struct rt_host_entry *)b)->name);
+}
+
+/* run.json on rank 0 with the host table from all ranks (hosts may be NULL). */
+static void rt_write_run_json_hosts(const struct rt_host_entry *hosts, uint32_t n, const char *written_by,
+                                    char **files, uint32_t nfiles)
+{
+    struct scalana_run_info info;
+    rt_run_info_fill(&info, written_by);
+    static char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    if (PMPI_Get_library_version(version, &len) == MPI_SUCCESS) {
+        char *nl = strchr(version, '\n');
+        if (nl)
+            *nl = '\0';
+    }
+    info.mpi_version = version;
+    struct scalana_run_host *hv = NULL;
+    uint32_t nh = 0;
+    struct rt_host_entry *sorted = NULL;
+    uint32_t *order = NULL;
+    if (hosts && n) {
+        sorted = malloc(n * sizeof *sorted);
+        hv = calloc(n, sizeof *hv);
+        order = malloc(n * sizeof *order);
+        if (sorted && hv && order) {
+            memcpy(sorted, hosts, n * sizeof *sorted);
+            qsort(sorted, n, sizeof *sorted, rt_cmp_host);
+            for (uint32_t i = 0; i < n; i++)
+                if (nh == 0 || strcmp(hv[nh - 1].name, sorted[i].name) != 0) {
+                    hv[nh].name = sorted[i].name;
+                    hv[nh].usable_cores = sorted[i].cores;
+                    hv[nh].ranks = calloc(n, sizeof *hv[nh].ranks);
+                    nh++;
+                }
+            for (uint32_t r = 0; r < n; r++)
+                for (uint32_t h = 0; h < nh; h++)
+                    if (strcmp(hv[h].name, hosts[r].name) == 0) {
+                        if (hv[h].ranks)
+                            hv[h].ranks[hv[h].rank_count++] = r;
+                        break;
+                    }
+        }
+    } else {
+        hv = calloc(1, sizeof *hv);
+        if (hv) {
+            hv[0].name = rt_g.hostname;
+            hv[0].usable_cores = rt_g.usable_cores;
+            hv[0].ranks = calloc(1, sizeof *hv[0].ranks);
+            if (hv[0].ranks)
+                hv[0].rank_count = 1;
+            nh = 1;
+        }
+    }
+    info.hosts = hv;
+    info.host_count = nh;
+    for (uint32_t h = 0; h < nh; h++)
+        info.usable_cores += hv[h].usable_cores;
+    info.profile_files = files;
+    info.profile_file_count = nfiles;
+    rt_write_run_json(&info);
+    for (uint32_t h = 0; h < nh; h++)
+        free(hv[h].ranks);
+    free(hv);
+    free(sorted);
+    free(order);
+    free(info.argv ? info.argv[0] : NULL);
+    free(info.argv);
+}
+
+/* Names of the profile files now in the run directory (rank 0 at exit/abort). */
+static uint32_t rt_list_profiles(char ***out)
+{
+    DIR *d = opendir(rt_g.run_dir);
+    *out = NULL;
+    if (!d)
+        return 0;
+    uint32_t n = 0, cap = 0;
+    char **v = NULL;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (strncmp(e->d_name, "profile-", 8) != 0 || l < 5 || strcmp(e->d_name + l - 5, SCALANA_PROFILE_SUFFIX) != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **nv = realloc(v, cap * sizeof *nv);
+            if (!nv)
+                break;
+            v = nv;
+        }
+        v[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    *out = v;
+    return n;
+}
+
+static void rt_write_alone(uint32_t flags, const char *written_by)
+{
+    rt_collectors_flush();
+    rt_sampler_stop();
+    rt_write_single(flags);
+    if (rt_g.world_rank == 0) {
+        char **files;
+        uint32_t n = rt_list_profiles(&files);
+        rt_write_run_json_hosts(NULL, 0, written_by, files, n);
+        for (uint32_t i = 0; i < n; i++)
+            free(files[i]);
+        free(files);
+    }
+}
+
+/* The collective write: every rank's section in one file, at offsets from an
+ * exclusive scan of the section sizes; rank 0 writes the header and index
+ * from the gathered sizes and CRCs. */
+static int rt_write_collective(void)
+{
+    MPI_Comm comm = rt_tool_comm;
+    int rank = (int)rt_g.world_rank, size = (int)rt_g.world_size;
+    unsigned char *sec = NULL;
+    size_t n = 0;
+    int ok = rt_profile_encode(PRF_RANK_FINALIZED, &sec, &n) == 0;
+    uint64_t mine[2] = {ok ? (uint64_t)n : 0, ok ? prf_crc32(sec, n) : 0};
+    uint64_t *all = rank == 0 ? malloc((size_t)size * 2 * sizeof *all) : NULL;
+    struct rt_host_entry me, *hosts = rank == 0 ? calloc((size_t)size, sizeof *hosts) : NULL;
+    memset(&me, 0, sizeof me);
+    snprintf(me.name, sizeof me.name, "%s", rt_g.hostname);
+    me.cores = rt_g.usable_cores;
+    PMPI_Gather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, 0, comm);
+    PMPI_Gather(&me, (int)sizeof me, MPI_BYTE, hosts, (int)sizeof me, MPI_BYTE, 0, comm);
+    uint64_t off = 0;
+    PMPI_Exscan(&mine[0], &off, 1, MPI_UINT64_T, MPI_SUM, comm);
+    if (rank == 0)
+        off = 0;
+    uint64_t prefix = prf_file_prefix_bytes((uint32_t)size);
+    char name[64], path[4200];
+    snprintf(name, sizeof name, "profile-%06u-%06u%s", 0u, (unsigned)(size - 1), SCALANA_PROFILE_SUFFIX);
+    snprintf(path, sizeof path, "%s/%s", rt_g.run_dir, name);
+    MPI_File fh;
+    int err = PMPI_File_open(comm, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS;
+    int any_err = err;
+    PMPI_Allreduce(&err, &any_err, 1, MPI_INT, MPI_MAX, comm);
+    if (any_err) {
+        if (!err)
+            PMPI_File_close(&fh);
+        free(all); free(hosts); free(sec);
+        return -1;
+    }
+    PMPI_File_set_size(fh, 0);
+    if (rank == 0) {
+        uint64_t *bytes = malloc((size_t)size * sizeof *bytes);
+        uint32_t *crc = malloc((size_t)size * sizeof *crc);
+        void *buf = malloc(prefix);
+        if (bytes && crc && buf && all) {
+            for (int i = 0; i < size; i++) {
+                bytes[i] = all[2 * i];
+                crc[i] = (uint32_t)all[2 * i + 1];
+            }
+            prf_file_prefix_build(buf, 0, (uint32_t)size, (uint32_t)size, rt_exe_hash(), bytes, crc, NULL);
+            MPI_Status st;
+            err |= PMPI_File_write_at(fh, 0, buf, (int)prefix, MPI_BYTE, &st) != MPI_SUCCESS;
+        } else
+            err = 1;
+        free(bytes); free(crc); free(buf);
+    }
+    MPI_Status st;
+    err |= PMPI_File_write_at_all(fh, (MPI_Offset)(prefix + off), ok ? sec : NULL, ok ? (int)n : 0, MPI_BYTE,
+                                  &st) != MPI_SUCCESS;
+    PMPI_File_close(&fh);
+    PMPI_Allreduce(&err, &any_err, 1, MPI_INT, MPI_MAX, comm);
+    if (!any_err && rank == 0) {
+        char *files[1] = {name};
+        rt_write_run_json_hosts(hosts, (uint32_t)size, "finalize", files, 1);
+    }
+    free(all); free(hosts); free(sec);
+    return any_err ? -1 : 0;
+}
+
+int rt_finalize_prepare(void)
+{
+    if (rt_g.state != RT_ON || !rt_self || rt_self->depth)
+        return 0;
+    struct rt_thread *t = rt_thread_get();
+    rt_record_simple(RT_OP_FINALIZE, 0, 0);
+    if (t)
+        t->depth++;
+    rt_collectors_flush();
+    rt_sampler_stop();
+    if (rt_tool_comm == MPI_COMM_NULL || rt_write_collective() != 0) {
+        if (rt_g.world_rank == 0)
+            rt_log("collective profile write failed: each rank writes its own file");
+        rt_write_alone(PRF_RANK_FINALIZED, "finalize");
+    }
+    rt_g.state = RT_WRITTEN;
+    if (rt_tool_comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&rt_tool_comm);
+    return 1;
+}
+
+void rt_finalize_done(void)
+{
+    if (rt_self && rt_self->depth > 0)
+        rt_self->depth--;
+}
+
+RT_EXPORT int MPI_Finalize(void)
+{
+    if (!rt_finalize_prepare())
+        return PMPI_Finalize();
+    int rc = PMPI_Finalize();
+    rt_finalize_done();
+    return rc;
+}
+
+void rt_abort_prepare(void)
+{
+    if (rt_g.state != RT_ON)
+        return;
+    rt_g.state = RT_WRITTEN;
+    struct rt_thread *t = rt_self;
+    if (t)
+        t->depth++;
+    rt_record_simple(RT_OP_ABORT, 0, 0);
+    rt_write_alone(PRF_RANK_ABORTED, "abort");
+}
+
+RT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    rt_abort_prepare();
+    return PMPI_Abort(comm, errorcode);
+}
+
+void rt_pcontrol(int level)
+{
+    static char open_name[32];
+    if (open_name[0])
+        rt_phase_event(open_name, 0);
+    snprintf(open_name, sizeof open_name, "MPI_Pcontrol(%d)", level);
+    rt_phase_event(open_name, 1);
+    rt_record_simple(RT_OP_PCONTROL, 0, 0);
+}
+
+RT_EXPORT int MPI_Pcontrol(const int level, ...)
+{
+    if (rt_wrap_enabled())
+        rt_pcontrol(level);
+    return PMPI_Pcontrol(level);
+}
+
+/* At exit without MPI_Finalize (also runs after C++ static destructors, which
+ * may still call MPI_Finalize: then the state is no longer RT_ON). */
+__attribute__((destructor)) static void rt_unload(void)
+{
+    if (rt_g.state != RT_ON)
+        return;
+    rt_g.state = RT_WRITTEN;
+    struct rt_thread *t = rt_self;
+    if (t)
+        t->depth++;
+    rt_write_alone(PRF_RANK_AT_EXIT, "exit");
+}

@@ -1,0 +1,158 @@
+/* rt_modules.c — the loaded objects (path, executable segments, load base,
+ * GNU build-id) used to make sampled addresses module-relative at write time. */
+#include "rt_core.h"
+
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct rt_mod_list { struct rt_module *v; uint32_t n, cap; };
+
+static void rt_hex(const unsigned char *p, size_t n, char *out, size_t outn)
+{
+    static const char hx[] = "0123456789abcdef";
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 2 < outn; i++) {
+        out[k++] = hx[p[i] >> 4];
+        out[k++] = hx[p[i] & 15];
+    }
+    out[k] = '\0';
+}
+
+static void rt_note_build_id(const struct dl_phdr_info *info, char *out, size_t outn)
+{
+    out[0] = '\0';
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        const unsigned char *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            const unsigned char *name = p + sizeof *nh;
+            const unsigned char *desc = name + ((nh->n_namesz + 3) & ~3u);
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+                rt_hex(desc, nh->n_descsz, out, outn);
+                return;
+            }
+            p = desc + ((nh->n_descsz + 3) & ~3u);
+        }
+    }
+}
+
+static int rt_mod_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct rt_mod_list *l = data;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+            uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+            if (a < lo)
+                lo = a;
+            if (a + ph->p_memsz > hi)
+                hi = a + ph->p_memsz;
+        }
+    }
+    if (lo >= hi)
+        return 0;
+    if (l->n >= l->cap) {
+        uint32_t cap = l->cap ? l->cap * 2 : 64;
+        struct rt_module *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return 1;
+        l->v = v;
+        l->cap = cap;
+    }
+    struct rt_module *m = &l->v[l->n++];
+    memset(m, 0, sizeof *m);
+    m->lo = lo;
+    m->hi = hi;
+    m->base = info->dlpi_addr;
+    if (info->dlpi_name && info->dlpi_name[0]) {
+        char *rp = realpath(info->dlpi_name, NULL);
+        snprintf(m->path, sizeof m->path, "%s", rp ? rp : info->dlpi_name);
+        free(rp);
+    } else if (l->n == 1) {
+        rt_exe_path(m->path, sizeof m->path);
+    } else {
+        snprintf(m->path, sizeof m->path, "[anonymous]");
+    }
+    rt_note_build_id(info, m->build_id, sizeof m->build_id);
+    m->index = PRF_NONE;
+    return 0;
+}
+
+int rt_modules_load(struct rt_module **mods, uint32_t *count)
+{
+    struct rt_mod_list l = {0};
+    dl_iterate_phdr(rt_mod_cb, &l);
+    *mods = l.v;
+    *count = l.n;
+    return l.v ? 0 : -1;
+}
+
+const struct rt_module *rt_module_find(struct rt_module *mods, uint32_t count, uintptr_t a)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (a >= mods[i].lo && a < mods[i].hi)
+            return &mods[i];
+    return NULL;
+}
+
+void rt_exe_path(char *out, size_t n)
+{
+    ssize_t k = readlink("/proc/self/exe", out, n - 1);
+    if (k < 0)
+        k = 0;
+    out[k] = '\0';
+}
+
+static int rt_exe_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    char *out = data;
+    rt_note_build_id(info, out, 41);
+    return 1; /* the first object is the executable */
+}
+
+void rt_build_id_of_self_exe(char *out, size_t n)
+{
+    char buf[41] = "";
+    dl_iterate_phdr(rt_exe_cb, buf);
+    snprintf(out, n, "%s", buf);
+}
+
+/* Text ranges of this library and of the dynamic loader (samples there are
+ * dropped; wrapper frames are skipped when capturing call paths). */
+static int rt_self_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size; (void)data;
+    uintptr_t me = (uintptr_t)&rt_self_cb;
+    int is_ldso = info->dlpi_name && strstr(info->dlpi_name, "/ld-linux");
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (me >= lo && me < hi) {
+            rt_g.self_lo = lo;
+            rt_g.self_hi = hi;
+        }
+        if (is_ldso) {
+            rt_g.ldso_lo = lo;
+            rt_g.ldso_hi = hi;
+        }
+    }
+    return 0;
+}
+
+RT_HIDDEN void rt_modules_find_self(void)
+{
+    dl_iterate_phdr(rt_self_cb, NULL);
+}

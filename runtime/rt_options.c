@@ -1,0 +1,112 @@
+/* rt_options.c — the runtime's options as data: environment name, default,
+ * help.  Read once when the runtime activates (first MPI call). */
+#include "rt_core.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct rt_options rt_opt;
+
+/* Where the frequency limits come from: below 1/s a run of minutes has too
+ * few samples; above 10 kHz the signal cost (a few µs each) exceeds 2 %. */
+#define RT_FREQ_MIN 1u
+#define RT_FREQ_MAX 10000u
+#define RT_FREQ_DEFAULT 200u
+
+static const struct {
+    const char *name, *def, *help;
+} rt_option_table[] = {
+    {"SCALANA_SAMPLER", "cputime", "cputime | realtime | papi:<EVENT> | none"},
+    {"SCALANA_FREQ", "200", "samples per second per thread (1..10000)"},
+    {"SCALANA_SIGNAL", "SIGPROF", "signal used by the sampling timers (name or number)"},
+    {"SCALANA_WAITALL_SPLIT", "1", "complete MPI_Waitall through MPI_Waitsome to find the last peer"},
+    {"SCALANA_CCT_NODES", "262144", "calling-context nodes per thread before the overflow node"},
+    {"SCALANA_OUTPUT", "scalana-<exe>-<p>p", "run directory"},
+    {"SCALANA_QUIET", "0", "1: no informational lines (failures are still printed)"},
+};
+
+void rt_options_help(void)
+{
+    for (size_t i = 0; i < sizeof rt_option_table / sizeof rt_option_table[0]; i++)
+        fprintf(stderr, "  %-22s default %-20s %s\n", rt_option_table[i].name,
+                rt_option_table[i].def, rt_option_table[i].help);
+}
+
+static int rt_parse_signal(const char *s)
+{
+    static const struct { const char *n; int v; } names[] = {
+        {"SIGPROF", SIGPROF}, {"PROF", SIGPROF}, {"SIGALRM", SIGALRM}, {"ALRM", SIGALRM},
+        {"SIGVTALRM", SIGVTALRM}, {"VTALRM", SIGVTALRM}, {"SIGUSR1", SIGUSR1},
+        {"USR1", SIGUSR1}, {"SIGUSR2", SIGUSR2}, {"USR2", SIGUSR2}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(s, names[i].n) == 0)
+            return names[i].v;
+    if (strncasecmp(s, "SIGRTMIN+", 9) == 0) {
+        int k = atoi(s + 9);
+        if (SIGRTMIN + k <= SIGRTMAX)
+            return SIGRTMIN + k;
+    }
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end == '\0' && v > 0 && v < NSIG && v != SIGKILL && v != SIGSTOP)
+        return (int)v;
+    return -1;
+}
+
+void rt_options_read(void)
+{
+    const char *s;
+    rt_opt.sampler = PRF_SAMPLER_CPUTIME;
+    rt_opt.freq = RT_FREQ_DEFAULT;
+    rt_opt.signo = SIGPROF;
+    rt_opt.waitall_split = 1;
+    rt_opt.cct_nodes = 262144;
+    rt_opt.papi_event[0] = '\0';
+    if ((s = getenv("SCALANA_SAMPLER")) && *s) {
+        if (strcmp(s, "cputime") == 0)
+            rt_opt.sampler = PRF_SAMPLER_CPUTIME;
+        else if (strcmp(s, "realtime") == 0)
+            rt_opt.sampler = PRF_SAMPLER_REALTIME;
+        else if (strcmp(s, "none") == 0)
+            rt_opt.sampler = PRF_SAMPLER_NONE;
+        else if (strncmp(s, "papi:", 5) == 0 && s[5]) {
+            rt_opt.sampler = PRF_SAMPLER_PAPI;
+            snprintf(rt_opt.papi_event, sizeof rt_opt.papi_event, "%s", s + 5);
+        } else
+            rt_log("SCALANA_SAMPLER=%s not understood (cputime, realtime, papi:<EVENT>, none): using cputime", s);
+    }
+    if ((s = getenv("SCALANA_FREQ")) && *s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (*end || v <= 0) {
+            rt_log("SCALANA_FREQ=%s is not a positive integer: using %u", s, RT_FREQ_DEFAULT);
+        } else if (v < (long)RT_FREQ_MIN || v > (long)RT_FREQ_MAX) {
+            rt_opt.freq = v < (long)RT_FREQ_MIN ? RT_FREQ_MIN : RT_FREQ_MAX;
+            rt_log("SCALANA_FREQ=%s clamped to %u", s, rt_opt.freq);
+        } else
+            rt_opt.freq = (unsigned)v;
+    }
+    if ((s = getenv("SCALANA_SIGNAL")) && *s) {
+        int v = rt_parse_signal(s);
+        if (v < 0)
+            rt_log("SCALANA_SIGNAL=%s is not a usable signal: using SIGPROF", s);
+        else
+            rt_opt.signo = v;
+    }
+    if ((s = getenv("SCALANA_WAITALL_SPLIT")) && *s)
+        rt_opt.waitall_split = strcmp(s, "0") != 0;
+    if ((s = getenv("SCALANA_CCT_NODES")) && *s) {
+        long v = atol(s);
+        if (v >= 64 && v <= (1l << 24))
+            rt_opt.cct_nodes = (uint32_t)v;
+        else
+            rt_log("SCALANA_CCT_NODES=%s outside 64..16777216: using %u", s, rt_opt.cct_nodes);
+    }
+    s = getenv("SCALANA_OUTPUT");
+    rt_opt.output = (s && *s) ? s : NULL;
+    s = getenv("SCALANA_QUIET");
+    rt_opt.quiet = s && strcmp(s, "0") != 0;
+}

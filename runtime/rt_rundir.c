@@ -1,0 +1,213 @@
+/* rt_rundir.c — the run directory: its name (SCALANA_OUTPUT or
+ * scalana-<exe>-<p>p), moving an existing one aside, the one-rank profile
+ * written at exit or abort, and run.json. */
+#include "rt_core.h"
+#include "scalana/psg_format.h"
+#include "scalana/run_info.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int rt_count_usable_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int rt_rundir_name(uint32_t world_size)
+{
+    if (rt_opt.output) {
+        snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%s", rt_opt.output);
+        return 0;
+    }
+    char exe[4096];
+    rt_exe_path(exe, sizeof exe);
+    const char *b = strrchr(exe, '/');
+    b = b ? b + 1 : exe;
+    char cwd[3000];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, ".");
+    snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%.2999s/scalana-%.255s-%up", cwd, *b ? b : "app", world_size);
+    return 0;
+}
+
+static int rt_mkdir_p(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+int rt_rundir_prepare(void)
+{
+    struct stat sb;
+    if (stat(rt_g.run_dir, &sb) == 0) {
+        char stamp[32], aside[4200];
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+        snprintf(aside, sizeof aside, "%s.%s", rt_g.run_dir, stamp);
+        for (int i = 1; stat(aside, &sb) == 0 && i < 100; i++)
+            snprintf(aside, sizeof aside, "%s.%s-%d", rt_g.run_dir, stamp, i);
+        if (rename(rt_g.run_dir, aside) != 0) {
+            rt_fail("writer", "cannot move %s aside: %s", rt_g.run_dir, strerror(errno));
+            return -1;
+        }
+        rt_log("%s existed: moved to %s", rt_g.run_dir, aside);
+    }
+    if (rt_mkdir_p(rt_g.run_dir) != 0) {
+        rt_fail("writer", "cannot create %s: %s", rt_g.run_dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int rt_rundir_ensure(void)
+{
+    if (rt_mkdir_p(rt_g.run_dir) != 0) {
+        rt_fail("writer", "cannot create %s: %s", rt_g.run_dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t rt_exe_hash(void)
+{
+    char id[41];
+    rt_build_id_of_self_exe(id, sizeof id);
+    return id[0] ? psg_fnv1a64(id, strlen(id), PSG_FNV_SEED) : 0;
+}
+
+int rt_write_single(uint32_t flags)
+{
+    unsigned char *sec = NULL;
+    size_t n = 0;
+    if (rt_profile_encode(flags, &sec, &n) != 0) {
+        rt_fail("writer", "cannot encode the profile (out of memory)");
+        return -1;
+    }
+    if (rt_rundir_ensure() != 0) {
+        free(sec);
+        return -1;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/profile-%06u-%06u%s", rt_g.run_dir, rt_g.world_rank, rt_g.world_rank,
+             SCALANA_PROFILE_SUFFIX);
+    const unsigned char *secs[1] = {sec};
+    size_t sizes[1] = {n};
+    int rc = prf_file_write(path, rt_g.world_rank, 1, rt_g.world_size, rt_exe_hash(), secs, sizes);
+    if (rc != 0)
+        rt_fail("writer", "cannot write %s: %s", path, strerror(errno));
+    free(sec);
+    return rc;
+}
+
+static char *rt_cmdline_argv(int *argc_out)
+{
+    /* /proc/self/cmdline: NUL-separated arguments. */
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf)
+            break;
+        if (n == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b) { free(buf); buf = NULL; break; }
+            buf = b;
+        }
+        ssize_t k = read(fd, buf + n, cap - n);
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+    }
+    close(fd);
+    if (!buf)
+        return NULL;
+    int argc = 0;
+    for (size_t i = 0; i < n; i++)
+        argc += buf[i] == '\0';
+    *argc_out = argc;
+    char *res = realloc(buf, n + 1);
+    if (res)
+        res[n] = '\0';
+    return res ? res : buf;
+}
+
+void rt_run_info_fill(struct scalana_run_info *info, const char *written_by)
+{
+    static char exe[4096], build_id[41], version[256];
+    memset(info, 0, sizeof *info);
+    info->version = SCALANA_RUN_INFO_VERSION;
+    int argc = 0;
+    char *args = rt_cmdline_argv(&argc);
+    if (args && argc > 0) {
+        info->argv = calloc((size_t)argc + 1, sizeof *info->argv);
+        if (info->argv) {
+            char *p = args;
+            for (int i = 0; i < argc; i++) {
+                info->argv[i] = p;
+                p += strlen(p) + 1;
+            }
+            info->argc = argc;
+        }
+    }
+    info->launcher = getenv("SCALANA_LAUNCH_CMD");
+    info->processes = rt_g.world_size;
+    info->sampler = (char *)rt_sampler_name();
+    info->sample_period_ns = strcmp(info->sampler, "none") == 0 ? 0 : rt_g.period_ns;
+    info->start_realtime_ns = rt_g.start_realtime_ns;
+    info->end_realtime_ns = rt_realtime_ns();
+    info->mpi_library = (char *)rt_g.mpi_library;
+    rt_exe_path(exe, sizeof exe);
+    rt_build_id_of_self_exe(build_id, sizeof build_id);
+    info->executable = exe;
+    info->build_id = build_id;
+    snprintf(version, sizeof version, "%s", SCALANA_VERSION_STRING);
+    info->scalana_version = version;
+    info->written_by = (char *)written_by;
+}
+
+int rt_write_run_json(struct scalana_run_info *info)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/%s", rt_g.run_dir, SCALANA_RUN_INFO_FILE);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        rt_fail("writer", "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = scalana_run_info_write(f, info);
+    if (fclose(f) != 0)
+        rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -1;
+    if (rc != 0) {
+        unlink(tmp);
+        rt_fail("writer", "cannot write %s", path);
+    }
+    return rc;
+}

@@ -1,0 +1,122 @@
+#!/bin/sh
+# demo.sh — `make demo` (after the build): every planted example (examples/examples.list)
+# compiled with scalana-cc/-cxx/-fc, run under scalana-run at 1, 2, 4 and 8 processes
+# with its defect on, analyzed; prints each terminal summary, the ground truth and the
+# path of each HTML report.  Usage: sh scripts/demo.sh [BUILD_DIR]   (default: build)
+#
+# Environment: SCALANA_DEMO_PROCS (default "1 2 4 8"), SCALANA_DEMO_EXAMPLES (names,
+# default all), SCALANA_MPIRUN (default mpirun.openmpi), SCALANA_MPIRUN_FLAGS (default
+# "--allow-run-as-root --oversubscribe"), SCALANA_DEMO_SCALE (work scale, default 1).
+# Exit status: 0 when every example ran and every report names its planted cause (and
+# nothing on the control); 1 otherwise, after running everything.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+BIN=$BUILD/bin
+OUT=$BUILD/demo
+PROCS=${SCALANA_DEMO_PROCS:-1 2 4 8}
+MPIRUN=${SCALANA_MPIRUN:-mpirun.openmpi}
+MPIRUN_FLAGS=${SCALANA_MPIRUN_FLAGS:---allow-run-as-root --oversubscribe}
+SCALE=${SCALANA_DEMO_SCALE:-1}
+PYTHON=/usr/bin/python3
+EXAMPLES=$ROOT/examples
+
+say() { printf '%s\n' "$*"; }
+die() { say "demo: $*" >&2; exit 1; }
+
+for tool in scalana-cc scalana-cxx scalana-fc scalana-run scalana-analyze; do
+    [ -x "$BIN/$tool" ] && [ -s "$BIN/$tool" ] ||
+        die "$BIN/$tool is missing: build first (make build, or cmake --build $BUILD)"
+done
+command -v "$MPIRUN" >/dev/null 2>&1 || die "$MPIRUN not found: install openmpi-bin"
+
+largest=1
+for p in $PROCS; do [ "$p" -gt "$largest" ] && largest=$p; done
+
+rm -rf "$OUT"
+mkdir -p "$OUT" || die "cannot create $OUT"
+start=$(date +%s)
+failed=""
+reports=""
+found=0
+total=0
+
+# examples.list: name source language category
+grep -v '^[[:space:]]*#' "$EXAMPLES/examples.list" | grep -v '^[[:space:]]*$' > "$OUT/examples.list"
+# (fd 3: mpirun reads its standard input, which must not be the list)
+while read -r name source language category <&3; do
+    if [ -n "${SCALANA_DEMO_EXAMPLES:-}" ]; then
+        case " $SCALANA_DEMO_EXAMPLES " in *" $name "*) ;; *) continue ;; esac
+    fi
+    total=$((total + 1))
+    dir=$OUT/$name
+    mkdir -p "$dir"
+    case $language in
+        c) cc=scalana-cc ;;
+        cxx) cc=scalana-cxx ;;
+        fortran) cc=scalana-fc ;;
+        *) say "demo: $name: unknown language $language"; failed="$failed $name"; continue ;;
+    esac
+    say ""
+    say "=== $name ($category) ============================================================"
+    if ! (cd "$dir" && "$BIN/$cc" -O2 -g -I"$EXAMPLES" "$EXAMPLES/$source" -o "$dir/$name") \
+            > "$dir/compile.log" 2>&1 || [ ! -x "$dir/$name" ]; then
+        say "demo: $name: $cc failed, see $dir/compile.log:"
+        tail -n 20 "$dir/compile.log"
+        failed="$failed $name"
+        continue
+    fi
+    runs=""
+    ok=1
+    for p in $PROCS; do
+        t0=$(date +%s)
+        # shellcheck disable=SC2086  # MPIRUN_FLAGS is a list of flags
+        if ! (cd "$dir" && SCALANA_OUTPUT="$dir/run-${p}p" "$BIN/scalana-run" "$MPIRUN" $MPIRUN_FLAGS \
+                  -n "$p" "./$name" --defect=on --scale="$SCALE") < /dev/null > "$dir/run-${p}p.log" 2>&1; then
+            say "demo: $name: the $p-process run failed, see $dir/run-${p}p.log:"
+            tail -n 20 "$dir/run-${p}p.log"
+            ok=0
+            break
+        fi
+        say "  ran at $p process(es) in $(( $(date +%s) - t0 )) s -> $dir/run-${p}p"
+        runs="$runs $dir/run-${p}p"
+    done
+    if [ $ok = 0 ]; then failed="$failed $name"; continue; fi
+    grep '^ground truth:' "$dir/run-${largest}p.log" | sed 's/^/  /'
+    say ""
+    # shellcheck disable=SC2086  # runs is a list of directories
+    if ! "$BIN/scalana-analyze" $runs -o "$dir/report" < /dev/null > "$dir/analyze.log" 2>&1; then
+        say "demo: $name: scalana-analyze failed, see $dir/analyze.log:"
+        tail -n 20 "$dir/analyze.log"
+        failed="$failed $name"
+        continue
+    fi
+    cat "$dir/analyze.log"
+    say ""
+    say "  HTML report: $dir/report/index.html"
+    reports="$reports
+  $name: $dir/report/index.html"
+    if [ -x "$PYTHON" ]; then
+        if "$PYTHON" "$ROOT/tests/e2e/run_example.py" --example "$name" --source-dir "$ROOT" \
+                --verdict "$dir/report/report.json" --truth-log "$dir/run-${largest}p.log" \
+                > "$dir/verdict.log" 2>&1; then
+            found=$((found + 1))
+            say "  verdict: $(tail -n 1 "$dir/verdict.log")"
+        else
+            say "  verdict: $(cat "$dir/verdict.log")"
+            failed="$failed $name"
+        fi
+    fi
+done 3< "$OUT/examples.list"
+
+say ""
+say "=== ScalAna demo: $total example(s) in $(( $(date +%s) - start )) s ==========================="
+[ -n "$reports" ] && say "HTML reports:$reports"
+[ -x "$PYTHON" ] && say "planted causes found (nothing on the control): $found of $total"
+if [ -n "$failed" ]; then
+    say "demo: not as planted or failed:$failed"
+    exit 1
+fi
+exit 0

@@ -1,0 +1,572 @@
+/* test_unit.c — cmocka unit tests of scalana-analyze on constructed inputs:
+ * the vertex table, PSG descent, attribution of real addresses of this test
+ * binary (libdw) to PSG vertices in context, the PPG of a rank (MPI vertices,
+ * edges, inclusive time), waits at collectives per communicator, and
+ * backtracking (imbalance found, balanced halo cycle finds nothing, blame
+ * that rotates is reported as such). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "analyzer.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- code whose addresses are attributed ---------------------------------- */
+static volatile uint64_t sink;
+__attribute__((noinline)) static uint64_t here(void) { return (uint64_t)(uintptr_t)__builtin_return_address(0); }
+static const int KERNEL_FIRST = __LINE__ + 1;
+__attribute__((noinline)) void unit_kernel(uint64_t *pc, uint64_t *ra)
+{
+    *ra = (uint64_t)(uintptr_t)__builtin_return_address(0);
+    static const int LOOP_FIRST = __LINE__ + 1;
+    for (int i = 0; i < 4; i++) {
+        static const int PC_LINE = __LINE__ + 1;
+        *pc = here();
+        sink += (uint64_t)i + (uint64_t)PC_LINE * 0;
+    }
+    sink += (uint64_t)LOOP_FIRST * 0;
+}
+static const int KERNEL_LAST = __LINE__ - 1;
+static const int CALL_LINE = __LINE__ + 3;
+__attribute__((noinline)) void unit_main(uint64_t *pc, uint64_t *ra)
+{
+    unit_kernel(pc, ra);
+    sink++;
+}
+static const int MAIN_LAST = __LINE__ - 1;
+
+/* ---- helpers ----------------------------------------------------------------- */
+static struct an_options opt;
+
+static uint32_t add_v(struct an_graph *g, uint32_t parent, unsigned kind, const char *name, uint32_t line,
+                      uint32_t op)
+{
+    int created;
+    uint32_t v = an_graph_get(g, parent, an_hash_str(name, line), &created);
+    g->v[v].kind = (uint16_t)kind;
+    g->v[v].name = g->v[v].function = an_intern(&g->strings, name);
+    g->v[v].file = an_intern(&g->strings, "t.c");
+    g->v[v].line = g->v[v].last_line = line;
+    g->v[v].order = line;
+    g->v[v].op = op;
+    return v;
+}
+
+static void set_cpu(struct an_run *r, uint32_t v, const double *t)
+{
+    struct an_vrun *x = an_run_vertex(r, v);
+    x->cpu = calloc(r->P, sizeof *x->cpu);
+    for (uint32_t i = 0; i < r->P; i++) x->cpu[i] = (float)t[i], x->samples += t[i] / r->period_s;
+}
+
+static void set_mpi(struct an_run *r, uint32_t v, const double *t, double calls, double min_call)
+{
+    struct an_vrun *x = an_run_vertex(r, v);
+    x->mpi = calloc(r->P, sizeof *x->mpi);
+    x->ncalls = calloc(r->P, sizeof *x->ncalls);
+    for (uint32_t i = 0; i < r->P; i++) x->mpi[i] = (float)t[i], x->ncalls[i] = (float)calls;
+    x->calls = calls * r->P;
+    x->min_call_s = min_call;
+}
+
+static void run_basics(struct an_run *r, double wall)
+{
+    r->period_s = 0.001;
+    for (uint32_t i = 0; i < r->P; i++) r->present[i] = 1, r->wall[i] = wall;
+    r->present_count = r->P;
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+static void t_graph(void **state)
+{
+    (void)state;
+    struct an_graph g;
+    an_graph_init(&g);
+    int c1, c2;
+    uint32_t a = an_graph_get(&g, AN_NONE, 42, &c1), b = an_graph_get(&g, AN_NONE, 42, &c2);
+    assert_int_equal(a, b);
+    assert_true(c1 && !c2);
+    for (int i = 0; i < 5000; i++) an_graph_get(&g, a, (uint64_t)i, NULL);
+    assert_int_equal(g.n, 5001);
+    assert_int_equal(an_graph_find(&g, a, 4999), 5000);
+    uint32_t x = add_v(&g, a, PSG_COMPUTE, "late", 30, 0), y = add_v(&g, a, PSG_COMPUTE, "early", 3, 0);
+    g.v[x].order = 300000, g.v[y].order = 1;
+    an_graph_sort_children(&g);
+    assert_int_equal(g.v[a].first_child, 0 + 1); /* key 0 has order 0 */
+    assert_true(an_graph_is_ancestor(&g, a, x));
+    assert_false(an_graph_is_ancestor(&g, x, a));
+    assert_ptr_equal(an_intern(&g.strings, "abc"), an_intern(&g.strings, "abc"));
+    an_graph_free(&g);
+}
+
+static struct psg_graph build_psg(void)
+{
+    struct psg_builder *b = psg_builder_new("test_unit.c", "test", PSG_LANG_C, PSG_UNIT_HAS_DEBUG_INFO, 10);
+    struct psg_vertex v;
+    memset(&v, 0, sizeof v);
+    v.kind = PSG_FUNCTION, v.parent = PSG_NO_PARENT, v.file = __FILE__, v.function = "unit_main";
+    v.first_line = (uint32_t)CALL_LINE - 1, v.last_line = (uint32_t)MAIN_LAST, v.stable_id = 1;
+    uint32_t fm = psg_builder_add(b, &v);
+    v.kind = PSG_CALL, v.parent = fm, v.first_line = v.last_line = (uint32_t)CALL_LINE, v.callee = "unit_kernel";
+    v.stable_id = 2;
+    psg_builder_add(b, &v);
+    memset(&v, 0, sizeof v);
+    v.kind = PSG_FUNCTION, v.parent = PSG_NO_PARENT, v.file = __FILE__, v.function = "unit_kernel";
+    v.first_line = (uint32_t)KERNEL_FIRST, v.last_line = (uint32_t)KERNEL_LAST, v.stable_id = 3;
+    uint32_t fk = psg_builder_add(b, &v);
+    v.kind = PSG_LOOP, v.parent = fk, v.first_line = (uint32_t)KERNEL_FIRST + 3, v.last_line = (uint32_t)KERNEL_FIRST + 7;
+    v.stable_id = 4;
+    uint32_t lp = psg_builder_add(b, &v);
+    v.kind = PSG_COMPUTE, v.parent = lp, v.first_line = (uint32_t)KERNEL_FIRST + 4, v.last_line = (uint32_t)KERNEL_FIRST + 6;
+    v.stable_id = 5;
+    psg_builder_add(b, &v);
+    unsigned char *bytes;
+    size_t n;
+    assert_int_equal(psg_builder_finish(b, &bytes, &n), 0);
+    psg_builder_free(b);
+    struct psg_graph g;
+    char err[256];
+    assert_int_equal(psg_parse(bytes, n, &g, err, sizeof err), 0);
+    free(bytes);
+    return g;
+}
+
+static void t_psg_descend(void **state)
+{
+    (void)state;
+    struct psg_graph g = build_psg();
+    struct an_psg x;
+    assert_int_equal(an_psg_index(&x, &g), 0);
+    uint32_t u, fi;
+    assert_true(an_psg_function(&x, "unit_kernel", &u, &fi));
+    assert_false(an_psg_function(&x, "nope", &u, &fi));
+    uint32_t chain[8];
+    uint32_t n = an_psg_descend(&x, u, fi, __FILE__, (uint32_t)KERNEL_FIRST + 5, 0, 0, chain, 8);
+    assert_int_equal(n, 2);
+    assert_int_equal(g.units[u].vertices[chain[0]].kind, PSG_LOOP);
+    assert_int_equal(g.units[u].vertices[chain[1]].kind, PSG_COMPUTE);
+    /* a line outside every child stays on the function */
+    assert_int_equal(an_psg_descend(&x, u, fi, __FILE__, (uint32_t)KERNEL_FIRST + 1, 0, 0, chain, 8), 0);
+    /* a call site picks the CALL vertex */
+    assert_true(an_psg_function(&x, "unit_main", &u, &fi));
+    n = an_psg_descend(&x, u, fi, __FILE__, (uint32_t)CALL_LINE, 5, 1, chain, 8);
+    assert_int_equal(n, 1);
+    assert_int_equal(g.units[u].vertices[chain[0]].kind, PSG_CALL);
+    an_psg_free(&x);
+    psg_graph_free(&g);
+}
+
+/* A rank whose CCT holds real addresses of unit_main -> unit_kernel. */
+struct fake_rank {
+    char strtab[PATH_MAX + 128];
+    struct prf_module mod;
+    struct prf_cct_node cct[4];
+    struct prf_sample smp[2];
+    struct prf_mpi_context mpi[2];
+    struct prf_peer peers[2];
+    struct prf_rank_data d;
+};
+
+static void fake_rank(struct fake_rank *f, uint32_t rank, uint32_t P, const char *bid)
+{
+    uint64_t pc, ra;
+    unit_main(&pc, &ra);
+    Dl_info dl;
+    assert_true(dladdr((void *)(uintptr_t)pc, &dl));
+    uint64_t base = (uint64_t)(uintptr_t)dl.dli_fbase;
+    char exe[PATH_MAX];
+    assert_non_null(realpath("/proc/self/exe", exe));
+    memset(f, 0, sizeof *f);
+    size_t sl = 1;
+    uint32_t s_path = (uint32_t)sl;
+    sl += (size_t)sprintf(f->strtab + sl, "%s", exe) + 1;
+    uint32_t s_bid = (uint32_t)sl;
+    sl += (size_t)sprintf(f->strtab + sl, "%s", bid) + 1;
+    f->mod = (struct prf_module){s_path, s_bid, base};
+    /* the frame of unit_main is the return address into it */
+    f->cct[0] = (struct prf_cct_node){PRF_NONE, PRF_NONE, 0, PRF_CCT_ROOT, 0};
+    f->cct[1] = (struct prf_cct_node){0, 0, ra - base, PRF_CCT_CALLSITE, 0};
+    f->cct[2] = (struct prf_cct_node){1, 0, pc - base, PRF_CCT_PC, 0};
+    f->cct[3] = (struct prf_cct_node){0, 0, ra - base, PRF_CCT_CALLSITE, 0}; /* same site: an MPI context */
+    f->smp[0] = (struct prf_sample){2, 0, 0, 0, 100, 100 + rank};
+    f->smp[1] = (struct prf_sample){3, 0, PRF_SAMPLE_IN_MPI, 0, 5, 5};
+    f->mpi[0] = (struct prf_mpi_context){0, 3, 100 /* Send */, 0, 1, 10, 1000, 0, 1000000, 200000, 50000};
+    f->peers[0] = (struct prf_peer){0, (int32_t)((rank + 1) % P), 3, PRF_PEER_SEND, 1, 10, 1000, 1000000, 0, 0};
+    f->mpi[1] = (struct prf_mpi_context){1, 3, 120 /* Recv */, 0, 1, 10, 0, 1000, 2000000, 400000, 50000};
+    f->peers[1] = (struct prf_peer){1, (int32_t)((rank + P - 1) % P), 3, PRF_PEER_RECV, 1, 10, 1000, 2000000, 10, 2000000};
+    f->d.info.world_rank = rank, f->d.info.world_size = P, f->d.info.sample_period_ns = 1000000;
+    f->d.info.wall_ns = 2000000000ull, f->d.info.usable_cores = 2, f->d.info.ranks_on_host = P;
+    f->d.strings = f->strtab, f->d.strings_bytes = sl;
+    f->d.modules = &f->mod, f->d.module_count = 1;
+    f->d.cct = f->cct, f->d.cct_count = 4;
+    f->d.samples = f->smp, f->d.sample_count = 2;
+    f->d.mpi = f->mpi, f->d.mpi_count = 2;
+    f->d.peers = f->peers, f->d.peer_count = 2;
+}
+
+static void t_attribution_psg(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX], bid[128] = "";
+    assert_non_null(realpath("/proc/self/exe", exe));
+    assert_int_equal(an_elf_build_id(exe, bid, sizeof bid), 0);
+    struct psg_graph pg = build_psg();
+    struct an_psg px;
+    assert_int_equal(an_psg_index(&px, &pg), 0);
+    struct an_graph g;
+    an_graph_init(&g);
+    struct an_symbolizer *sym = an_sym_new(&g.strings, exe, bid);
+    struct an_attr_ctx c;
+    an_attr_ctx_init(&c, &g, sym, &px, &opt);
+    struct fake_rank f;
+    fake_rank(&f, 0, 2, bid);
+    uint32_t nv[4];
+    uint64_t unresolved = 0;
+    assert_int_equal(an_attribute_rank(&c, &f.d, nv, &unresolved), 0);
+    assert_int_equal(unresolved, 0);
+    /* the sample: unit_main -> CALL -> unit_kernel -> LOOP -> COMPUTE */
+    const struct an_vertex *v = &g.v[nv[2]];
+    assert_int_equal(v->kind, PSG_COMPUTE);
+    assert_int_equal(g.v[v->parent].kind, PSG_LOOP);
+    const struct an_vertex *fn = &g.v[g.v[v->parent].parent];
+    assert_int_equal(fn->kind, PSG_FUNCTION);
+    assert_string_equal(fn->function, "unit_kernel");
+    assert_int_equal(g.v[fn->parent].kind, PSG_CALL);
+    assert_int_equal(g.v[fn->parent].line, (uint32_t)CALL_LINE);
+    assert_string_equal(g.v[g.v[fn->parent].parent].function, "unit_main");
+    /* a second rank lands on the same vertices */
+    struct fake_rank f2;
+    fake_rank(&f2, 1, 2, bid);
+    uint32_t nv2[4];
+    assert_int_equal(an_attribute_rank(&c, &f2.d, nv2, &unresolved), 0);
+    assert_int_equal(nv2[2], nv[2]);
+    an_attr_ctx_free(&c);
+    an_sym_free(sym);
+    an_graph_free(&g);
+    an_psg_free(&px);
+    psg_graph_free(&pg);
+}
+
+static void t_attribution_threads_and_lost_frames(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX], bid[128] = "";
+    assert_non_null(realpath("/proc/self/exe", exe));
+    an_elf_build_id(exe, bid, sizeof bid);
+    struct psg_graph pg = build_psg();
+    struct an_psg px;
+    assert_int_equal(an_psg_index(&px, &pg), 0);
+    struct an_graph g;
+    an_graph_init(&g);
+    struct an_symbolizer *sym = an_sym_new(&g.strings, exe, bid);
+    struct an_attr_ctx c;
+    an_attr_ctx_init(&c, &g, sym, &px, &opt);
+    struct fake_rank f;
+    fake_rank(&f, 0, 1, bid);
+    /* node 3 becomes a second thread's root, created at node 1 (the call in unit_main);
+     * node 2 loses its parent frame: a main-thread path starting inside unit_kernel */
+    struct prf_cct_node cct[5];
+    memcpy(cct, f.cct, 4 * sizeof *cct);
+    cct[3] = (struct prf_cct_node){PRF_NONE, PRF_NONE, 1, PRF_CCT_ROOT, 0};
+    cct[4] = (struct prf_cct_node){3, 0, f.cct[2].address, PRF_CCT_PC, 0};
+    cct[2].parent = 0;
+    struct prf_thread th[2] = {{0, PRF_THREAD_MAIN, PRF_NONE, 0, 1, 0}, {1, PRF_THREAD_APP, 1, 0, 2, 0}};
+    f.d.cct = cct, f.d.cct_count = 5;
+    f.d.threads = th, f.d.thread_count = 2;
+    f.d.mpi_count = 0, f.d.peer_count = 0;
+    uint32_t nv[5];
+    uint64_t unresolved = 0;
+    assert_int_equal(an_attribute_rank(&c, &f.d, nv, &unresolved), 0);
+    /* the lost frame: re-attached at the one PSG call of unit_kernel */
+    const struct an_vertex *v = &g.v[nv[2]];
+    assert_int_equal(v->kind, PSG_COMPUTE);
+    uint32_t fn = g.v[v->parent].parent;
+    assert_string_equal(g.v[fn].function, "unit_kernel");
+    assert_int_equal(g.v[g.v[fn].parent].kind, PSG_CALL);
+    /* the thread continues its creator's context: same vertices as a call path through it */
+    assert_int_equal(nv[4], nv[2]);
+    an_attr_ctx_free(&c);
+    an_sym_free(sym);
+    an_graph_free(&g);
+    an_psg_free(&px);
+    psg_graph_free(&pg);
+}
+
+static void t_attribution_dynamic_and_ppg(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX], bid[128] = "";
+    assert_non_null(realpath("/proc/self/exe", exe));
+    an_elf_build_id(exe, bid, sizeof bid);
+    struct an_graph g;
+    an_graph_init(&g);
+    struct an_symbolizer *sym = an_sym_new(&g.strings, exe, bid);
+    struct an_attr_ctx c;
+    an_attr_ctx_init(&c, &g, sym, NULL, &opt);
+    struct an_run r;
+    an_run_init(&r, 2);
+    char err[256];
+    for (uint32_t rank = 0; rank < 2; rank++) {
+        struct fake_rank f;
+        fake_rank(&f, rank, 2, bid);
+        assert_int_equal(an_run_add_rank(&r, &c, &f.d, err, sizeof err), 0);
+    }
+    struct fake_rank f;
+    fake_rank(&f, 1, 2, bid);
+    assert_int_equal(an_run_add_rank(&r, &c, &f.d, err, sizeof err), -1); /* twice */
+    an_run_finish(&r, &g);
+    /* dynamic vertices: unit_main -> call site -> unit_kernel; MPI children at the call site */
+    uint32_t kernel = AN_NONE, send = AN_NONE, recv = AN_NONE;
+    for (uint32_t v = 0; v < g.n; v++) {
+        if (!strcmp(g.v[v].function, "unit_kernel") && g.v[v].kind == AN_KIND_DYNAMIC) kernel = v;
+        if (g.v[v].kind == PSG_MPI && g.v[v].op == 100) send = v;
+        if (g.v[v].kind == PSG_MPI && g.v[v].op == 120) recv = v;
+    }
+    assert_int_not_equal(kernel, AN_NONE);
+    assert_int_not_equal(send, AN_NONE);
+    assert_int_not_equal(recv, AN_NONE);
+    assert_true(fabs(r.vr[kernel].cpu[1] - 0.101) < 1e-6);
+    assert_true(fabs(r.vr[send].mpi[0] - 0.001) < 1e-6);
+    assert_true(r.vr[kernel].icpu[0] > 0);
+    /* inclusive at the root holds cpu and mpi of both */
+    uint32_t root = kernel;
+    while (g.v[root].parent != AN_NONE) root = g.v[root].parent;
+    assert_true(fabs(r.vr[root].incl[0] - (0.100 + 0.001 + 0.002)) < 1e-5);
+    /* one matched edge send -> recv, nothing unmatched */
+    assert_int_equal(r.nedges, 1);
+    assert_int_equal(r.edges[0].send_vertex, send);
+    assert_int_equal(r.edges[0].recv_vertex, recv);
+    assert_int_equal(r.edges[0].messages, 20);
+    assert_int_equal(r.unmatched, 0);
+    double *bytes, *msgs;
+    assert_int_equal(an_run_matrix(&r, &bytes, &msgs), 0);
+    assert_true(bytes[0 * 2 + 1] == 1000 && bytes[1 * 2 + 0] == 1000 && msgs[0] == 0);
+    free(bytes), free(msgs);
+    assert_true(r.oversub == 1.0);
+    an_run_free(&r);
+    an_attr_ctx_free(&c);
+    an_sym_free(sym);
+    an_graph_free(&g);
+}
+
+/* An analysis of one hand-made run: main -> LOOP -> {A, B, Allreduce}. */
+struct mini {
+    struct an_analysis a;
+    uint32_t loop, A, B, ar;
+};
+
+static void mini_init(struct mini *m, uint32_t P, uint32_t nruns)
+{
+    memset(m, 0, sizeof *m);
+    m->a.opt = &opt;
+    an_graph_init(&m->a.g);
+    uint32_t fn = add_v(&m->a.g, AN_NONE, PSG_FUNCTION, "main", 1, 0);
+    m->loop = add_v(&m->a.g, fn, PSG_LOOP, "loop", 2, 0);
+    m->A = add_v(&m->a.g, m->loop, PSG_COMPUTE, "A", 3, 0);
+    m->B = add_v(&m->a.g, m->loop, PSG_COMPUTE, "B", 4, 0);
+    m->ar = add_v(&m->a.g, m->loop, PSG_MPI, "MPI_Allreduce", 5, 203);
+    an_graph_sort_children(&m->a.g);
+    m->a.runs = calloc(nruns, sizeof *m->a.runs);
+    m->a.nruns = nruns;
+    (void)P;
+}
+
+static void mini_finish(struct mini *m)
+{
+    for (uint32_t i = 0; i < m->a.nruns; i++) an_run_finish(&m->a.runs[i], &m->a.g);
+    an_group_scales(&m->a);
+    an_compute_metrics(&m->a);
+    an_find_root_causes(&m->a);
+}
+
+static void t_backtrack_imbalance(void **state)
+{
+    (void)state;
+    struct mini m;
+    const uint32_t P = 8;
+    mini_init(&m, P, 1);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[8], B[8], W[8];
+    for (uint32_t i = 0; i < P; i++) A[i] = 1.0, B[i] = i == 2 ? 0.8 : 0.2;
+    for (uint32_t i = 0; i < P; i++) W[i] = 0.01 + (0.8 - B[i]);
+    set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 100, 1e-4);
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 1);
+    const struct an_cause *c = &m.a.causes[0];
+    assert_int_equal(c->vertex, m.B);
+    assert_string_equal(an_category_name(c->cat), "load_imbalance");
+    assert_int_equal(c->nprocs, 1);
+    assert_int_equal(c->procs[0], 2);
+    assert_true(c->cost > 0.5 && c->cost < 0.7);
+    assert_string_equal(c->path[0].edge, "symptom");
+    assert_string_equal(c->path[c->npath - 1].edge, "root");
+    /* waits: t_i - min_j t_j */
+    double w[8];
+    an_waits(&m.a, r, m.ar, w);
+    assert_true(fabs(w[2]) < 1e-6 && fabs(w[0] - 0.6) < 1e-5);
+    an_analysis_free(&m.a);
+}
+
+static void t_waits_per_communicator(void **state)
+{
+    (void)state;
+    struct mini m;
+    const uint32_t P = 4;
+    mini_init(&m, P, 1);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 1.0);
+    double W[4] = {0.5, 0.1, 0.9, 0.3};
+    set_mpi(r, m.ar, W, 10, 1e-4);
+    struct an_vrun *x = an_run_vertex(r, m.ar);
+    x->comm = calloc(P, sizeof *x->comm);
+    x->comm[0] = x->comm[1] = 7, x->comm[2] = x->comm[3] = 9; /* two row communicators */
+    double w[4];
+    an_waits(&m.a, r, m.ar, w);
+    assert_true(fabs(w[0] - 0.4) < 1e-6 && fabs(w[1]) < 1e-6 && fabs(w[2] - 0.6) < 1e-6 && fabs(w[3]) < 1e-6);
+    an_analysis_free(&m.a);
+}
+
+static void t_balanced_halo_cycle(void **state)
+{
+    (void)state;
+    /* a halo exchange in a loop: balanced compute, recv waits of noise size only */
+    struct mini m;
+    const uint32_t P = 16;
+    mini_init(&m, P, 1);
+    uint32_t recv = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Recv", 6, 120);
+    uint32_t send = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Send", 7, 100);
+    an_graph_sort_children(&m.a.g);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[16], B[16], W[16], R[16], S[16];
+    for (uint32_t i = 0; i < P; i++) {
+        A[i] = 1.0 + 0.002 * (i % 3), B[i] = 0.5 + 0.001 * (i % 5);
+        W[i] = 0.005 + 0.001 * (i % 2), R[i] = 0.02 + 0.001 * (i % 4), S[i] = 0.001;
+    }
+    set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 100, 4e-5);
+    set_mpi(r, recv, R, 100, 1e-4), set_mpi(r, send, S, 100, 1e-5);
+    for (uint32_t i = 0; i < P; i++) {
+        struct an_peer_rec pr = {i, recv, (int32_t)((i + P - 1) % P), 1, PRF_PEER_RECV, 120, 1, 100, 800, 20000000, 100, 20000000};
+        struct an_peer_rec ps = {i, send, (int32_t)((i + 1) % P), 1, PRF_PEER_SEND, 100, 1, 100, 800, 1000000, 0, 0};
+        if (r->npeers + 2 > r->peers_cap) {
+            r->peers_cap = r->peers_cap ? r->peers_cap * 2 : 64;
+            r->peers = realloc(r->peers, r->peers_cap * sizeof *r->peers);
+        }
+        r->peers[r->npeers++] = pr, r->peers[r->npeers++] = ps;
+    }
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 0);
+    assert_int_equal(r->nedges, 1);
+    an_analysis_free(&m.a);
+}
+
+static void t_rotating_blame(void **state)
+{
+    (void)state;
+    /* every process waits long in a receive, the late peer changes, compute is balanced */
+    struct mini m;
+    const uint32_t P = 4;
+    mini_init(&m, P, 1);
+    uint32_t recv = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Recv", 6, 120);
+    an_graph_sort_children(&m.a.g);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[4] = {1, 1, 1, 1}, R[4] = {0.8, 0.8, 0.8, 0.8}, W[4] = {0.01, 0.01, 0.01, 0.01};
+    set_cpu(r, m.A, A), set_mpi(r, recv, R, 100, 1e-4), set_mpi(r, m.ar, W, 10, 1e-4);
+    r->peers = calloc(2 * P, sizeof *r->peers);
+    for (uint32_t i = 0; i < P; i++) {
+        r->peers[r->npeers++] = (struct an_peer_rec){i, recv, (int32_t)((i + 1) % P), 1, PRF_PEER_RECV, 120, 1, 50, 400, 400000000, 25, 400000000};
+        r->peers[r->npeers++] = (struct an_peer_rec){i, recv, (int32_t)((i + P - 1) % P), 1, PRF_PEER_RECV, 120, 1, 50, 400, 400000000, 25, 390000000};
+    }
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "rotating_blame");
+    assert_non_null(strstr(m.a.causes[0].evidence, "rotates"));
+    an_analysis_free(&m.a);
+}
+
+static void t_scaling(void **state)
+{
+    (void)state;
+    /* three counts: A scales, B constant on every process (replicated), Allreduce balanced */
+    struct mini m;
+    mini_init(&m, 0, 3);
+    uint32_t Ps[3] = {2, 4, 8};
+    for (int k = 0; k < 3; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = &m.a.runs[k];
+        an_run_init(r, P);
+        run_basics(r, 8.0 / P + 1.0);
+        double A[8], B[8], W[8];
+        for (uint32_t i = 0; i < P; i++) A[i] = 8.0 / P, B[i] = 1.0, W[i] = 0.001;
+        set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 10, 1e-5);
+    }
+    mini_finish(&m);
+    assert_int_equal(m.a.nscales, 3);
+    assert_true(m.a.vflags[m.B] & AN_F_NON_SCALABLE);
+    assert_false(m.a.vflags[m.A] & AN_F_NON_SCALABLE);
+    assert_true(m.a.ncauses >= 1);
+    assert_int_equal(m.a.causes[0].vertex, m.B);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "non_scalable_computation");
+    /* loss = 1.0 - 1.0 * 2 / 8 */
+    assert_true(fabs(m.a.causes[0].cost - 0.75) < 1e-3);
+    assert_true(m.a.model[m.A].valid);
+    an_analysis_free(&m.a);
+}
+
+static void t_options(void **state)
+{
+    (void)state;
+    struct an_options o;
+    an_options_defaults(&o);
+    char th[] = "imbalance=1.5", sp[] = "/a=/b"; /* parsed in place */
+    char *argv[] = {"scalana-analyze", "-o", "out", "--weak", "-t", th, "--source-path", sp, "d1", "d2", NULL};
+    assert_int_equal(an_options_parse(&o, 10, argv), 0);
+    assert_true(o.weak);
+    assert_true(o.th.imbalance == 1.5);
+    assert_int_equal(o.run_dir_count, 2);
+    struct an_strpool p = {0};
+    assert_string_equal(an_remap_path(&o, &p, "/a/x.c"), "/b/x.c");
+    assert_string_equal(an_remap_path(&o, &p, "/c/x.c"), "/c/x.c");
+    an_strpool_free(&p);
+    an_options_free(&o);
+    an_options_defaults(&o);
+    char ns[] = "nosuch=1";
+    char *bad[] = {"scalana-analyze", "-t", ns, "d", NULL};
+    assert_int_equal(an_options_parse(&o, 4, bad), -1);
+    an_options_free(&o);
+    assert_string_equal(an_mpi_name(203), "MPI_Allreduce");
+    assert_int_equal(an_mpi_role(203), AN_MPI_COLLECTIVE);
+    assert_true(an_mpi_nonblocking(121));
+}
+
+int main(void)
+{
+    an_options_defaults(&opt);
+    opt.quiet = 1, opt.progress = 0;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_graph),
+        cmocka_unit_test(t_psg_descend),
+        cmocka_unit_test(t_attribution_psg),
+        cmocka_unit_test(t_attribution_threads_and_lost_frames),
+        cmocka_unit_test(t_attribution_dynamic_and_ppg),
+        cmocka_unit_test(t_backtrack_imbalance),
+        cmocka_unit_test(t_waits_per_communicator),
+        cmocka_unit_test(t_balanced_halo_cycle),
+        cmocka_unit_test(t_rotating_blame),
+        cmocka_unit_test(t_scaling),
+        cmocka_unit_test(t_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""check_examples.py — quick check of the planted examples themselves, without ScalAna.
+
+Runs every example built plainly (<build>/examples/plain/, see examples/CMakeLists.txt)
+at 4 processes with a small --scale, defect on and off, and checks the ground truth
+each one prints: valid JSON, the planted category and ranks, planted ranges of at
+most 10 lines without an MPI call, and measured extra CPU seconds close to the
+injected ones.  Also checks that a bad switch fails.  Exit 0 pass, 1 fail, 77 skip.
+"""
+
+import argparse
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_example as rx  # noqa: E402
+
+PROCS = 4
+SCALE = 0.1
+
+
+def planted_ranks(name, p):
+    """Which ranks each example plants its defect on, at p processes."""
+    if name.startswith("load_imbalance"):
+        return [r for r in range(p) if p > 1 and (r % 4 == 3 or r == p - 1)]
+    return {"serial_section": [0] if p > 1 else [],
+            "late_sender_chain": [p // 2] if p > 1 else [],
+            "replicated_work": list(range(p)) if p > 1 else [],
+            "growing_collective": list(range(p)) if p > 1 else [],
+            "balanced_control": []}[name]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--plain-dir", required=True)
+    ap.add_argument("--mpirun", default="mpirun.openmpi")
+    args = ap.parse_args()
+    mpirun = shutil.which(args.mpirun)
+    if not mpirun:
+        rx.skip("%s not found" % args.mpirun)
+    examples = os.path.join(os.path.abspath(args.source_dir), "examples")
+    names = []
+    with open(os.path.join(examples, "examples.list")) as f:
+        names = [l.split()[0] for l in f if l.strip() and not l.startswith("#")]
+    failures = []
+    for name in names:
+        ex = rx.read_manifest(os.path.join(examples, "examples.list"), name)
+        exe = os.path.join(args.plain_dir, name)
+        if not os.path.isfile(exe):
+            failures.append("%s: not built (%s)" % (name, exe))
+            continue
+        with open(os.path.join(examples, ex["source"])) as f:
+            src_lines = f.read().splitlines()
+        for mode in ("on", "off"):
+            cmd = [mpirun, "--allow-run-as-root", "--oversubscribe", "-n", str(PROCS), exe,
+                   "--defect=" + mode, "--scale=%g" % SCALE]
+            try:
+                rc, out, err = rx.run(cmd, args.plain_dir, timeout=120)
+                if rc != 0:
+                    raise rx.Failure("exit %d\n%s" % (rc, rx.tail(err)))
+                truth = rx.parse_truth(out)
+                want = planted_ranks(name, PROCS) if mode == "on" else []
+                want_cat = ex["category"] if want else None
+                if truth["processes"] != PROCS or truth["defect"] != (mode == "on"):
+                    raise rx.Failure("ground truth names the wrong run: %s" % truth)
+                if truth["category"] != want_cat or truth["ranks"] != want:
+                    raise rx.Failure("planted %s on %s, expected %s on %s"
+                                     % (truth["category"], truth["ranks"], want_cat, want))
+                if os.path.basename(truth["file"]) != ex["source"]:
+                    raise rx.Failure("ground truth names file %s" % truth["file"])
+                if want_cat:
+                    rx.check_planted_range(src_lines, truth)
+                    extra = truth["extra_cpu_seconds"]
+                    if len(extra) != len(want) or not truth["cost_seconds"] > 0:
+                        raise rx.Failure("no extra seconds or cost: %s" % truth)
+                    if want_cat != "growing_communication":
+                        for e in extra:
+                            if abs(e - truth["cost_seconds"]) > 0.25 * truth["cost_seconds"] + 0.005:
+                                raise rx.Failure("measured extra %.3f s, injected %.3f s"
+                                                 % (e, truth["cost_seconds"]))
+                rx.log("  %s defect %s: OK (%s on %s, cost %.3f s, run %.2f s)"
+                       % (name, mode, truth["category"], truth["ranks"], truth["cost_seconds"],
+                          truth["run_seconds"]))
+            except rx.Failure as e:
+                failures.append("%s defect %s: %s" % (name, mode, e))
+        rc, _, _ = rx.run([mpirun, "--allow-run-as-root", "-n", "1", exe, "--no-such-switch"],
+                          args.plain_dir, timeout=60)
+        if rc == 0:
+            failures.append("%s: a bad switch did not fail" % name)
+    for f in failures:
+        rx.log("FAIL: " + f)
+    if failures:
+        return 1
+    rx.log("PASS: %d examples" % len(names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

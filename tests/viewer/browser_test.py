@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+"""browser_test.py — opens a rendered index.html in headless Chromium (selenium,
+Debian's chromium + chromium-driver) and checks: no console errors, no network
+requests, the planted root cause is listed, a click on it shows its path and
+source, the search filters the vertex table, the PSG zooms.  Keeps a screenshot.
+Usage: browser_test.py REPORT_DIR SCREENSHOT.png [--category C] [--location L]
+                       [--search TEXT] [--no-source]"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def make_driver(profile):
+    opts = Options()
+    opts.binary_location = "/usr/bin/chromium"
+    for a in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--no-first-run",
+              "--disable-dev-shm-usage", "--window-size=1400,1000", f"--user-data-dir={profile}"]:
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("report_dir")
+    ap.add_argument("screenshot")
+    ap.add_argument("--category", default="late sender")
+    ap.add_argument("--location", default="solver.c:45")
+    ap.add_argument("--search", default="MPI_Wait")
+    ap.add_argument("--no-source", action="store_true", help="the fixture's sources are not on disk")
+    a = ap.parse_args()
+    if not os.path.exists("/usr/bin/chromium") or not os.path.exists("/usr/bin/chromedriver"):
+        print("chromium or chromium-driver not installed: skipped")
+        sys.exit(77)
+    report_dir = os.path.abspath(a.report_dir)
+    shot = a.screenshot
+    category, location = a.category, a.location
+    url = "file://" + os.path.join(report_dir, "index.html")
+    profile = tempfile.mkdtemp(prefix="scalana-chromium-")
+    driver = make_driver(profile)
+    try:
+        driver.get("about:blank")
+        driver.get_log("performance")   # drop the start-up page's own requests
+        driver.get_log("browser")
+        driver.get(url)
+        time.sleep(0.5)
+        check(driver.title.startswith("ScalAna report"), "page title: " + driver.title)
+
+        # root-cause list shows the planted cause
+        causes = driver.find_elements(By.CSS_SELECTOR, "li.cause")
+        check(len(causes) >= 1, f"{len(causes)} root causes listed")
+        first = causes[0]
+        head = first.find_element(By.CSS_SELECTOR, ".cause-head").text
+        check(category in head and location in head, f"first cause shows '{category}' at '{location}': {head!r}")
+
+        # a click shows its path and source
+        detail = first.find_element(By.CSS_SELECTOR, ".detail")
+        check(not detail.is_displayed(), "cause detail hidden before the click")
+        first.find_element(By.CSS_SELECTOR, ".cause-head").click()
+        time.sleep(0.2)
+        check(detail.is_displayed(), "cause detail shown after the click")
+        paths = first.find_elements(By.CSS_SELECTOR, ".pathsvg svg")
+        check(len(paths) == 1 and paths[0].is_displayed(), "path SVG displayed")
+        if paths:
+            check(len(paths[0].find_elements(By.CSS_SELECTOR, "g.node")) >= 1, "path SVG has nodes")
+        srcbox = first.find_element(By.CSS_SELECTOR, ".source")
+        check(srcbox.is_displayed(), "source box displayed")
+        if not a.no_source:
+            src = first.find_elements(By.CSS_SELECTOR, ".source pre.src .l.hl")
+            check(len(src) >= 1 and src[0].is_displayed(), f"source shown with {len(src)} highlighted lines")
+
+        # search filters the vertex table
+        rows = driver.find_elements(By.CSS_SELECTOR, "#vtable tbody tr")
+        box = driver.find_element(By.ID, "vsearch")
+        driver.execute_script("arguments[0].scrollIntoView()", box)
+        box.send_keys(a.search)
+        time.sleep(0.3)
+        visible = driver.execute_script("return Array.from(document.querySelectorAll('#vtable tbody tr')).filter(r => !r.hidden).length")
+        check(0 < visible < len(rows), f"search {a.search!r} leaves {visible} of {len(rows)} rows")
+        texts = driver.execute_script("return Array.from(document.querySelectorAll('#vtable tbody tr')).filter(r => !r.hidden).map(r => r.textContent)")
+        check(all(a.search.lower() in t.lower() for t in texts), "every visible row matches")
+        box.clear()
+        box.send_keys(" ")
+        time.sleep(0.2)
+
+        # sorting by t max, descending on the second click
+        th = driver.find_element(By.XPATH, "//table[@id='vtable']/thead/tr/th[7]")
+        th.click()
+        th.click()
+        vals = driver.execute_script("return Array.from(document.querySelectorAll('#vtable tbody tr')).slice(0,5).map(r => parseFloat(r.cells[6].getAttribute('data-v')))")
+        check(vals == sorted(vals, reverse=True), f"sorted by t max descending: {vals}")
+
+        # PSG zoom changes the viewBox
+        vp = driver.find_elements(By.ID, "psgview")
+        if vp:
+            before = driver.execute_script("return document.querySelector('#psgview svg').getAttribute('viewBox')")
+            driver.find_element(By.ID, "zin").click()
+            after = driver.execute_script("return document.querySelector('#psgview svg').getAttribute('viewBox')")
+            check(before != after, f"zoom changes viewBox ({before} -> {after})")
+            # a click on a graph vertex selects its row in the table
+            target = driver.execute_script("""
+                var a = document.querySelector('#psgview g.node a');
+                if (!a) return null;
+                a.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));
+                return a.getAttribute('xlink:href') || a.getAttribute('href');""")
+            time.sleep(0.3)
+            if target:
+                row = driver.execute_script("var r = document.getElementById(arguments[0].slice(1)); return r ? r.className : null", target)
+                check(driver.execute_script("return location.hash") == target and row == "target",
+                      f"a click on a graph vertex selects table row {target}")
+            else:
+                check(False, "graph vertices are links to the table")
+
+        # screenshot with the first cause open at the top
+        driver.execute_script("window.scrollTo(0,0)")
+        driver.save_screenshot(shot)
+        check(os.path.getsize(shot) > 10000, "screenshot kept: " + shot)
+        full = os.path.splitext(shot)[0] + "-causes.png"
+        driver.execute_script("document.getElementById('causes').scrollIntoView()")
+        driver.save_screenshot(full)
+
+        # no console errors
+        logs = driver.get_log("browser")
+        errors = [l for l in logs if l.get("level") in ("SEVERE", "ERROR")]
+        check(not errors, "no console errors" + ("" if not errors else ": " + json.dumps(errors)[:500]))
+
+        # no network requests: performance entries and the DevTools network log
+        res = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        check(res == [], f"no resource fetches ({res[:3]})")
+        perf = driver.get_log("performance")
+        reqs = []
+        for entry in perf:
+            msg = json.loads(entry["message"])["message"]
+            if msg.get("method") == "Network.requestWillBeSent":
+                u = msg["params"]["request"]["url"]
+                if u != url and not u.startswith("data:"):
+                    reqs.append(u)
+        check(reqs == [], f"no network requests ({reqs[:3]})")
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

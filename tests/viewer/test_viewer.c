@@ -1,0 +1,437 @@
+/* test_viewer.c — cmocka tests of libscalana_viewer on hand-written report.json
+ * fixtures: every DOT parses back with libcgraph, the HTML is escaped, the
+ * size bound holds, extrap.jsonl is valid JSON Lines, errors are one line.
+ * Usage: test_viewer FIXTURE_DIR BIG_REPORT OUT_DIR (OUT_DIR is kept for the
+ * dot-program, HTML and browser tests). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <graphviz/cgraph.h>
+#include "viewer.h"
+#include "vw_internal.h"
+
+static const char *fixtures, *big_report, *out_root;
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, fp) != (size_t)n) { free(b); b = NULL; }
+    if (b) b[n] = '\0';
+    fclose(fp);
+    if (len) *len = (size_t)n;
+    return b;
+}
+
+static json_t *load_fixture(const char *name)
+{
+    char path[4096];
+    int n = name[0] == '/' ? snprintf(path, sizeof path, "%s", name)
+                           : snprintf(path, sizeof path, "%s/%s", fixtures, name);
+    if (n < 0 || (size_t)n >= sizeof path) fail_msg("path too long");
+    json_error_t je;
+    json_t *r = json_load_file(path, 0, &je);
+    if (!r) fail_msg("%s: %s", path, je.text);
+    return r;
+}
+
+static void outdir(char *buf, size_t len, const char *name)
+{
+    mkdir(out_root, 0755);
+    if ((size_t)snprintf(buf, len, "%s/%s", out_root, name) >= len) fail_msg("path too long");
+    mkdir(buf, 0755);
+}
+
+static int render(const char *fixture, const char *name, size_t max_vertices, char *dir, size_t dirlen)
+{
+    json_t *r = load_fixture(fixture);
+    outdir(dir, dirlen, name);
+    char to[4096];
+    if ((size_t)snprintf(to, sizeof to, "%s/src", fixtures) >= sizeof to) fail_msg("path too long");
+    const char *from_v[] = {"/build/proj/src"}, *to_v[] = {to};
+    struct scalana_viewer_options o = {from_v, to_v, 1, max_vertices, 1, 1, 1};
+    char err[256] = "";
+    int rc = scalana_viewer_write(r, dir, &o, err, sizeof err);
+    if (rc != 0) print_error("scalana_viewer_write: %s\n", err);
+    json_decref(r);
+    return rc;
+}
+
+static char *summary_json_color(json_t *r, int color)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    scalana_viewer_print_summary(fp, r, color);
+    fclose(fp);
+    json_decref(r);
+    return buf;
+}
+static char *summary_of_json(json_t *r) { return summary_json_color(r, 0); }
+static char *summary_of(const char *fixture, int color) { return summary_json_color(load_fixture(fixture), color); }
+
+static Agraph_t *read_dot(const char *dir, const char *name)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) fail_msg("path too long");
+    FILE *fp = fopen(path, "r");
+    if (!fp) fail_msg("cannot open %s", path);
+    Agraph_t *g = agread(fp, NULL);
+    fclose(fp);
+    if (!g) fail_msg("libcgraph cannot parse %s", path);
+    return g;
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+    char path[4096];
+    struct stat st;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) fail_msg("path too long");
+    return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+static char *read_out(const char *dir, const char *name)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) fail_msg("path too long");
+    char *s = slurp(path, NULL);
+    if (!s) fail_msg("cannot read %s", path);
+    return s;
+}
+
+static int count_nodes_with_prefix(Agraph_t *g, const char *prefix)
+{
+    int n = 0;
+    for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+        if (strncmp(agnameof(v), prefix, strlen(prefix)) == 0) n++;
+    return n;
+}
+
+/* Every line of extrap.jsonl is one JSON object with params.p, callpath, metric, value. */
+static size_t check_extrap(const char *dir, const char *want_callpath, size_t *want_hits)
+{
+    char *s = read_out(dir, "extrap.jsonl");
+    size_t lines = 0;
+    *want_hits = 0;
+    json_t *seen = json_object();   /* Extra-P needs a call path's parent before it */
+    char *save = NULL;
+    for (char *line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        json_error_t je;
+        json_t *o = json_loads(line, 0, &je);
+        assert_non_null(o);
+        const char *cp = json_string_value(json_object_get(o, "callpath"));
+        assert_non_null(cp);
+        const char *last = NULL;
+        for (const char *q = strstr(cp, "->"); q; q = strstr(q + 2, "->")) last = q;
+        if (last) {
+            char *parent = strndup(cp, (size_t)(last - cp));
+            if (!json_object_get(seen, parent)) fail_msg("extrap.jsonl: %s comes before its parent", cp);
+            free(parent);
+        }
+        json_object_set_new(seen, cp, json_true());
+        assert_true(json_is_integer(json_object_get(json_object_get(o, "params"), "p")));
+        assert_true(json_is_string(json_object_get(o, "callpath")));
+        assert_true(json_is_string(json_object_get(o, "metric")));
+        assert_true(json_is_number(json_object_get(o, "value")));
+        if (want_callpath && !strcmp(json_string_value(json_object_get(o, "callpath")), want_callpath) &&
+            !strcmp(json_string_value(json_object_get(o, "metric")), "time"))
+            (*want_hits)++;
+        json_decref(o);
+        lines++;
+    }
+    json_decref(seen);
+    free(s);
+    return lines;
+}
+
+static void test_planted(void **state)
+{
+    (void)state;
+    char dir[4096];
+    assert_int_equal(render("planted.json", "planted", 0, dir, sizeof dir), 0);
+    static const char *files[] = {"psg.dot", "psg.svg", "rootcause-1.dot", "rootcause-1.svg", "rootcause-2.dot",
+                                  "rootcause-3.dot", "rootcause-3.svg", "index.html", "extrap.jsonl"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) assert_true(file_exists(dir, files[i]));
+
+    Agraph_t *g = read_dot(dir, "psg.dot");
+    assert_int_equal(agnnodes(g), 17);
+    assert_int_equal(agnedges(g), 16);
+    Agnode_t *root = agnode(g, "v11", 0);
+    assert_non_null(root);
+    assert_non_null(strstr(agget(root, "label"), "\"planted\" extra work"));
+    assert_string_equal(agget(root, "penwidth"), "3");
+    assert_non_null(strstr(agget(agnode(g, "v1", 0), "label"), "init_grid<double>"));
+    agclose(g);
+
+    g = read_dot(dir, "rootcause-1.dot");
+    assert_int_equal(agnnodes(g), 7);
+    assert_int_equal(agnsubg(g), 2);                   /* clusters for ranks 1 and 0 */
+    assert_non_null(agsubg(g, "cluster_rank0", 0));
+    Agnode_t *r0 = agnode(g, "r0_v11", 0), *sym = agnode(g, "r1_v9", 0), *send = agnode(g, "r0_v8", 0);
+    assert_non_null(r0);
+    assert_non_null(sym);
+    assert_string_equal(agget(r0, "fillcolor"), "#b2182b");
+    Agedge_t *comm = agedge(g, send, sym, NULL, 0);     /* causal direction: send -> waiting receiver */
+    assert_non_null(comm);
+    assert_string_equal(agget(comm, "label"), "communication");
+    agclose(g);
+    for (int k = 2; k <= 3; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "rootcause-%d.dot", k);
+        g = read_dot(dir, name);
+        assert_int_equal(agnnodes(g), 1);
+        agclose(g);
+    }
+
+    char *html = read_out(dir, "index.html");
+    assert_non_null(strstr(html, "<!DOCTYPE html>"));
+    assert_non_null(strstr(html, "Content-Security-Policy"));
+    assert_null(strstr(html, "<script>alert(1)"));
+    assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert_null(strstr(html, "<b>not bold</b>"));
+    assert_non_null(strstr(html, "init_grid&lt;double&gt;"));
+    assert_non_null(strstr(html, "12 samples dropped &lt;0.1%&gt; &amp; ignored"));
+    /* the source snippet came through the --source-path remapping, escaped, highlighted */
+    assert_non_null(strstr(html, "fixtures/src/solver.c, lines 45–46"));
+    assert_non_null(strstr(html, "<span class=\"l hl\" data-line=\"45\">"));
+    assert_non_null(strstr(html, "%g &lt;done&gt; &amp; \\&quot;ok\\&quot;"));
+    assert_non_null(strstr(html, "id=\"cause-1-path\""));
+    assert_non_null(strstr(html, "id=\"plot-v11\""));
+    assert_non_null(strstr(html, "id=\"bars-v11\""));
+    assert_non_null(strstr(html, "id=\"heat-bytes\""));
+    assert_non_null(strstr(html, "id=\"vrow-16\""));
+    assert_null(strstr(html, "http://www.w3.org/1999/xlink\" href=\"http"));
+    assert_null(strstr(html, "src=\"http"));
+    free(html);
+
+    size_t hits;
+    size_t lines = check_extrap(dir, "main->for (step < 100)->MPI_Allreduce", &hits);
+    assert_true(lines > 17 * 3);
+    assert_int_equal(hits, 3);                          /* one per process count */
+}
+
+static void test_single_run(void **state)
+{
+    (void)state;
+    char dir[4096];
+    assert_int_equal(render("single_run.json", "single_run", 0, dir, sizeof dir), 0);
+    Agraph_t *g = read_dot(dir, "psg.dot");
+    assert_int_equal(agnnodes(g), 4);
+    /* user backslashes stay literal: "\N" must not become the node name */
+    assert_non_null(strstr(agget(agnode(g, "v1", 0), "label"), "MAIN__ \\\\N \\\\G {record|label}"));
+    agclose(g);
+    char *svg = read_out(dir, "psg.svg");
+    assert_non_null(strstr(svg, "MAIN__ \\N \\G {record|label}"));
+    assert_non_null(strstr(svg, "solve_&quot;block&quot; &lt;T&amp;&gt;"));
+    free(svg);
+    g = read_dot(dir, "rootcause-1.dot");
+    assert_int_equal(agnnodes(g), 1);
+    assert_non_null(agsubg(g, "cluster_rank3", 0));
+    agclose(g);
+    char *html = read_out(dir, "index.html");
+    assert_non_null(strstr(html, "source file not found: /nonexistent/src/kernel\\path.F90"));
+    assert_non_null(strstr(html, "app &lt;beta&gt; &amp; co"));
+    assert_null(strstr(html, "</li><li>injected"));
+    assert_non_null(strstr(html, "&lt;/li&gt;&lt;li&gt;injected"));
+    assert_non_null(strstr(html, "rank 2 of the 4-process run"));
+    assert_non_null(strstr(html, "Scaling plots need runs at two or more process counts"));
+    assert_non_null(strstr(html, "id=\"bars-v2\""));
+    assert_non_null(strstr(html, "No point-to-point communication"));
+    free(html);
+    size_t hits;
+    assert_int_equal(check_extrap(dir, NULL, &hits), 4 * 2);   /* "time" (= time_max, the default) and time_mean */
+}
+
+static void test_empty(void **state)
+{
+    (void)state;
+    char dir[4096];
+    assert_int_equal(render("empty.json", "empty", 0, dir, sizeof dir), 0);
+    Agraph_t *g = read_dot(dir, "psg.dot");
+    assert_int_equal(agnnodes(g), 0);
+    agclose(g);
+    assert_false(file_exists(dir, "rootcause-1.dot"));
+    char *html = read_out(dir, "index.html");
+    assert_non_null(strstr(html, "No root cause was found"));
+    free(html);
+    size_t hits;
+    assert_int_equal(check_extrap(dir, NULL, &hits), 0);
+}
+
+static void test_big_bounded(void **state)
+{
+    (void)state;
+    char dir[4096];
+    assert_int_equal(render(big_report, "big", 0, dir, sizeof dir), 0);
+    Agraph_t *g = read_dot(dir, "psg.dot");
+    int kept = count_nodes_with_prefix(g, "v"), folded = count_nodes_with_prefix(g, "folded_");
+    print_message("big: %d vertices laid out, %d folded nodes\n", kept, folded);
+    assert_true(kept >= SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES * 3 / 4);
+    assert_true(kept <= SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES * 5 / 4);
+    assert_true(folded > 0 && folded <= kept + 1);
+    assert_non_null(strstr(agget(g, "label"), "of 5000 vertices"));
+    assert_non_null(agnode(g, "v4321", 0));             /* the root causes are always kept */
+    assert_non_null(agnode(g, "v2500", 0));
+    assert_non_null(agnode(g, "v4999", 0));
+    agclose(g);
+    for (int k = 1; k <= 3; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "rootcause-%d.dot", k);
+        g = read_dot(dir, name);
+        assert_true(agnnodes(g) >= 2);
+        agclose(g);
+    }
+    char *html = read_out(dir, "index.html");
+    assert_non_null(strstr(html, "Showing "));
+    assert_non_null(strstr(html, "id=\"vrow-4999\""));
+    assert_non_null(strstr(html, "Each cell sums a block of ranks"));
+    free(html);
+
+    /* a small bound: still the causes, a note, and far fewer nodes */
+    char dir2[4096];
+    assert_int_equal(render(big_report, "big-small-bound", 60, dir2, sizeof dir2), 0);
+    g = read_dot(dir2, "psg.dot");
+    kept = count_nodes_with_prefix(g, "v");
+    assert_true(kept < 200);
+    assert_non_null(agnode(g, "v4321", 0));
+    agclose(g);
+}
+
+/* A report that breaks every rule of the schema (wrong types, parent cycles,
+ * indices out of range, ragged matrices) renders without crashing. */
+static void test_malformed(void **state)
+{
+    (void)state;
+    char dir[4096];
+    assert_int_equal(render("malformed.json", "malformed", 0, dir, sizeof dir), 0);
+    Agraph_t *g = read_dot(dir, "psg.dot");
+    assert_int_equal(count_nodes_with_prefix(g, "v"), 5);
+    agclose(g);
+    g = read_dot(dir, "rootcause-1.dot");
+    agclose(g);
+    assert_true(file_exists(dir, "index.html"));
+    char *s = summary_of_json(load_fixture("malformed.json"));
+    assert_non_null(strstr(s, "real warning"));
+    free(s);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    json_t *r = load_fixture("planted.json");
+    char err[128] = "";
+    struct scalana_viewer_options o = {NULL, NULL, 0, 0, 1, 1, 1};
+    assert_int_equal(scalana_viewer_write(r, "/nonexistent/dir/for/viewer", &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/dir/for/viewer"));
+    assert_null(strchr(err, '\n'));
+    json_t *notobj = json_array();
+    assert_int_equal(scalana_viewer_write(notobj, out_root, &o, err, sizeof err), -1);
+    assert_true(strlen(err) > 0);
+    assert_int_equal(scalana_viewer_write(r, out_root, &o, NULL, 0), 0);   /* NULL err is allowed */
+    json_decref(notobj);
+    /* opt NULL: DOT files only */
+    char dir[4096];
+    outdir(dir, sizeof dir, "dot-only");
+    assert_int_equal(scalana_viewer_write(r, dir, NULL, err, sizeof err), 0);
+    assert_true(file_exists(dir, "psg.dot"));
+    assert_false(file_exists(dir, "index.html"));
+    assert_false(file_exists(dir, "psg.svg"));
+    /* HTML without SVG files: the graphs are still rendered into the page */
+    outdir(dir, sizeof dir, "html-no-svg");
+    struct scalana_viewer_options h = {NULL, NULL, 0, 0, 0, 1, 0};
+    assert_int_equal(scalana_viewer_write(r, dir, &h, err, sizeof err), 0);
+    assert_false(file_exists(dir, "psg.svg"));
+    assert_false(file_exists(dir, "extrap.jsonl"));
+    char *html = read_out(dir, "index.html");
+    assert_non_null(strstr(html, "<div class=\"viewport\" id=\"psgview\"><svg"));
+    assert_non_null(strstr(html, "<div class=\"pathsvg\" id=\"cause-1-path\"><svg"));
+    free(html);
+    json_decref(r);
+}
+
+
+static void test_summary(void **state)
+{
+    (void)state;
+    char *s = summary_of("planted.json", 0);
+    assert_non_null(strstr(s, "#1"));
+    assert_non_null(strstr(s, "late sender"));
+    assert_non_null(strstr(s, "/build/proj/src/solver.c:45"));
+    assert_non_null(strstr(s, "1.9 s (42.2%)"));
+    assert_non_null(strstr(s, "rank 0 spends 2.0 s"));
+    assert_non_null(strstr(s, "55.6%"));
+    assert_non_null(strstr(s, "warning: 8 ranks on 2 cores"));
+    assert_null(strchr(s, '\033'));
+    free(s);
+    s = summary_of("planted.json", 1);
+    assert_non_null(strchr(s, '\033'));
+    free(s);
+    s = summary_of("empty.json", 0);
+    assert_non_null(strstr(s, "No root cause found"));
+    free(s);
+    s = summary_of("single_run.json", 0);
+    assert_non_null(strstr(s, "missing ranks: 1"));
+    free(s);
+}
+
+static void test_html_escape(void **state)
+{
+    (void)state;
+    struct vw_out o;
+    vw_out_init_mem(&o);
+    vw_html(&o, "a<b>&\"c'\x01 \xC3\xA9 \xFF\xE2\x82");
+    assert_false(vw_out_error(&o));
+    assert_string_equal(o.buf, "a&lt;b&gt;&amp;&quot;c&#39;\xEF\xBF\xBD \xC3\xA9 \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+    vw_out_free(&o);
+}
+
+/* --source-path: the first matching prefix wins, and a prefix only matches up to a '/'. */
+static void test_source_remap(void **state)
+{
+    (void)state;
+    char to[4096], got[4096];
+    if ((size_t)snprintf(to, sizeof to, "%s/src", fixtures) >= sizeof to) fail_msg("path too long");
+    const char *from_v[] = {"/build/proj/sr", "/build/proj/src/", "/build/proj"}, *to_v[] = {"/nowhere", to, "/nowhere"};
+    struct scalana_viewer_options o = {from_v, to_v, 3, 0, 0, 0, 0};
+    FILE *fp = vw_source_open(&o, "/build/proj/src/solver.c", got, sizeof got);
+    assert_non_null(fp);
+    fclose(fp);
+    assert_non_null(strstr(got, "fixtures/src/solver.c"));
+    assert_null(vw_source_open(&o, "/build/proj/srcx/solver.c", got, sizeof got));
+    assert_null(vw_source_open(NULL, "/build/proj/src/solver.c", got, sizeof got));
+    assert_null(vw_source_open(&o, "", got, sizeof got));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s FIXTURE_DIR BIG_REPORT OUT_DIR\n", argv[0]);
+        return 2;
+    }
+    fixtures = argv[1];
+    big_report = argv[2];
+    out_root = argv[3];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_html_escape),
+        cmocka_unit_test(test_source_remap),
+        cmocka_unit_test(test_planted),
+        cmocka_unit_test(test_single_run),
+        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_big_bounded),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_summary),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,133 @@
+/* scalana-view.c — re-render an existing report.json (DOT, SVG, index.html,
+ * extrap.jsonl, terminal summary) without re-running the analysis, e.g. with
+ * other --source-path mappings or another graph bound. */
+#include "viewer.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: scalana-view [options] REPORT.json\n"
+        "Renders a report.json written by scalana-analyze into a directory:\n"
+        "psg.dot/.svg, rootcause-N.dot/.svg, index.html, extrap.jsonl; prints the summary.\n"
+        "  -o, --output DIR            output directory (default: the report's directory)\n"
+        "      --source-path OLD=NEW   look for sources under NEW instead of OLD (repeatable)\n"
+        "      --max-graph-vertices N  lay out at most about N vertices per graph (default %d)\n"
+        "      --no-svg                do not write psg.svg and rootcause-N.svg\n"
+        "      --no-html               do not write index.html\n"
+        "      --no-extrap             do not write extrap.jsonl\n"
+        "  -s, --summary               print the summary only, write nothing\n"
+        "  -q, --quiet                 do not print the summary\n"
+        "      --color WHEN            auto (default), always or never\n"
+        "  -h, --help                  this text\n",
+        SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES);
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[4096];
+    if ((size_t)snprintf(buf, sizeof buf, "%s", path) >= sizeof buf) return -1;
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return (mkdir(buf, 0777) != 0 && errno != EEXIST) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    enum { O_SRC = 256, O_MAXV, O_NOSVG, O_NOHTML, O_NOEXTRAP, O_COLOR };
+    static const struct option longopts[] = {
+        {"output", required_argument, 0, 'o'}, {"source-path", required_argument, 0, O_SRC},
+        {"max-graph-vertices", required_argument, 0, O_MAXV}, {"no-svg", no_argument, 0, O_NOSVG},
+        {"no-html", no_argument, 0, O_NOHTML}, {"no-extrap", no_argument, 0, O_NOEXTRAP},
+        {"summary", no_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'},
+        {"color", required_argument, 0, O_COLOR}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *out = NULL;
+    const char **from = calloc((size_t)argc, sizeof *from), **to = calloc((size_t)argc, sizeof *to);
+    size_t nmap = 0;
+    struct scalana_viewer_options opt = {0};
+    opt.write_svg = opt.write_html = opt.write_extrap = 1;
+    int summary_only = 0, quiet = 0, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    if (!from || !to) { fprintf(stderr, "scalana-view: out of memory\n"); return 1; }
+    int c;
+    while ((c = getopt_long(argc, argv, "o:sqh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case O_SRC: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg) {
+                fprintf(stderr, "scalana-view: --source-path wants OLD=NEW, got '%s'\n", optarg);
+                return 2;
+            }
+            *eq = '\0';
+            from[nmap] = optarg;
+            to[nmap++] = eq + 1;
+            break;
+        }
+        case O_MAXV: {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || n <= 0) { fprintf(stderr, "scalana-view: --max-graph-vertices wants a positive number\n"); return 2; }
+            opt.max_graph_vertices = (size_t)n;
+            break;
+        }
+        case O_NOSVG: opt.write_svg = 0; break;
+        case O_NOHTML: opt.write_html = 0; break;
+        case O_NOEXTRAP: opt.write_extrap = 0; break;
+        case 's': summary_only = 1; break;
+        case 'q': quiet = 1; break;
+        case O_COLOR:
+            if (!strcmp(optarg, "always")) color = 1;
+            else if (!strcmp(optarg, "never")) color = 0;
+            else if (strcmp(optarg, "auto") != 0) { fprintf(stderr, "scalana-view: --color wants auto, always or never\n"); return 2; }
+            break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 1) { usage(stderr); return 2; }
+    const char *path = argv[optind];
+    json_error_t je;
+    json_t *report = json_load_file(path, 0, &je);
+    if (!report) {
+        fprintf(stderr, "scalana-view: %s:%d: %s\n", path, je.line, je.text);
+        return 1;
+    }
+    int rc = 0;
+    if (!summary_only) {
+        char dirbuf[4096];
+        if (!out) {
+            snprintf(dirbuf, sizeof dirbuf, "%s", path);
+            char *slash = strrchr(dirbuf, '/');
+            if (slash) *slash = '\0';
+            else snprintf(dirbuf, sizeof dirbuf, ".");
+            out = dirbuf;
+        }
+        opt.source_path_from = from;
+        opt.source_path_to = to;
+        opt.source_path_count = nmap;
+        char err[1024];
+        if (mkdir_p(out) != 0) {
+            fprintf(stderr, "scalana-view: cannot create %s: %s\n", out, strerror(errno));
+            rc = 1;
+        } else if (scalana_viewer_write(report, out, &opt, err, sizeof err) != 0) {
+            fprintf(stderr, "scalana-view: %s\n", err);
+            rc = 1;
+        } else if (!quiet) {
+            fprintf(stderr, "scalana-view: wrote %s/%s\n", out, opt.write_html ? "index.html" : "psg.dot");
+        }
+    }
+    if (!quiet || summary_only) scalana_viewer_print_summary(stdout, report, color);
+    json_decref(report);
+    free(from);
+    free(to);
+    return rc;
+}

@@ -1,0 +1,149 @@
+/* vw_html_causes.c — the root-cause section of index.html: ranked causes that
+ * open to their details, backtracking path (SVG) and the source around them. */
+#include "vw_html.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SNIPPET_CONTEXT 5        /* lines shown before and after a root cause */
+#define SNIPPET_MAX_LINES 60     /* cap on the highlighted range shown */
+#define SNIPPET_MAX_COLS 400     /* longer source lines are cut */
+
+static void source_snippet(struct vw_out *o, const struct vw_html_ctx *c, const char *file,
+                           long first, long last)
+{
+    if (!file || !*file || first <= 0) {
+        vw_puts(o, "<p class=\"missing\">no source location</p>");
+        return;
+    }
+    if (last < first) last = first;
+    long shown_last = last;
+    if (shown_last - first + 1 > SNIPPET_MAX_LINES) shown_last = first + SNIPPET_MAX_LINES - 1;
+    char resolved[4096];
+    FILE *fp = vw_source_open(c->opt, file, resolved, sizeof resolved);
+    if (!fp) {
+        vw_puts(o, "<p class=\"missing\">source file not found: ");
+        vw_html(o, file);
+        vw_puts(o, " (scalana-analyze --source-path FROM=TO maps build paths to where the sources are)</p>");
+        return;
+    }
+    long from = first > SNIPPET_CONTEXT ? first - SNIPPET_CONTEXT : 1;
+    long to = shown_last + SNIPPET_CONTEXT;
+    vw_puts(o, "<div class=\"note\">");
+    vw_html(o, resolved);
+    vw_printf(o, ", lines %ld–%ld</div><pre class=\"src\">", first, last);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long no = 0;
+    int any = 0;
+    while ((n = getline(&line, &cap, fp)) >= 0) {
+        no++;
+        if (no < from) continue;
+        if (no > to) break;
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
+        size_t len = (size_t)n > SNIPPET_MAX_COLS ? SNIPPET_MAX_COLS : (size_t)n;
+        vw_printf(o, "<span class=\"l%s\" data-line=\"%ld\"><span class=\"n\">%ld</span>",
+                  (no >= first && no <= last) ? " hl" : "", no, no);
+        vw_html_n(o, line, len);
+        if (len < (size_t)n) vw_puts(o, " \xE2\x80\xA6");
+        vw_puts(o, "</span>");
+        any = 1;
+    }
+    free(line);
+    fclose(fp);
+    vw_puts(o, "</pre>");
+    if (!any) vw_printf(o, "<p class=\"missing\">the file has fewer than %ld lines (does it match the binary?)</p>", first);
+    if (shown_last < last) vw_printf(o, "<p class=\"note\">%ld more highlighted lines not shown</p>", last - shown_last);
+}
+
+void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
+{
+    const struct vw_report *r = c->r;
+    vw_puts(o, "<section id=\"causes\"><h2>Root causes</h2>");
+    size_t n = json_array_size(r->root_causes);
+    if (n == 0) {
+        vw_puts(o, "<p>No root cause was found: no vertex fails to scale or is out of balance beyond the thresholds.</p></section>");
+        return;
+    }
+    vw_puts(o, "<p class=\"note\">Ranked by the run time they explain at the largest process count. Click one for its backtracking path and source.</p><ol class=\"causes\">");
+    size_t i;
+    const json_t *rc;
+    json_array_foreach(r->root_causes, i, rc) {
+        long rank = vw_int(rc, "rank", (long)i + 1);
+        const char *cat = vw_str(rc, "category", "");
+        vw_printf(o, "<li class=\"cause\" id=\"cause-%ld\" data-rank=\"%ld\" data-category=\"", rank, rank);
+        vw_html(o, cat);
+        vw_printf(o, "\"><button class=\"cause-head\" type=\"button\" aria-expanded=\"false\" aria-controls=\"cause-%ld-detail\">", rank);
+        vw_printf(o, "<span class=\"rk\">#%ld</span><span class=\"cat\">", rank);
+        vw_html(o, vw_category_title(cat));
+        vw_puts(o, "</span><span class=\"loc\">");
+        vw_html_loc(o, vw_str(rc, "file", ""), vw_int(rc, "line", 0));
+        vw_puts(o, "</span><span class=\"fn\">");
+        vw_html(o, vw_str(rc, "function", ""));
+        vw_puts(o, "</span><span class=\"cost\">");
+        vw_num(o, vw_dbl(rc, "cost_seconds", 0));
+        vw_printf(o, " s (%.1f%%)</span></button><p class=\"evidence\">", vw_dbl(rc, "cost_percent", 0));
+        vw_html(o, vw_str(rc, "evidence", ""));
+        vw_printf(o, "</p><div class=\"detail\" id=\"cause-%ld-detail\" hidden><dl>", rank);
+        vw_puts(o, "<dt>location</dt><dd class=\"loc\">");
+        if (*vw_str(rc, "file", "")) {
+            vw_html(o, vw_str(rc, "file", ""));
+            vw_printf(o, ":%ld–%ld</dd>", vw_int(rc, "line", 0), vw_int(rc, "last_line", vw_int(rc, "line", 0)));
+        } else {
+            vw_puts(o, "(no source location: code without debug information or outside the program)</dd>");
+        }
+        vw_puts(o, "<dt>causing processes</dt><dd>");
+        vw_html_int_list(o, json_object_get(rc, "processes"), 32);
+        vw_puts(o, "</dd>");
+        if (json_object_get(rc, "waiting_processes")) {
+            vw_puts(o, "<dt>waiting processes</dt><dd>");
+            vw_html_int_list(o, json_object_get(rc, "waiting_processes"), 32);
+            vw_puts(o, "</dd>");
+        }
+        const json_t *model = json_object_get(rc, "model");
+        if (json_is_object(model)) {
+            vw_puts(o, "<dt>model</dt><dd>t(p) = ");
+            vw_html(o, vw_str(model, "formula", ""));
+            vw_puts(o, " <span class=\"note\">(");
+            vw_html(o, vw_str(model, "quality", ""));
+            double sm = vw_dbl(model, "smape", NAN);
+            if (isfinite(sm)) vw_printf(o, ", SMAPE %.1f%%", sm);
+            vw_puts(o, ")</span></dd>");
+        }
+        const json_t *sym = json_object_get(rc, "symptom");
+        if (json_is_object(sym)) {
+            vw_puts(o, "<dt>symptom</dt><dd>");
+            vw_html(o, vw_str(sym, "operation", ""));
+            vw_puts(o, " at <span class=\"loc\">");
+            vw_html_loc(o, vw_str(sym, "file", ""), vw_int(sym, "line", 0));
+            vw_puts(o, "</span></dd>");
+        }
+        long vi = vw_int(rc, "vertex", -1);
+        const json_t *cv = vw_vertex(r, vi);
+        if (cv) {
+            vw_printf(o, "<dt>vertex</dt><dd><a href=\"#vrow-%ld\">%ld</a> ", vi, vi);
+            vw_html(o, vw_str(cv, "kind", ""));
+            vw_puts(o, " ");
+            vw_html(o, vw_str(rc, "name", vw_str(cv, "name", "")));
+            vw_puts(o, "</dd>");
+        }
+        vw_puts(o, "</dl><h4>Backtracking path</h4>");
+        if (c->path_svgs && c->path_svgs[i]) {
+            vw_printf(o, "<div class=\"pathsvg\" id=\"cause-%ld-path\">", rank);
+            vw_html_inline_svg(o, c->path_svgs[i]);
+            vw_puts(o, "</div>");
+        } else {
+            vw_printf(o, "<p class=\"missing\" id=\"cause-%ld-path\">path not rendered (see rootcause-%ld.dot)</p>", rank, rank);
+        }
+        vw_printf(o, "<h4>Source</h4><div class=\"source\" id=\"cause-%ld-source\">", rank);
+        source_snippet(o, c, vw_str(rc, "file", ""), vw_int(rc, "line", 0), vw_int(rc, "last_line", 0));
+        if (json_is_object(sym) && vw_str(sym, "file", NULL) &&
+            (strcmp(vw_str(sym, "file", ""), vw_str(rc, "file", "")) != 0 || vw_int(sym, "line", 0) != vw_int(rc, "line", 0))) {
+            vw_puts(o, "<h5>Symptom</h5>");
+            source_snippet(o, c, vw_str(sym, "file", ""), vw_int(sym, "line", 0), vw_int(sym, "line", 0));
+        }
+        vw_puts(o, "</div></div></li>");
+    }
+    vw_puts(o, "</ol></section>");
+}

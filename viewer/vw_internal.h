@@ -1,0 +1,103 @@
+/* vw_internal.h — types and helpers shared by the viewer's files (not public):
+ * the output writer with a sticky error flag, report accessors, graph builders. */
+#ifndef SCALANA_VW_INTERNAL_H
+#define SCALANA_VW_INTERNAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <jansson.h>
+#include "viewer.h"
+
+#define VW_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- output writer (vw_out.c): a file or a growing memory buffer; the
+ * first failure is sticky, so callers check vw_out_error() once at the end. */
+struct vw_out {
+    FILE *fp;            /* file backend, or NULL for the memory backend */
+    char *buf;           /* memory backend: contents, NUL-terminated */
+    size_t len, cap;
+    int failed;          /* sticky: set by the first failed write or allocation */
+};
+VW_HIDDEN void vw_out_init_mem(struct vw_out *o);
+VW_HIDDEN void vw_out_init_file(struct vw_out *o, FILE *fp);
+VW_HIDDEN void vw_out_free(struct vw_out *o);              /* frees the memory buffer only */
+VW_HIDDEN void vw_write(struct vw_out *o, const char *s, size_t n);
+VW_HIDDEN void vw_puts(struct vw_out *o, const char *s);
+VW_HIDDEN void vw_printf(struct vw_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* HTML/XML-escaped text: & < > " ' become entities; invalid UTF-8 bytes become U+FFFD. */
+VW_HIDDEN void vw_html(struct vw_out *o, const char *s);
+VW_HIDDEN void vw_html_n(struct vw_out *o, const char *s, size_t n);
+/* Number for display: %.3g-like with a unit-free compact form. */
+VW_HIDDEN void vw_num(struct vw_out *o, double v);
+static inline int vw_out_error(const struct vw_out *o) { return o->failed; }
+
+/* ---- report accessors (vw_report.c) */
+struct vw_report {
+    const json_t *root;
+    const json_t *vertices;      /* array (never NULL: an empty array when absent) */
+    const json_t *root_causes;   /* array */
+    const json_t *runs;          /* array */
+    size_t nvert;
+    int largest_processes;       /* largest run's process count (0 without runs) */
+    double largest_wall;         /* its wall_seconds */
+    unsigned char *on_path;      /* nvert flags: vertex is a root cause or on a path */
+    int *children_first, *children_next;  /* child lists by parent (-1 ends) */
+    int *parent;                 /* parent index or -1 */
+};
+VW_HIDDEN int vw_report_open(struct vw_report *r, const json_t *report, char *err, size_t errlen);
+VW_HIDDEN void vw_report_close(struct vw_report *r);
+VW_HIDDEN const json_t *vw_vertex(const struct vw_report *r, long i);   /* NULL if out of range */
+VW_HIDDEN const char *vw_str(const json_t *obj, const char *key, const char *dflt);
+VW_HIDDEN double vw_dbl(const json_t *obj, const char *key, double dflt);
+VW_HIDDEN long vw_int(const json_t *obj, const char *key, long dflt);
+/* The metrics entry of vertex v at the largest process count it has (NULL if none). */
+VW_HIDDEN const json_t *vw_metrics_last(const json_t *v);
+VW_HIDDEN int vw_has_flag(const json_t *v, const char *flag);
+/* "Category name" for display of a root_cause.category value. */
+VW_HIDDEN const char *vw_category_title(const char *category);
+
+/* ---- source files (vw_source.c) */
+/* Open `file` after applying the --source-path prefix pairs of opt; NULL if not found. */
+VW_HIDDEN FILE *vw_source_open(const struct scalana_viewer_options *opt, const char *file,
+                               char *resolved, size_t resolved_len);
+
+/* ---- graphs (vw_dot_psg.c, vw_dot_path.c, vw_render.c) */
+typedef struct Agraph_s vw_graph;
+/* PSG bounded to max_vertices; *note gets a static-lifetime-free malloc'd string
+ * describing what was left out (NULL when nothing was). */
+VW_HIDDEN vw_graph *vw_psg_graph(const struct vw_report *r, size_t max_vertices, char **note);
+VW_HIDDEN vw_graph *vw_path_graph(const struct vw_report *r, const json_t *root_cause, size_t max_vertices);
+VW_HIDDEN void vw_graph_close(vw_graph *g);
+/* Write the graph as DOT through agwrite to path. */
+VW_HIDDEN int vw_graph_write_dot(vw_graph *g, const char *path, char *err, size_t errlen);
+/* Lay out with dot and render SVG into *svg (malloc'd, NUL-terminated). */
+VW_HIDDEN int vw_graph_render_svg(vw_graph *g, char **svg, size_t *len, char *err, size_t errlen);
+
+/* ---- HTML (vw_html*.c) */
+struct vw_html_ctx {
+    const struct vw_report *r;
+    const struct scalana_viewer_options *opt;
+    const char *psg_svg;             /* may be NULL */
+    const char *psg_note;            /* may be NULL */
+    const char *const *path_svgs;    /* per root cause, entries may be NULL */
+};
+VW_HIDDEN void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c);
+/* SVG figures drawn by our code (vw_plot.c) */
+VW_HIDDEN void vw_plot_scaling(struct vw_out *o, const struct vw_report *r, const json_t *v, const char *series);
+/* The series drawn hollow next to a fitted series (mean <-> max of the same kind). */
+VW_HIDDEN const char *vw_plot_companion(const char *series);
+VW_HIDDEN void vw_plot_bars(struct vw_out *o, const json_t *metrics);
+VW_HIDDEN void vw_plot_heatmap(struct vw_out *o, const json_t *matrix, const char *unit);
+VW_HIDDEN void vw_plot_runs(struct vw_out *o, const struct vw_report *r);
+/* Inline assets (vw_assets.c) */
+VW_HIDDEN extern const char vw_css[];
+VW_HIDDEN extern const char vw_js[];
+
+/* ---- Extra-P (vw_extrap.c) */
+VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);
+
+/* ---- errors */
+VW_HIDDEN void vw_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

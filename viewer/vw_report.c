@@ -1,0 +1,164 @@
+/* vw_report.c — read-only accessors over report.json (docs/report.schema.json):
+ * lookups with defaults, the vertex tree, the set of vertices on root-cause paths. */
+#include "vw_internal.h"
+#include <stdlib.h>
+#include <string.h>
+
+const char *vw_str(const json_t *obj, const char *key, const char *dflt)
+{
+    const json_t *v = obj ? json_object_get(obj, key) : NULL;
+    return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+double vw_dbl(const json_t *obj, const char *key, double dflt)
+{
+    const json_t *v = obj ? json_object_get(obj, key) : NULL;
+    return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+long vw_int(const json_t *obj, const char *key, long dflt)
+{
+    const json_t *v = obj ? json_object_get(obj, key) : NULL;
+    if (json_is_integer(v)) return (long)json_integer_value(v);
+    if (json_is_real(v)) return (long)json_real_value(v);
+    return dflt;
+}
+
+const json_t *vw_vertex(const struct vw_report *r, long i)
+{
+    if (i < 0 || (size_t)i >= r->nvert) return NULL;
+    return json_array_get(r->vertices, (size_t)i);
+}
+
+const json_t *vw_metrics_last(const json_t *v)
+{
+    const json_t *ms = json_object_get(v, "metrics");
+    const json_t *best = NULL;
+    long bestp = -1;
+    size_t i;
+    const json_t *m;
+    json_array_foreach(ms, i, m) {
+        long p = vw_int(m, "processes", 0);
+        if (p > bestp) { bestp = p; best = m; }
+    }
+    return best;
+}
+
+int vw_has_flag(const json_t *v, const char *flag)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(json_object_get(v, "flags"), i, f)
+        if (json_is_string(f) && strcmp(json_string_value(f), flag) == 0) return 1;
+    return 0;
+}
+
+const char *vw_category_title(const char *c)
+{
+    static const struct { const char *key, *title; } t[] = {
+        {"load_imbalance", "load imbalance"},
+        {"non_scalable_computation", "non-scalable computation"},
+        {"serial_bottleneck", "serial bottleneck"},
+        {"growing_communication", "growing communication"},
+        {"late_sender", "late sender"},
+        {"late_receiver", "late receiver"},
+        {"wait_at_collective", "wait at collective"},
+        {"gpu_idle", "GPU idle"},
+        {"gpu_bound", "GPU-bound"},
+        {"host_device_transfer", "host-device transfer"},
+        {"resource_contention", "resource contention"},
+        {"rotating_blame", "rotating blame"},
+    };
+    if (!c) return "unknown";
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(c, t[i].key) == 0) return t[i].title;
+    return c;
+}
+
+static const json_t *empty_array(void)
+{
+    static json_t *e;   /* one shared, never freed, never modified */
+    if (!e) e = json_array();
+    return e;
+}
+
+int vw_report_open(struct vw_report *r, const json_t *report, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    if (!json_is_object(report)) {
+        vw_seterr(err, errlen, "report is not a JSON object");
+        return -1;
+    }
+    r->root = report;
+    r->vertices = json_object_get(report, "vertices");
+    r->root_causes = json_object_get(report, "root_causes");
+    r->runs = json_object_get(report, "runs");
+    if (!json_is_array(r->vertices)) r->vertices = empty_array();
+    if (!json_is_array(r->root_causes)) r->root_causes = empty_array();
+    if (!json_is_array(r->runs)) r->runs = empty_array();
+    if (!r->vertices || !r->root_causes || !r->runs) {
+        vw_seterr(err, errlen, "out of memory");
+        return -1;
+    }
+    r->nvert = json_array_size(r->vertices);
+    size_t i;
+    const json_t *run;
+    json_array_foreach(r->runs, i, run) {
+        long p = vw_int(run, "processes", 0);
+        if (p > r->largest_processes) {
+            r->largest_processes = (int)p;
+            r->largest_wall = vw_dbl(run, "wall_seconds", 0);
+        }
+    }
+    size_t n = r->nvert ? r->nvert : 1;
+    r->on_path = calloc(n, 1);
+    r->children_first = malloc(n * sizeof(int));
+    r->children_next = malloc(n * sizeof(int));
+    r->parent = malloc(n * sizeof(int));
+    if (!r->on_path || !r->children_first || !r->children_next || !r->parent) {
+        vw_report_close(r);
+        vw_seterr(err, errlen, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < r->nvert; i++) {
+        r->children_first[i] = r->children_next[i] = -1;
+        const json_t *p = json_object_get(json_array_get(r->vertices, i), "parent");
+        long pi = json_is_integer(p) ? (long)json_integer_value(p) : -1;
+        /* a parent must be a valid, different vertex; cycles are cut below */
+        r->parent[i] = (pi >= 0 && (size_t)pi < r->nvert && (size_t)pi != i) ? (int)pi : -1;
+    }
+    /* break parent cycles (a malformed report must not hang us): walk up at most nvert steps */
+    for (i = 0; i < r->nvert; i++) {
+        long cur = r->parent[i];
+        size_t steps = 0;
+        while (cur >= 0 && steps <= r->nvert) { cur = r->parent[cur]; steps++; }
+        if (steps > r->nvert) r->parent[i] = -1;
+    }
+    /* children in order of index (= program order for the analyzer's numbering) */
+    for (size_t k = r->nvert; k-- > 0;) {
+        int p = r->parent[k];
+        if (p >= 0) { r->children_next[k] = r->children_first[p]; r->children_first[p] = (int)k; }
+    }
+    const json_t *rc;
+    json_array_foreach(r->root_causes, i, rc) {
+        long v = vw_int(rc, "vertex", -1);
+        if (v >= 0 && (size_t)v < r->nvert) r->on_path[v] = 1;
+        size_t k;
+        const json_t *st;
+        json_array_foreach(json_object_get(rc, "path"), k, st) {
+            long sv = vw_int(st, "vertex", -1);
+            if (sv >= 0 && (size_t)sv < r->nvert) r->on_path[sv] = 1;
+        }
+    }
+    return 0;
+}
+
+void vw_report_close(struct vw_report *r)
+{
+    free(r->on_path);
+    free(r->children_first);
+    free(r->children_next);
+    free(r->parent);
+    r->on_path = NULL;
+    r->children_first = r->children_next = r->parent = NULL;
+}
