@@ -89,6 +89,8 @@ const char *an_mpi_name(unsigned op);
 enum an_mpi_role an_mpi_role(unsigned op);
 /** 1 when the op starts a non-blocking operation (Isend, Irecv, Iallreduce ...). */
 int an_mpi_nonblocking(unsigned op);
+/** 1 for MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Abort, MPI_Pcontrol. */
+int an_mpi_is_init(unsigned op);
 
 /* ---- Options and thresholds ------------------------------------------------- */
 
@@ -199,6 +201,9 @@ struct an_vrun {
     float *incl;  /* [P] inclusive seconds (cpu + mpi of the subtree), by an_run_finish */
     float *icpu;  /* [P] inclusive CPU seconds of the subtree (no MPI), by an_run_finish */
     float *ncalls;  /* [P] MPI calls per rank (MPI vertices only) */
+    float *gpu;     /* [P] GPU device seconds (kernels, copies, memsets) launched here */
+    float *igpu;    /* [P] inclusive GPU device seconds of the subtree, by an_run_finish */
+    double gpu_kernel_s, gpu_copy_s, gpu_sync_s; /* all ranks: device kernel/copy time, host blocked */
     uint64_t *comm; /* [P] communicator id per rank (collectives only) */
     double samples;     /* sample weight outside MPI, all ranks */
     double samples_incl;/* sample weight of the descendants (samples_incl + samples: inclusive) */
@@ -316,6 +321,7 @@ struct an_vmetrics {
     double mean, max, min;     /* exclusive seconds over processes (median over reps) */
     double incl_mean, incl_max;
     double cpu_mean, mpi_mean; /* parts of mean */
+    double gpu_mean;           /* GPU device seconds launched here, mean over processes */
     double samples, calls, bytes;
     double imbalance;          /* max/mean of inclusive time */
     double spread;             /* max - min over repetitions of mean */
@@ -362,7 +368,8 @@ struct an_analysis {
     struct an_scale *scales; uint32_t nscales;   /* ascending P */
     struct an_run *runs; uint32_t nruns;
     struct an_vmetrics *vm;    /* [nscales * g.n] */
-    struct an_model_out *model;/* [g.n] */
+    struct an_model_out *model;/* [g.n] inclusive mean over processes */
+    struct an_model_out *model_max; /* [g.n] inclusive max over processes */
     double *loss;              /* [g.n] scaling loss seconds at the largest count */
     uint32_t *vflags;          /* [g.n] AN_F_* */
     struct an_cause *causes; uint32_t ncauses;

@@ -246,7 +246,7 @@ static struct state enter(struct an_attr_ctx *c, struct state s, const struct an
         uint32_t fv = find_ancestor_fn(c->g, s.v, (int32_t)unit, fi, 0);
         if (fv == AN_NONE) {
             fv = psg_vertex(c, s.v, unit, fi);
-            if (s.v != AN_NONE) inst_add(c, c->g->v[fv].function == NULL ? "" : an_intern(&c->g->strings, f->function), fv);
+            if (s.v != AN_NONE) inst_add(c, an_intern(&c->g->strings, f->function), fv);
         }
         /* a location outside the function's own lines is code inlined from
          * elsewhere without inline information (e.g. flang): keep it on the function */

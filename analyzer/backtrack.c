@@ -66,30 +66,49 @@ static void push(struct bt *b, uint32_t v, uint32_t proc, uint32_t from, const c
 
 static int is_mpi(const struct an_vertex *v) { return v->kind == PSG_MPI; }
 
-/* Sum over processes of min(wait_i, max_j V_j - V_i), V the inclusive CPU
- * time of c; 0 unless the spread of V is significant in sample counts. */
+/* Work of vertex c on process i: inclusive CPU seconds plus the GPU device
+ * seconds launched from its subtree (a process that launches more GPU work
+ * arrives later where it synchronises). */
+static double work_of(const struct an_vrun *x, uint32_t i)
+{
+    return (x->icpu ? x->icpu[i] : 0.0) + (x->igpu ? x->igpu[i] : 0.0);
+}
+
+/* Sum over processes of min(wait_i, max_j V_j - V_i), V the work of c; 0
+ * unless the spread of V is significant: a Poisson test on the CPU samples,
+ * or, when GPU device time (measured, not sampled) carries the spread, at
+ * least half the minimum cost. */
 static double explained(struct bt *b, uint32_t c, double *per_proc)
 {
     const struct an_run *r = b->r;
-    if (c >= r->nvr || !r->vr[c].icpu || is_mpi(&b->a->g.v[c])) return 0;
+    if (c >= r->nvr || (!r->vr[c].icpu && !r->vr[c].igpu) || is_mpi(&b->a->g.v[c])) return 0;
     /* a cause is application code with a source location, not library internals */
     if ((b->a->g.v[c].flags & AN_V_LIBRARY) || !*b->a->g.v[c].file) return 0;
     if (!per_proc && !isnan(b->score_cache[c])) return b->score_cache[c];
-    const float *V = r->vr[c].icpu;
-    double mx = 0, sum = 0;
+    const struct an_vrun *x = &r->vr[c];
+    double mx = 0, sum = 0, cmx = 0, csum = 0;
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->P; i++)
-        if (r->present[i]) mx = fmax(mx, V[i]), sum += V[i], n++;
+        if (r->present[i]) {
+            double v = work_of(x, i), cv = x->icpu ? x->icpu[i] : 0;
+            mx = fmax(mx, v), sum += v, cmx = fmax(cmx, cv), csum += cv, n++;
+        }
     double s = 0;
     if (n && mx > 0) {
         const struct an_thresholds *th = &b->a->opt->th;
-        double per = r->period_s > 0 ? r->period_s : 0.01, mean = sum / n;
-        uint64_t kmax = (uint64_t)llround(mx / per), kmean = (uint64_t)llround(mean / per);
-        double total = r->vr[c].samples + r->vr[c].samples_incl;
-        if (total >= th->min_samples &&
-            scalana_counts_differ(kmax, 1, kmean, 1, SCALANA_GREATER, th->alpha / n, 0)) {
+        double per = r->period_s > 0 ? r->period_s : 0.01, mean = sum / n, cmean = csum / n;
+        int ok;
+        if (mx - mean > 2 * (cmx - cmean)) {
+            ok = mx - mean >= 0.5 * b->min_cost; /* GPU time: measured exactly */
+        } else {
+            uint64_t kmax = (uint64_t)llround(cmx / per), kmean = (uint64_t)llround(cmean / per);
+            double total = x->samples + x->samples_incl;
+            ok = total >= th->min_samples &&
+                 scalana_counts_differ(kmax, 1, kmean, 1, SCALANA_GREATER, th->alpha / n, 0);
+        }
+        if (ok) {
             for (uint32_t i = 0; i < b->P; i++) {
-                double e = r->present[i] ? fmin(b->waits[i], mx - V[i]) : 0;
+                double e = r->present[i] ? fmin(b->waits[i], mx - work_of(x, i)) : 0;
                 if (e < 0) e = 0;
                 if (per_proc) per_proc[i] = e;
                 s += e;
@@ -98,6 +117,16 @@ static double explained(struct bt *b, uint32_t c, double *per_proc)
     }
     if (!per_proc) b->score_cache[c] = s;
     return s;
+}
+
+/* GPU device seconds (kernels, copies) launched from the subtree of v, all ranks. */
+static void gpu_totals(const struct an_graph *g, const struct an_run *r, uint32_t v, double *kernel,
+                       double *copy, int depth)
+{
+    if (v >= r->nvr || depth > 256) return;
+    *kernel += r->vr[v].gpu_kernel_s, *copy += r->vr[v].gpu_copy_s;
+    for (uint32_t c = g->v[v].first_child; c != AN_NONE; c = g->v[c].next_sibling)
+        gpu_totals(g, r, c, kernel, copy, depth + 1);
 }
 
 /* Late peer of process w at receive/completion vertex s: the partner whose
@@ -198,15 +227,14 @@ static void walk(struct bt *b, uint32_t symptom)
 static uint32_t culprits(struct bt *b, uint32_t c, uint32_t **out, int low)
 {
     const struct an_run *r = b->r;
-    const float *V = NULL;
-    if (c < r->nvr) V = low ? r->vr[c].mpi : r->vr[c].icpu;
     *out = xmalloc((b->P + 1) * sizeof **out);
-    if (!V) return 0;
+    if (c >= r->nvr || (low ? !r->vr[c].mpi : (!r->vr[c].icpu && !r->vr[c].igpu))) return 0;
+    const struct an_vrun *xv = &r->vr[c];
     double *x = calloc(b->P + 1, sizeof *x);
     if (!x) abort();
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->P; i++)
-        if (r->present[i]) x[n++] = low ? -(double)V[i] : V[i];
+        if (r->present[i]) x[n++] = low ? -(double)xv->mpi[i] : work_of(xv, i);
     if (!n) {
         free(x);
         return 0;
@@ -217,7 +245,7 @@ static uint32_t culprits(struct bt *b, uint32_t c, uint32_t **out, int low)
     double cut = med + b->a->opt->th.culprit_fraction * (mx - med);
     for (uint32_t i = 0; i < b->P; i++) {
         if (!r->present[i]) continue;
-        double xi = low ? -(double)V[i] : V[i];
+        double xi = low ? -(double)xv->mpi[i] : work_of(xv, i);
         if (xi >= cut && xi > med) (*out)[k++] = i;
     }
     free(x);
@@ -394,6 +422,17 @@ static void backtrack_symptom(struct bt *b, uint32_t s)
         uint32_t *procs;
         uint32_t np = culprits(b, root, &procs, 0);
         if (cat == AN_CAT_LOAD_IMBALANCE && looks_serial(b, root, procs, np)) cat = AN_CAT_SERIAL;
+        /* the culprits' extra work is GPU device time: GPU-bound (or transfers) */
+        if (r->vr[root].igpu) {
+            double gx = 0, cx = 0;
+            for (uint32_t k = 0; k < np; k++)
+                gx += r->vr[root].igpu[procs[k]], cx += r->vr[root].icpu ? r->vr[root].icpu[procs[k]] : 0;
+            if (gx > cx) {
+                double kern = 0, copy = 0;
+                gpu_totals(g, r, root, &kern, &copy, 0);
+                cat = copy > kern ? AN_CAT_H2D : AN_CAT_GPU_BOUND;
+            }
+        }
         struct an_cause *c = new_cause(a, root);
         if (!c->merged || cost > c->cost) {
             c->cat = cat;
@@ -410,14 +449,27 @@ static void backtrack_symptom(struct bt *b, uint32_t s)
             c->npath = 0;
             for (uint32_t k = nc; k-- > 0;) {
                 const struct wnode *n = &b->w[chain[k]];
-                c->path[c->npath++] = (struct an_step){n->v, n->proc, n->edge,
-                                                        n->proc < b->P ? b->waits[n->proc] : 0};
+                /* the wait at the symptom, on the steps that are the symptom or cross to it */
+                double wt = n->v == s && n->proc < b->P ? b->waits[n->proc] : 0;
+                c->path[c->npath++] = (struct an_step){n->v, n->proc, n->edge, wt};
             }
+            /* the root step names the culprit process */
             uint32_t rp = np ? procs[0] : w;
-            if (c->npath && c->path[c->npath - 1].vertex == root) c->path[c->npath - 1].edge = "root";
-            else c->path[c->npath++] = (struct an_step){root, rp, "root", 0};
+            if (c->npath && c->path[c->npath - 1].vertex == root) {
+                c->path[c->npath - 1].edge = "root";
+                c->path[c->npath - 1].process = rp;
+            } else {
+                c->path[c->npath++] = (struct an_step){root, rp, "root", 0};
+            }
         }
         c->explained_wait = fmax(c->explained_wait, ex);
+        uint32_t first = np ? procs[0] : w;
+        double *vv = xmalloc((b->P + 1) * sizeof *vv), med;
+        uint32_t nv = 0;
+        for (uint32_t i = 0; i < b->P; i++)
+            if (r->present[i]) vv[nv++] = work_of(&r->vr[root], i);
+        med = nv ? scalana_median_inplace(vv, nv) : 0;
+        free(vv);
         set_procs(c, procs, np);
         uint32_t *wp = xmalloc((b->P + 1) * sizeof *wp), nwp = 0;
         for (uint32_t i = 0; i < b->P; i++)
@@ -426,9 +478,9 @@ static void backtrack_symptom(struct bt *b, uint32_t s)
         c->waiting = wp, c->nwaiting = nwp;
         snprintf(ev, sizeof ev,
                  "explains %.3g of %.3g process-seconds of wait at %s (%s:%u) on %u processes; "
-                 "time there %.3g s on process %u vs median, %u culprit process(es)",
+                 "%s time there %.3g s on process %u against a median of %.3g s; %u culprit process(es)",
                  sum, total, an_mpi_name(sv->op), sv->file, sv->line, nw_ranks,
-                 (double)r->vr[root].icpu[np ? procs[0] : 0], np ? procs[0] : 0, np);
+                 r->vr[root].igpu ? "CPU+GPU" : "CPU", work_of(&r->vr[root], first), first, med, np);
         append_evidence(c, ev);
         a->vflags[root] |= AN_F_ROOT_CAUSE;
     }

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,8 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         if (r->info.sampler) snprintf(r->sampler, sizeof r->sampler, "%s", r->info.sampler);
         if (r->info.sample_period_ns) r->period_s = r->info.sample_period_ns * 1e-9;
         uint64_t done = 0;
-        for (int k = 0; k < nf; k++) {
+        int have_run_json = r->info.version != 0, checked = 0;
+        for (int k = 0; k < nf && !r->bad; k++) {
             if (!ok[k]) continue;
             uint32_t bad = 0;
             for (uint32_t i = 0; i < pf[k].header.rank_count; i++) {
@@ -155,6 +157,20 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
                 if (rc < 0) {
                     if (bad++ < 3) an_warn(a, "%s (rank skipped)", err);
                 } else if (rc == 1) {
+                    if (!have_run_json && !checked && rd->exe_build_id[0]) {
+                        /* no run.json: the profile's own modules must include the executable */
+                        int found = 0;
+                        for (uint32_t m = 0; m < d.module_count && !found; m++)
+                            found = strcmp(prf_string(&d, d.modules[m].build_id), rd->exe_build_id) == 0;
+                        checked = 1;
+                        if (!found) {
+                            an_warn(a, "%s: refused: its profiles name no module with build-id %s (%s); a run of "
+                                       "another binary", dir, rd->exe_build_id, a->exe);
+                            prf_rank_free(&d);
+                            r->bad = 1;
+                            break;
+                        }
+                    }
                     if (an_run_add_rank(r, &rd->ctx, &d, err, sizeof err) != 0)
                         an_warn(a, "%s: %s", files[k], err);
                     prf_rank_free(&d);
@@ -164,8 +180,10 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
             if (bad > 3) an_warn(a, "%s: %u more bad rank sections skipped", files[k], bad - 3);
             prf_file_close(&pf[k]);
         }
+        for (int k = 0; k < nf; k++)
+            if (ok[k] && pf[k].fd >= 0 && r->bad) prf_file_close(&pf[k]);
         an_progress_end(o);
-        if (!r->present_count) {
+        if (!r->bad && !r->present_count) {
             an_warn(a, "%s: no rank could be read; run skipped", dir);
             r->bad = 1;
         }
@@ -216,10 +234,26 @@ int main(int argc, char **argv)
     memset(&rd, 0, sizeof rd);
     rd.a = &a;
     a.echo_warnings = 1;
-    for (int i = 0; i < opt.run_dir_count; i++) read_run(&rd, &a.runs[i], opt.run_dirs[i]);
+    char **real = calloc((size_t)opt.run_dir_count, sizeof *real);
+    if (!real) return 1;
+    for (int i = 0; i < opt.run_dir_count; i++) {
+        real[i] = realpath(opt.run_dirs[i], NULL);
+        int dup = 0;
+        for (int k = 0; k < i && real[i] && !dup; k++) dup = real[k] && strcmp(real[k], real[i]) == 0;
+        if (dup) {
+            an_warn(&a, "%s: given twice; counted once", opt.run_dirs[i]);
+            a.runs[i].bad = 1;
+            continue;
+        }
+        read_run(&rd, &a.runs[i], opt.run_dirs[i]);
+    }
+    for (int i = 0; i < opt.run_dir_count; i++) free(real[i]);
+    free(real);
     a.echo_warnings = 0;
     if (!rd.ready) {
         fprintf(stderr, "scalana-analyze: nothing to analyse\n");
+        an_analysis_free(&a);
+        an_options_free(&opt);
         return 1;
     }
     for (uint32_t i = 0; i < a.nruns; i++)
@@ -227,18 +261,22 @@ int main(int argc, char **argv)
     an_group_scales(&a);
     if (!a.nscales) {
         fprintf(stderr, "scalana-analyze: no valid run left to analyse\n");
+        an_sym_free(rd.sym);
+        an_attr_ctx_free(&rd.ctx);
+        an_psg_free(&rd.psgx);
+        psg_graph_free(&rd.psg);
+        an_analysis_free(&a);
+        an_options_free(&opt);
         return 1;
     }
     if (a.nscales == 1) an_warn(&a, "one process count only: imbalance and waits are analysed, scaling is not");
     for (uint32_t s = 0; s < a.nscales; s++) {
         const struct an_run *r = a.scales[s].rep;
-        if (r->oversub > 1.0)
-            an_warn(&a, "%u processes: oversubscribed (%.2g processes per usable core); computation is judged on CPU "
-                        "time, waits only through the CPU time that explains them", r->P, r->oversub);
-        if (r->contention > 1.5 && r->contention > r->oversub * 1.2)
-            an_warn(&a, "%u processes: the run went %.2gx slower than with a core per process (wall/CPU of the "
-                        "best-served process): other load on the machine; thresholds are taken against the "
-                        "uncontended time", r->P, r->contention);
+        if (r->oversub > 1.0 || r->contention > 1.5)
+            an_warn(&a, "%u processes: %.2g processes per usable core, %.2gx slower than with a core per "
+                        "process (wall/CPU of the best-served process); computation is judged on CPU time, "
+                        "waits through the CPU time that explains them, thresholds against the uncontended time",
+                    r->P, r->oversub, r->contention);
         if (r->nmissing)
             an_warn(&a, "%u processes: %u rank(s) missing (did not write a profile)", r->P, r->nmissing);
         if (r->samples && r->dropped * 10 > r->samples)
@@ -273,9 +311,10 @@ int main(int argc, char **argv)
         if (scalana_viewer_write(report, opt.out_dir, &vo, err, sizeof err) != 0)
             fprintf(stderr, "scalana-analyze: viewer: %s (report.json is complete)\n", err);
     }
-    if (!opt.quiet) scalana_viewer_print_summary(stdout, report, opt.color);
+    /* with --json, stdout carries the report: the summary goes to stderr */
+    if (!opt.quiet) scalana_viewer_print_summary(opt.json_stdout ? stderr : stdout, report, opt.color);
 #else
-    if (!opt.quiet) print_summary_fallback(stdout, &a);
+    if (!opt.quiet) print_summary_fallback(opt.json_stdout ? stderr : stdout, &a);
 #endif
     if (!opt.quiet) fprintf(stderr, "scalana-analyze: wrote %s\n", path);
     json_decref(report);

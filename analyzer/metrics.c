@@ -74,7 +74,7 @@ static void run_metrics(const struct an_run *r, uint32_t v, struct an_vmetrics *
     memset(m, 0, sizeof *m);
     if (v >= r->nvr || !r->vr[v].incl) return;
     const struct an_vrun *x = &r->vr[v];
-    double sum = 0, isum = 0, csum = 0, msum = 0, mx = 0, mn = INFINITY, imx = 0;
+    double sum = 0, isum = 0, csum = 0, msum = 0, gsum = 0, mx = 0, mn = INFINITY, imx = 0;
     uint32_t n = 0, arg = 0;
     for (uint32_t i = 0; i < r->P; i++) {
         if (!r->present[i]) continue;
@@ -82,6 +82,7 @@ static void run_metrics(const struct an_run *r, uint32_t v, struct an_vmetrics *
         sum += t, isum += in, n++;
         if (x->cpu) csum += x->cpu[i];
         if (x->mpi) msum += x->mpi[i];
+        if (x->gpu) gsum += x->gpu[i];
         if (t > mx) mx = t;
         if (t < mn) mn = t;
         if (in > imx) imx = in, arg = i;
@@ -90,7 +91,7 @@ static void run_metrics(const struct an_run *r, uint32_t v, struct an_vmetrics *
     m->present = 1;
     m->mean = sum / n, m->max = mx, m->min = mn == INFINITY ? 0 : mn;
     m->incl_mean = isum / n, m->incl_max = imx;
-    m->cpu_mean = csum / n, m->mpi_mean = msum / n;
+    m->cpu_mean = csum / n, m->mpi_mean = msum / n, m->gpu_mean = gsum / n;
     m->samples = x->samples;
     m->calls = x->calls;
     m->bytes = x->bytes_sent + x->bytes_recv;
@@ -111,11 +112,24 @@ double an_min_cost(const struct an_analysis *a)
     return fmax(th->min_cost_seconds, th->min_cost_percent / 100.0 * big->wall / f);
 }
 
-/* Calls per process times the shortest single call of vertex v (seconds). */
-static double transfer_seconds(const struct an_run *r, uint32_t v)
+/* Transfer cost of MPI vertex v per process, in uncontended seconds: calls per
+ * process times how much longer its shortest single call took than the
+ * shortest call of any other operation of the same role (the control: a
+ * latency-bound call under the same scheduling), divided by the contention. */
+static double transfer_seconds(const struct an_analysis *a, const struct an_run *r, uint32_t v)
 {
     if (v >= r->nvr || !r->vr[v].ncalls || !r->present_count) return 0;
-    return r->vr[v].calls / r->present_count * r->vr[v].min_call_s;
+    enum an_mpi_role role = an_mpi_role(a->g.v[v].op);
+    double base = INFINITY;
+    for (uint32_t u = 0; u < r->nvr && u < a->g.n; u++) {
+        if (u == v || !r->vr[u].ncalls || r->vr[u].min_call_s <= 0 || a->g.v[u].kind != PSG_MPI) continue;
+        if (an_mpi_role(a->g.v[u].op) != role) continue;
+        base = fmin(base, r->vr[u].min_call_s);
+    }
+    if (!isfinite(base)) base = 0;
+    double per_call = r->vr[v].min_call_s - base;
+    if (per_call < 0) per_call = 0;
+    return r->vr[v].calls / r->present_count * per_call / fmax(1, r->contention);
 }
 
 void an_compute_metrics(struct an_analysis *a)
@@ -123,9 +137,10 @@ void an_compute_metrics(struct an_analysis *a)
     uint32_t N = a->g.n, S = a->nscales;
     a->vm = calloc((size_t)S * N + 1, sizeof *a->vm);
     a->model = calloc(N + 1, sizeof *a->model);
+    a->model_max = calloc(N + 1, sizeof *a->model_max);
     a->loss = calloc(N + 1, sizeof *a->loss);
     a->vflags = calloc(N + 1, sizeof *a->vflags);
-    if (!a->vm || !a->model || !a->loss || !a->vflags) abort();
+    if (!a->vm || !a->model || !a->model_max || !a->loss || !a->vflags) abort();
     double *tmp = malloc(6 * 256 * sizeof *tmp);
     if (!tmp) abort();
     for (uint32_t s = 0; s < S; s++) {
@@ -182,7 +197,15 @@ void an_compute_metrics(struct an_analysis *a)
             scalana_model_formula(&sm, mo->formula, sizeof mo->formula);
             mo->metric = "inclusive_mean_seconds";
         }
-        (void)tx;
+        struct an_model_out *mx = &a->model_max[v];
+        if (scalana_model_fit(p, tx, n, &sm) == 0) {
+            mx->valid = 1;
+            mx->c0 = sm.c0, mx->c1 = sm.c1, mx->i = sm.i, mx->j = sm.j;
+            mx->smape = sm.smape, mx->quality = sm.quality;
+            mx->loglog_slope = sm.loglog_slope, mx->has_slope = sm.has_slope;
+            scalana_model_formula(&sm, mx->formula, sizeof mx->formula);
+            mx->metric = "inclusive_max_seconds";
+        }
     }
     /* flags at the largest count */
     const struct an_run *r = big->rep;
@@ -225,10 +248,9 @@ void an_compute_metrics(struct an_analysis *a)
             /* appears only at the largest count: all of it is loss */
             a->loss[v] = mb->mean;
         } else if (is_mpi(vx)) {
-            /* communication: its transfer cost, calls per process times the shortest
-             * single call (no waiting, least contention), should not grow with p */
+            /* communication: its transfer cost (transfer_seconds) should not grow with p */
             const struct an_run *r0 = a->scales[s0].rep;
-            double x0 = transfer_seconds(r0, v), x1 = transfer_seconds(r, v);
+            double x0 = transfer_seconds(a, r0, v), x1 = transfer_seconds(a, r, v);
             a->loss[v] = mb->mean - m0->mean;
             double spread = fmax(mb->spread, m0->spread);
             enum an_mpi_role role = an_mpi_role(vx->op);
@@ -314,7 +336,7 @@ void an_analysis_free(struct an_analysis *a)
     free(a->runs);
     for (uint32_t s = 0; s < a->nscales; s++) free(a->scales[s].reps);
     free(a->scales);
-    free(a->vm), free(a->model), free(a->loss), free(a->vflags);
+    free(a->vm), free(a->model), free(a->model_max), free(a->loss), free(a->vflags);
     for (uint32_t i = 0; i < a->ncauses; i++)
         free(a->causes[i].procs), free(a->causes[i].waiting), free(a->causes[i].path);
     free(a->causes);

@@ -57,3 +57,9 @@ int an_mpi_nonblocking(unsigned op)
     const struct op_info *o = find(op);
     return o && strstr(o->flags, "nonblocking") != NULL;
 }
+
+int an_mpi_is_init(unsigned op)
+{
+    const struct op_info *o = find(op);
+    return o && o->cls == C_INIT;
+}

@@ -35,6 +35,7 @@ void an_run_free(struct an_run *r)
     for (uint32_t v = 0; v < r->nvr; v++) {
         free(r->vr[v].cpu), free(r->vr[v].mpi), free(r->vr[v].incl), free(r->vr[v].comm);
         free(r->vr[v].ncalls), free(r->vr[v].icpu);
+        free(r->vr[v].gpu), free(r->vr[v].igpu);
     }
     free(r->vr);
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
@@ -163,13 +164,27 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         const struct prf_sample *s = &d->samples[k];
         if (s->node >= d->cct_count) continue;
         struct an_vrun *x = an_run_vertex(r, nv[s->node]);
-        if (s->flags & PRF_SAMPLE_IN_MPI) {
+        if (s->flags & (PRF_SAMPLE_IN_MPI | PRF_SAMPLE_IN_GPU_SYNC)) {
             x->mpi_samples += (double)s->weight;
         } else {
             if (!x->cpu) x->cpu = xcalloc(r->P, sizeof *x->cpu);
             x->cpu[rank] += (float)(s->weight * period);
             x->samples += (double)s->weight;
         }
+    }
+    for (uint32_t k = 0; k < d->gpu_count; k++) {
+        const struct prf_gpu_activity *ga = &d->gpu[k];
+        if (ga->node >= d->cct_count) continue;
+        struct an_vrun *x = an_run_vertex(r, nv[ga->node]);
+        double t = ga->time_ns * 1e-9;
+        if (ga->kind == PRF_GPU_SYNC) {
+            x->gpu_sync_s += t; /* host blocked: wall time, neither CPU nor device work */
+            continue;
+        }
+        if (!x->gpu) x->gpu = xcalloc(r->P, sizeof *x->gpu);
+        x->gpu[rank] += (float)t;
+        if (ga->kind == PRF_GPU_KERNEL) x->gpu_kernel_s += t;
+        else x->gpu_copy_s += t;
     }
     for (uint32_t k = 0; k < d->peer_count; k++) {
         const struct prf_peer *p = &d->peers[k];
@@ -285,7 +300,16 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
     /* inclusive time: children have larger ids than their parents */
     for (uint32_t v = g->n; v-- > 0;) {
         struct an_vrun *x = &r->vr[v];
-        if (!x->cpu && !x->mpi && !x->incl) continue;
+        if (!x->cpu && !x->mpi && !x->incl && !x->gpu && !x->igpu) continue;
+        if (x->gpu) {
+            if (!x->igpu) x->igpu = xcalloc(r->P, sizeof *x->igpu);
+            for (uint32_t i = 0; i < r->P; i++) x->igpu[i] += x->gpu[i];
+        }
+        if (x->igpu && g->v[v].parent != AN_NONE) {
+            struct an_vrun *y = &r->vr[g->v[v].parent];
+            if (!y->igpu) y->igpu = xcalloc(r->P, sizeof *y->igpu);
+            for (uint32_t i = 0; i < r->P; i++) y->igpu[i] += x->igpu[i];
+        }
         if (!x->incl) x->incl = xcalloc(r->P, sizeof *x->incl);
         for (uint32_t i = 0; i < r->P; i++) x->incl[i] += (float)an_vtime(x, i);
         if (x->cpu && !x->icpu) x->icpu = xcalloc(r->P, sizeof *x->icpu);
@@ -343,9 +367,16 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
     if (r->oversub == 0) r->oversub = 1;
     /* wall vs CPU: a process that computes or polls wants the CPU all the time, so
      * wall/CPU of the best-served process is how much the machine slowed the run */
+    double *start = xcalloc(r->P, sizeof *start); /* MPI_Init/Finalize: start-up waits, not load */
+    for (uint32_t v = 0; v < g->n && v < r->nvr; v++)
+        if (g->v[v].kind == PSG_MPI && an_mpi_is_init(g->v[v].op) && r->vr[v].mpi)
+            for (uint32_t i = 0; i < r->P; i++) start[i] += r->vr[v].mpi[i];
     double best = INFINITY;
-    for (uint32_t i = 0; i < r->P; i++)
-        if (r->present[i] && r->cpu[i] > 0 && r->wall[i] > 0) best = fmin(best, r->wall[i] / r->cpu[i]);
+    for (uint32_t i = 0; i < r->P; i++) {
+        double w = r->wall[i] - start[i];
+        if (r->present[i] && r->cpu[i] > 0 && w > 0) best = fmin(best, fmax(1, w / r->cpu[i]));
+    }
+    free(start);
     r->contention = fmax(r->oversub, isfinite(best) ? best : 1);
     /* peers by rank, then edges */
     match_edges(r);

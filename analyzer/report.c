@@ -55,6 +55,9 @@ static json_t *runs_json(const struct an_analysis *a)
         json_object_set_new(o, "parallel_efficiency", num(eff));
         json_object_set_new(o, "oversubscription", num(r->oversub));
         json_object_set_new(o, "contention", num(r->contention));
+        json_object_set_new(o, "involuntary_switches_per_second",
+                            num(r->wall_max > 0 && r->present_count
+                                    ? (double)r->invol_switches / r->present_count / r->wall_max : 0));
         if (r->sampler[0]) json_object_set_new(o, "sampler", json_string(r->sampler));
         json_object_set_new(o, "sample_period_seconds", num(r->period_s));
         if (r->info.mpi_library) json_object_set_new(o, "mpi_library", json_string(r->info.mpi_library));
@@ -81,6 +84,7 @@ static json_t *metrics_json(const struct an_analysis *a, uint32_t v)
         json_object_set_new(o, "inclusive_max_seconds", num(m->incl_max));
         json_object_set_new(o, "cpu_mean_seconds", num(m->cpu_mean));
         json_object_set_new(o, "mpi_mean_seconds", num(m->mpi_mean));
+        if (m->gpu_mean > 0) json_object_set_new(o, "gpu_device_mean_seconds", num(m->gpu_mean));
         json_object_set_new(o, "samples", num(m->samples));
         json_object_set_new(o, "mpi_calls", num(m->calls));
         json_object_set_new(o, "bytes", num(m->bytes));
@@ -147,6 +151,7 @@ static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of)
         }
         json_object_set_new(o, "metrics", metrics_json(a, v));
         json_object_set_new(o, "model", model_json(&a->model[v]));
+        json_object_set_new(o, "model_max", model_json(&a->model_max[v]));
         json_object_set_new(o, "scaling_loss_seconds", num(a->loss[v]));
         json_object_set_new(o, "scaling_loss_percent", num(wall > 0 ? a->loss[v] / wall * 100 : 0));
         json_t *fl = json_array();

@@ -7,6 +7,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,6 +38,11 @@ int psg_read_elf(const char *path, struct psg_graph *out, char *err, size_t errl
         rc = -1;
         goto done;
     }
+    /* A linked binary has one merged section; a relocatable object (C++ with
+     * COMDAT groups) has one per group.  Concatenate them all, 8-aligned. */
+    unsigned char *all = NULL;
+    size_t all_n = 0;
+    int found = 0;
     for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh))
@@ -44,28 +50,44 @@ int psg_read_elf(const char *path, struct psg_graph *out, char *err, size_t errl
         const char *name = elf_strptr(e, shstrndx, sh.sh_name);
         if (!name || strcmp(name, SCALANA_PSG_SECTION) != 0)
             continue;
+        found = 1;
         if (sh.sh_type == SHT_NOBITS) {
             snprintf(err, errlen, "%s: section %s has no contents (stripped with --only-keep-debug?)",
                      path, SCALANA_PSG_SECTION);
             rc = -1;
-            goto done;
+            break;
         }
+        if (sh.sh_size == 0) /* an empty section adds nothing */
+            continue;
         Elf_Data *d = elf_rawdata(scn, NULL);
         if (!d || !d->d_buf) {
             snprintf(err, errlen, "%s: cannot read section %s: %s", path, SCALANA_PSG_SECTION,
                      elf_errmsg(-1));
             rc = -1;
-            goto done;
+            break;
         }
+        size_t at = (all_n + 7) & ~(size_t)7;
+        unsigned char *grown = realloc(all, at + d->d_size);
+        if (!grown) {
+            snprintf(err, errlen, "%s: out of memory reading %s", path, SCALANA_PSG_SECTION);
+            rc = -1;
+            break;
+        }
+        all = grown;
+        memset(all + all_n, 0, at - all_n);
+        memcpy(all + at, d->d_buf, d->d_size);
+        all_n = at + d->d_size;
+    }
+    if (rc == 0 && found && all_n) {
         char why[256];
-        if (psg_parse(d->d_buf, d->d_size, out, why, sizeof why) != 0) {
+        if (psg_parse(all, all_n, out, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s: section %s: %s", path, SCALANA_PSG_SECTION, why);
             rc = -1;
-            goto done;
+        } else {
+            rc = 1;
         }
-        rc = 1;
-        break;
     }
+    free(all);
 done:
     elf_end(e);
     close(fd);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 _Static_assert(sizeof(struct psg_unit_header) == 64, "psg_unit_header is 64 bytes");
 _Static_assert(sizeof(struct psg_vertex_record) == 64, "psg_vertex_record is 64 bytes");
@@ -184,19 +185,32 @@ int psg_builder_finish(struct psg_builder *b, unsigned char **out, size_t *out_b
 {
     if (!b || b->failed)
         return -1;
+    /* The payload (records + strings) is deflated: the fixed 64-byte records
+     * are mostly zeros and repeated file names, and the section must stay a
+     * small share of the binary (docs/plugin.md, bench/compile). */
     size_t recs = (size_t)b->nrecs * sizeof(struct psg_vertex_record);
-    size_t total = sizeof(struct psg_unit_header) + recs + b->nstr;
-    size_t padded = (total + 7) & ~(size_t)7;
-    unsigned char *buf = calloc(1, padded);
-    if (!buf)
+    size_t raw = recs + b->nstr;
+    unsigned char *payload = malloc(raw);
+    if (!payload)
         return -1;
+    if (recs)
+        memcpy(payload, b->recs, recs);
+    memcpy(payload + recs, b->strings, b->nstr);
+    uLongf zlen = compressBound((uLong)raw);
+    size_t cap = sizeof(struct psg_unit_header) + zlen + 8;
+    unsigned char *buf = calloc(1, cap);
+    if (!buf || compress2(buf + sizeof b->hdr, &zlen, payload, (uLong)raw, 9) != Z_OK) {
+        free(buf);
+        free(payload);
+        return -1;
+    }
+    free(payload);
+    size_t padded = (sizeof(struct psg_unit_header) + zlen + 7) & ~(size_t)7;
     b->hdr.unit_bytes = padded;
     b->hdr.vertex_count = b->nrecs;
     b->hdr.string_bytes = (uint32_t)b->nstr;
+    b->hdr.flags |= PSG_UNIT_DEFLATED;
     memcpy(buf, &b->hdr, sizeof b->hdr);
-    if (recs)
-        memcpy(buf + sizeof b->hdr, b->recs, recs);
-    memcpy(buf + sizeof b->hdr + recs, b->strings, b->nstr);
     *out = buf;
     *out_bytes = padded;
     return 0;
@@ -225,8 +239,14 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-/* Validates one unit at bytes[0..n) and returns its size, or 0 on error. */
-static uint64_t check_unit(const unsigned char *p, size_t n, size_t at, char *err, size_t errlen)
+/* Largest decoded unit accepted: a guard against corrupt counts, far above
+ * any real translation unit (the 10 000-function benchmark file is ~2 MB). */
+#define PSG_MAX_RAW_UNIT (256u << 20)
+
+/* Validates the header of the unit at bytes[0..n); returns its stored size
+ * and its decoded size in *raw, or 0 on error. */
+static uint64_t check_unit(const unsigned char *p, size_t n, size_t at, uint64_t *raw,
+                           char *err, size_t errlen)
 {
     struct psg_unit_header h;
     if (n < sizeof h) {
@@ -249,45 +269,67 @@ static uint64_t check_unit(const unsigned char *p, size_t n, size_t at, char *er
              h.header_bytes, h.vertex_record_bytes);
         return 0;
     }
-    uint64_t need = (uint64_t)sizeof h + (uint64_t)h.vertex_count * sizeof(struct psg_vertex_record)
-                    + h.string_bytes;
-    if (h.unit_bytes < need || h.unit_bytes > n || h.unit_bytes % 8 != 0 || h.string_bytes == 0) {
-        fail(err, errlen, "PSG unit at byte %zu: size %llu inconsistent (needs %llu, %zu available)",
-             at, (unsigned long long)h.unit_bytes, (unsigned long long)need, n);
-        return 0;
-    }
-    const char *strings = (const char *)p + sizeof h + (size_t)h.vertex_count *
-                          sizeof(struct psg_vertex_record);
-    if (strings[h.string_bytes - 1] != '\0' || strings[0] != '\0') {
-        fail(err, errlen, "PSG unit at byte %zu: string table not NUL-terminated", at);
+    *raw = (uint64_t)sizeof h + (uint64_t)h.vertex_count * sizeof(struct psg_vertex_record)
+           + h.string_bytes;
+    int deflated = (h.flags & PSG_UNIT_DEFLATED) != 0;
+    if (h.unit_bytes > n || h.unit_bytes % 8 != 0 || h.string_bytes == 0 ||
+        h.unit_bytes <= sizeof h || *raw > PSG_MAX_RAW_UNIT || (!deflated && h.unit_bytes < *raw)) {
+        fail(err, errlen, "PSG unit at byte %zu: size %llu inconsistent (decodes to %llu, %zu "
+             "available)", at, (unsigned long long)h.unit_bytes, (unsigned long long)*raw, n);
         return 0;
     }
     return h.unit_bytes;
+}
+
+/* Decodes the unit at src (stored size `stored`) into dst (raw bytes). */
+static int inflate_unit(const unsigned char *src, uint64_t stored, unsigned char *dst,
+                        uint64_t raw, size_t at, char *err, size_t errlen)
+{
+    struct psg_unit_header h;
+    memcpy(&h, src, sizeof h);
+    memcpy(dst, src, sizeof h);
+    if (!(h.flags & PSG_UNIT_DEFLATED)) {
+        memcpy(dst + sizeof h, src + sizeof h, raw - sizeof h);
+        return 0;
+    }
+    uLongf out = (uLongf)(raw - sizeof h);
+    uLong in = (uLong)(stored - sizeof h); /* includes zero padding after the stream */
+    int zr = uncompress2(dst + sizeof h, &out, src + sizeof h, &in);
+    if (zr != Z_OK || out != raw - sizeof h)
+        return fail(err, errlen, "PSG unit at byte %zu: compressed payload corrupt (%s)", at,
+                    zr != Z_OK ? zError(zr) : "wrong decoded size");
+    return 0;
 }
 
 int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     const unsigned char *p = bytes;
-    /* pass 1: validate and count */
+    /* pass 1: validate headers, count */
     size_t at = 0, units = 0, verts = 0;
+    uint64_t raw_total = 0;
     while (at < n) {
         if (p[at] == 0) { /* linker padding */
             at++;
             continue;
         }
-        uint64_t sz = check_unit(p + at, n - at, at, err, errlen);
+        uint64_t raw;
+        uint64_t sz = check_unit(p + at, n - at, at, &raw, err, errlen);
         if (!sz)
             return -1;
         struct psg_unit_header h;
         memcpy(&h, p + at, sizeof h);
         units++;
         verts += h.vertex_count;
+        raw_total += (raw + 7) & ~(uint64_t)7;
+        if (raw_total > 4ull * PSG_MAX_RAW_UNIT)
+            return fail(err, errlen, "PSG section decodes to more than %u MiB (corrupt?)",
+                        4 * (PSG_MAX_RAW_UNIT >> 20));
         at += sz;
     }
     if (units == 0)
         return 0;
-    out->storage_ = malloc(n);
+    out->storage_ = malloc(raw_total);
     out->units = calloc(units, sizeof *out->units);
     struct psg_vertex *all = calloc(verts ? verts : 1, sizeof *all);
     if (!out->storage_ || !out->units || !all) {
@@ -295,10 +337,10 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
         psg_graph_free(out);
         return fail(err, errlen, "out of memory reading PSG (%zu bytes)", n);
     }
-    memcpy(out->storage_, bytes, n);
     /* pass 2: decode */
     at = 0;
     size_t vi = 0;
+    uint64_t roff = 0;
     while (at < n) {
         if (p[at] == 0) {
             at++;
@@ -306,27 +348,38 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
         }
         struct psg_unit_header h;
         memcpy(&h, p + at, sizeof h);
-        const char *strings = out->storage_ + at + sizeof h +
+        uint64_t raw = (uint64_t)sizeof h + (uint64_t)h.vertex_count *
+                       sizeof(struct psg_vertex_record) + h.string_bytes;
+        unsigned char *u = (unsigned char *)out->storage_ + roff;
+        const char *why = NULL;
+        if (inflate_unit(p + at, h.unit_bytes, u, raw, at, err, errlen) != 0)
+            why = "";
+        const char *strings = (const char *)u + sizeof h +
                               (size_t)h.vertex_count * sizeof(struct psg_vertex_record);
+        if (!why && (strings[h.string_bytes - 1] != '\0' || strings[0] != '\0')) {
+            fail(err, errlen, "PSG unit at byte %zu: string table not NUL-terminated", at);
+            why = "";
+        }
 #define STR(off) ((off) < h.string_bytes ? strings + (off) : "")
-        struct psg_unit *u = &out->units[out->unit_count++];
-        u->flags = h.flags;
-        u->language = h.language;
-        u->loop_depth_limit = h.loop_depth_limit;
-        u->unit_hash = h.unit_hash;
-        u->unit_name = STR(h.unit_name);
-        u->producer = STR(h.producer);
-        u->vertices = all + vi;
-        u->vertex_count = h.vertex_count;
-        for (uint32_t k = 0; k < h.vertex_count; k++) {
+        struct psg_unit *un = &out->units[out->unit_count++];
+        un->vertices = all + vi;
+        if (!why) {
+            un->flags = h.flags;
+            un->language = h.language;
+            un->loop_depth_limit = h.loop_depth_limit;
+            un->unit_hash = h.unit_hash;
+            un->unit_name = STR(h.unit_name);
+            un->producer = STR(h.producer);
+            un->vertex_count = h.vertex_count;
+        }
+        for (uint32_t k = 0; !why && k < h.vertex_count; k++) {
             struct psg_vertex_record r;
-            memcpy(&r, p + at + sizeof h + (size_t)k * sizeof r, sizeof r);
+            memcpy(&r, u + sizeof h + (size_t)k * sizeof r, sizeof r);
             if (r.parent != PSG_NO_PARENT && r.parent >= k) {
-                free(all);
-                out->units[0].vertices = NULL;
-                psg_graph_free(out);
-                return fail(err, errlen, "PSG unit at byte %zu: vertex %u has parent %u "
-                            "(must precede it)", at, k, r.parent);
+                fail(err, errlen, "PSG unit at byte %zu: vertex %u has parent %u (must precede "
+                     "it)", at, k, r.parent);
+                why = "";
+                break;
             }
             struct psg_vertex *v = &all[vi++];
             v->stable_id = r.stable_id;
@@ -344,6 +397,11 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
             v->callee = STR(r.callee);
         }
 #undef STR
+        if (why) {
+            psg_graph_free(out);
+            return -1;
+        }
+        roff += (raw + 7) & ~(uint64_t)7;
         at += h.unit_bytes;
     }
     return 0;

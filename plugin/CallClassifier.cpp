@@ -86,9 +86,11 @@ std::string displayName(StringRef Linkage, StringRef DebugName) {
       return (Rest.take_front(P) + "::" + Rest.drop_front(P + 1)).str();
   }
   if (Linkage.starts_with("_QF")) {
-    // _QF<host>P<internal>
+    // _QF<host>P<internal>; the main program's are _QFP<internal>
     StringRef Rest = Linkage.drop_front(3);
     size_t P = Rest.find('P');
+    if (P == 0)
+      return Rest.drop_front(1).str();
     if (P != StringRef::npos)
       return (Rest.take_front(P) + "." + Rest.drop_front(P + 1)).str();
   }

@@ -2,16 +2,16 @@
 // Containers are natural loops and conditional regions.  The region of a
 // conditional block B (two or more successors inside B's loop, not counting
 // `continue` edges to the loop header) is every block of that loop that B
-// dominates and that does not post-dominate B: the arms and everything that
-// runs only because of the decision.  Each block belongs to the smallest
-// container holding it; children are ordered by (block, instruction) in
-// layout order.
+// dominates, that does not post-dominate B (post-dominance towards the
+// returns: exit() paths do not count) and that does not follow the decision
+// (its join, or the code after an early return).  Each block belongs to the
+// smallest container holding it; children are ordered by (block,
+// instruction) in layout order.  See docs/plugin.md.
 //===----------------------------------------------------------------------===//
 #include "FunctionStructure.h"
 
 #include "scalana/psg_format.h"
 
-#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -285,7 +285,7 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
 
   // Exit-bound blocks: from them every path reaches the function's exit with
   // no work on the way (the shared `return` block at -O0, clang's cleanup
-  // blocks at -O2, a block ending in `unreachable` after exit()).
+  // blocks at -O2).
   std::vector<bool> ExitBound(NB, false);
   {
     auto Trivial = [](const BasicBlock &BB) {
@@ -309,9 +309,8 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
         bool Bound = Trivial(*BB);
         for (const BasicBlock *S : successors(BB))
           Bound = Bound && Idx.count(S) && ExitBound[Idx.lookup(S)];
-        if (Bound) {
+        if (Bound)
           ExitBound[B] = Changed = true;
-        }
       }
     }
   }
@@ -342,10 +341,16 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
     // after a returning arm may go with the code after: a sibling, covered.)
     SmallVector<BasicBlock *, 4> Continuing, LeavingArms;
     for (BasicBlock *S : Arms) {
+      // (A walk that goes on long is the rest of a big function: such an
+      // arm continues; the region comes out the same, see below.)
       bool Leaves = S->getSinglePredecessor() == BB;
       SmallPtrSet<BasicBlock *, 16> Seen;
       SmallVector<BasicBlock *, 16> Work{S};
       while (!Work.empty() && Leaves) {
+        if (Seen.size() > 512) {
+          Leaves = false;
+          break;
+        }
         BasicBlock *X = Work.pop_back_val();
         if (!Seen.insert(X).second || !Idx.count(X) || ExitBound[Idx.lookup(X)])
           continue;
@@ -399,15 +404,23 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
     BasicBlock *After = AfterIdx == UINT32_MAX ? nullptr : Blocks[AfterIdx];
     Container C;
     C.HeadIdx = C.FirstIdx = B;
-    for (auto *DN : depth_first(DT.getNode(BB))) {
+    // Walk B's dominator subtree; what the join (B's immediate
+    // post-dominator) or the code after an early return dominates is after
+    // the decision, even where a later early return keeps it from
+    // post-dominating B: prune those subtrees.
+    SmallVector<DomTreeNode *, 32> Walk{DT.getNode(BB)};
+    while (!Walk.empty()) {
+      DomTreeNode *DN = Walk.pop_back_val();
       BasicBlock *X = DN->getBlock();
-      // After the join (the immediate post-dominator) is after the decision,
-      // even where a later early return keeps it from post-dominating.
-      if (X == BB || PDT.dominates(Idx.lookup(X), B) || (L && !L->contains(X)) ||
-          (Join && DT.dominates(Join, X)) || (After && DT.dominates(After, X)))
+      if (X == Join || X == After)
+        continue;
+      for (DomTreeNode *Kid : DN->children())
+        Walk.push_back(Kid);
+      if (X == BB || PDT.dominates(Idx.lookup(X), B) || (L && !L->contains(X)))
         continue;
       C.Blocks.push_back(Idx.lookup(X));
     }
+    std::sort(C.Blocks.begin(), C.Blocks.end());
     if (C.Blocks.empty())
       continue;
     C.Node = std::make_unique<PsgNode>();
@@ -525,8 +538,10 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
 
   for (int C = -1; C < (int)Conts.size(); ++C) {
     std::vector<Item> &S = Slot(C);
-    std::stable_sort(S.begin(), S.end(),
-                     [](const Item &A, const Item &B) { return A.Pos < B.Pos; });
+    // Positions are unique within a slot (instructions count from 1, loops
+    // take 0, decisions the end of their block).
+    std::sort(S.begin(), S.end(),
+              [](const Item &A, const Item &B) { return A.Pos < B.Pos; });
     PsgNode *P = NodeOf(C);
     for (Item &It : S) {
       std::unique_ptr<PsgNode> N = It.Cont >= 0 ? std::move(Conts[It.Cont].Node) : std::move(It.Node);

@@ -14,6 +14,7 @@
 #include "scalana/mpi_ops.h"
 #include "scalana/psg_format.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -257,6 +258,25 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
       Full = Name;
     }
     G.UnitName = std::string(Full);
+    // nvcc compiles a temporary (/tmp/tmpxft_..._app.cudafe1.cpp) whose
+    // #line directives name the real source: name the unit after the file
+    // most of its functions come from.
+    if (StringRef(G.UnitName).contains(".cudafe1.")) {
+      StringMap<unsigned> Count;
+      for (Function &F : M)
+        if (DISubprogram *SP = F.getSubprogram())
+          if (!F.isDeclaration() && SP->getFilename().ends_with(".cu")) {
+            SmallString<256> P(SP->getDirectory());
+            sys::path::append(P, SP->getFilename());
+            ++Count[P];
+          }
+      unsigned Best = 0;
+      for (auto &E : Count)
+        if (E.second > Best) {
+          Best = E.second;
+          G.UnitName = E.first().str();
+        }
+    }
     G.Producer = CU->getProducer().str();
     G.Language = languageOf(CU->getSourceLanguage());
   } else {
@@ -286,11 +306,14 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
   const char *All = std::getenv("SCALANA_PSG_ALL_FUNCTIONS");
   const bool KeepAll = All && *All && std::strcmp(All, "0") != 0;
 
-  bool Optimized = true;
-  for (Function *F : CF.Defs)
-    if (F->hasOptNone())
-      Optimized = false;
-  if (Optimized && !CF.Defs.empty())
+  // The compile unit says whether the front end optimises (flang marks no
+  // function optnone at -O0); without one, clang's -O0 optnone tells.
+  bool Optimized = CU ? CU->isOptimized() : !CF.Defs.empty();
+  if (!CU)
+    for (Function *F : CF.Defs)
+      if (F->hasOptNone())
+        Optimized = false;
+  if (Optimized)
     G.UnitFlags |= PSG_UNIT_OPTIMIZED;
 
   // Calls that must keep their caller's frame, in every definition (also

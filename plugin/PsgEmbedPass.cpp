@@ -7,6 +7,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -18,6 +19,11 @@ PreservedAnalyses PsgEmbedPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Once per module, even when the pipeline runs us twice (e.g. -fpass-plugin
   // plus -passes=scalana-psg, or LTO pre-link and link).
   if (M.getNamedMetadata(EmbeddedMark))
+    return PreservedAnalyses::all();
+  // Device code (CUDA/HIP device compilation, OpenMP offload) has no ELF
+  // host section to carry a graph: the host side records the launches.
+  Triple T(M.getTargetTriple());
+  if (T.isNVPTX() || T.isAMDGPU() || T.isSPIRV())
     return PreservedAnalyses::all();
   M.getOrInsertNamedMetadata(EmbeddedMark);
 

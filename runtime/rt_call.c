@@ -24,6 +24,16 @@ static void *rt_scratch(int slot, size_t bytes)
     return rt_scr.p[slot];
 }
 
+void rt_call_thread_exit(void)
+{
+    for (int i = 0; i < 4; i++) {
+        free(rt_scr.p[i]);
+        rt_scr.p[i] = NULL;
+        rt_scr.n[i] = 0;
+    }
+    rt_fortran_thread_exit();
+}
+
 MPI_Status *rt_scratch_statuses(struct rt_call *c, int n)
 {
     (void)c;
@@ -323,6 +333,8 @@ static void rt_remember(struct rt_call *c, uint32_t kind, int32_t peer, int tag,
     if (old && old->active && !old->persistent && old->kind == RT_REQ_SEND)
         prev = *old;
     struct rt_req *r = rt_req_insert(RT_KEY(*c->a.request));
+    if (!r)
+        rt_fail("mpi", "out of memory: non-blocking requests are not followed");
     if (r) {
         r->ctx = c->ctx;
         r->kind = kind;

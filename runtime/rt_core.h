@@ -42,6 +42,8 @@ RT_HIDDEN void rt_options_help(void);
 /* ---- messages and failures (rt_log.c) ------------------------------------ */
 /** One line "scalana: <msg>" on stderr (async-signal-safe write). */
 RT_HIDDEN void rt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** An informational line: printed by world rank 0 only, not with SCALANA_QUIET=1. */
+RT_HIDDEN void rt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Records that part failed (PRF_REC_ERRORS) and prints one line, once per part. */
 RT_HIDDEN void rt_fail(const char *part, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Records a failure without printing (the caller printed its own line). */
@@ -125,7 +127,6 @@ struct rt_thread {
     int papi_eventset;
     uint64_t samples_taken, samples_weight, samples_dropped, samples_overrun;
     int in_use;               /* 0 when the thread exited (state kept for writing / reuse) */
-    void *scratch; size_t scratch_bytes; /* private status arrays (wrappers only) */
     struct rt_thread *next;
 };
 RT_HIDDEN extern RT_TLS struct rt_thread *rt_self;
@@ -133,6 +134,14 @@ RT_HIDDEN extern RT_TLS struct rt_thread *rt_self;
  *  handler).  NULL only when memory for it cannot be mapped. */
 RT_HIDDEN struct rt_thread *rt_thread_get(void);
 RT_HIDDEN struct rt_thread *rt_thread_list(void); /* all states ever created */
+/** The state prepared at activation for a thread started before it, adopted
+ *  by the calling thread (async-signal-safe); NULL when there is none. */
+RT_HIDDEN struct rt_thread *rt_thread_self_slow(void);
+/** At activation: states and timers for the application's threads started
+ *  while the runtime was inert. */
+RT_HIDDEN void rt_thread_start_pending(void);
+/** Called on the exiting thread to free per-thread buffers of other parts. */
+RT_HIDDEN extern void (*rt_thread_exit_hook)(void);
 RT_HIDDEN uint32_t rt_thread_count(void);
 RT_HIDDEN void rt_thread_lock(void);
 RT_HIDDEN void rt_thread_unlock(void);
@@ -174,6 +183,8 @@ RT_HIDDEN uint64_t rt_path_hash(void *const *frames, int n);
 RT_HIDDEN void rt_sampler_start(void);
 /** Starts sampling the calling thread (after rt_sampler_start). */
 RT_HIDDEN void rt_sampler_thread_start(struct rt_thread *t);
+/** Starts sampling thread t from another thread (th: its pthread handle). */
+RT_HIDDEN void rt_sampler_thread_start_other(struct rt_thread *t, pthread_t th);
 /** Stops this thread's timer (thread exit). */
 RT_HIDDEN void rt_sampler_thread_stop(struct rt_thread *t);
 /** Stops all sampling and waits for handlers in flight. */

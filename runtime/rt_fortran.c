@@ -136,6 +136,15 @@ static void *rt_f_buf(int slot, size_t bytes)
     return b->p;
 }
 
+void rt_fortran_thread_exit(void)
+{
+    for (int i = 0; i < 3; i++) {
+        free(rt_f_bufs[i].p);
+        rt_f_bufs[i].p = NULL;
+        rt_f_bufs[i].n = 0;
+    }
+}
+
 MPI_Fint *rt_f_status_scratch(int n)
 {
     return n > 0 ? rt_f_buf(0, (size_t)n * RT_F_STATUS_SIZE * sizeof(MPI_Fint)) : NULL;

@@ -39,8 +39,54 @@ static void rt_before_fork(void)
         rt_collectors_flush();
 }
 
-__attribute__((constructor)) static void rt_load(void)
+/* Loaded into a program of the other MPI library: handles have another
+ * width (Open MPI pointers, MPICH integers), so even passing calls through is
+ * unsafe.  When the runtime came in through LD_PRELOAD, restart the program
+ * (same pid, before any of its code ran) without it; otherwise stay inert. */
+static void rt_refuse_reexec(char **argv, char **envp)
 {
+    const char *pre = getenv("LD_PRELOAD");
+    if (!pre || !argv || !envp || getenv("SCALANA_REFUSED"))
+        return;
+    char me[64];
+    snprintf(me, sizeof me, "libscalana-%s.so", SCALANA_MPI_NAME);
+    size_t n = 0;
+    while (envp[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    char *newpre = malloc(strlen(pre) + 16);
+    if (!env || !newpre)
+        return;
+    /* LD_PRELOAD minus our entries (separated by ':' or ' '). */
+    char *copy = strdup(pre), *save = NULL;
+    newpre[0] = '\0';
+    strcat(newpre, "LD_PRELOAD=");
+    int kept = 0;
+    for (char *tok = copy ? strtok_r(copy, ": ", &save) : NULL; tok; tok = strtok_r(NULL, ": ", &save)) {
+        const char *b = strrchr(tok, '/');
+        if (strcmp(b ? b + 1 : tok, me) == 0)
+            continue;
+        if (kept++)
+            strcat(newpre, ":");
+        strcat(newpre, tok);
+    }
+    free(copy);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(envp[i], "LD_PRELOAD=", 11) != 0)
+            env[k++] = envp[i];
+    if (kept)
+        env[k++] = newpre;
+    env[k++] = "SCALANA_REFUSED=1";
+    env[k] = NULL;
+    execve("/proc/self/exe", argv, env);
+    free(env); /* exec failed: stay inert */
+    free(newpre);
+}
+
+__attribute__((constructor)) static void rt_load(int argc, char **argv, char **envp)
+{
+    (void)argc;
     rt_ticks_init();
     rt_modules_find_self();
     /* A program linked with the runtime and also preloaded with another copy:
@@ -58,12 +104,15 @@ __attribute__((constructor)) static void rt_load(void)
                "(use libscalana-%s.so; scalana-run picks the right one)",
                SCALANA_MPI_NAME, strcmp(SCALANA_MPI_NAME, "openmpi") == 0 ? "MPICH" : "Open MPI",
                strcmp(SCALANA_MPI_NAME, "openmpi") == 0 ? "mpich" : "openmpi");
+        rt_refuse_reexec(argv, envp);
         return;
     }
     pthread_atfork(rt_before_fork, NULL, rt_child_after_fork);
+    rt_thread_exit_hook = rt_call_thread_exit;
 }
 
 /* ---- activation ----------------------------------------------------------------- */
+static void rt_write_run_json_present(const char *written_by);
 static volatile int rt_activate_spin;
 
 static uint64_t rt_init_t0, rt_init_rt0;
@@ -78,15 +127,15 @@ void rt_activate(int thread_level)
     struct rt_thread *t = rt_thread_get();
     if (t)
         t->depth++;
-    rt_options_read();
-    rt_g.mpi_library = SCALANA_MPI_NAME;
-    rt_g.thread_level = thread_level;
-    rt_g.mt = thread_level == MPI_THREAD_MULTIPLE;
     int rank = 0, size = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     rt_g.world_rank = (uint32_t)rank;
     rt_g.world_size = (uint32_t)size;
+    rt_options_read();
+    rt_g.mpi_library = SCALANA_MPI_NAME;
+    rt_g.thread_level = thread_level;
+    rt_g.mt = thread_level == MPI_THREAD_MULTIPLE;
     /* The run starts at the beginning of MPI_Init (when we saw it). */
     rt_g.start_ns = rt_init_t0 ? rt_init_t0 : rt_now_ns();
     rt_g.start_realtime_ns = rt_init_rt0 ? rt_init_rt0 : rt_realtime_ns();
@@ -107,13 +156,16 @@ void rt_activate(int thread_level)
     }
     rt_comm_init_world();
     rt_rundir_name(rt_g.world_size);
-    if (rank == 0)
-        rt_rundir_prepare();
+    int prepared = rank == 0 && rt_rundir_prepare() == 0;
     rt_g.state = RT_ON;
     if (t)
         t->depth--;
     rt_spin_unlock(&rt_activate_spin);
     rt_sampler_start();
+    /* A preliminary run.json (this host only, no files listed, written_by
+     * "exit"): a run killed before it can write keeps a readable directory. */
+    if (prepared)
+        rt_write_run_json_present("exit");
 }
 
 /* Wrappers reach here when the runtime is not on: activate lazily when MPI
@@ -297,19 +349,27 @@ static uint32_t rt_list_profiles(char ***out)
     return n;
 }
 
+static void rt_write_run_json_present(const char *written_by)
+{
+    char **files;
+    uint32_t n = rt_list_profiles(&files);
+    rt_write_run_json_hosts(NULL, 0, written_by, files, n);
+    for (uint32_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+}
+
 static void rt_write_alone(uint32_t flags, const char *written_by)
 {
     rt_collectors_flush();
     rt_sampler_stop();
+    /* A launcher may kill this rank once another one exited: run.json first
+     * (best effort), then the profile, then run.json with the files present. */
+    if (rt_g.world_rank == 0 && rt_rundir_ensure() == 0)
+        rt_write_run_json_present(written_by);
     rt_write_single(flags);
-    if (rt_g.world_rank == 0) {
-        char **files;
-        uint32_t n = rt_list_profiles(&files);
-        rt_write_run_json_hosts(NULL, 0, written_by, files, n);
-        for (uint32_t i = 0; i < n; i++)
-            free(files[i]);
-        free(files);
-    }
+    if (rt_g.world_rank == 0)
+        rt_write_run_json_present(written_by);
 }
 
 /* The collective write: every rank's section in one file, at offsets from an
@@ -380,9 +440,11 @@ static int rt_write_collective(void)
 
 int rt_finalize_prepare(void)
 {
-    if (rt_g.state != RT_ON || !rt_self || rt_self->depth)
+    if (rt_g.state != RT_ON)
         return 0;
-    struct rt_thread *t = rt_thread_get();
+    struct rt_thread *t = rt_thread_get(); /* any thread may finalize */
+    if (t && t->depth)
+        return 0;
     rt_record_simple(RT_OP_FINALIZE, 0, 0);
     if (t)
         t->depth++;

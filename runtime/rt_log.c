@@ -29,6 +29,18 @@ void rt_log(const char *fmt, ...)
     (void)w;
 }
 
+void rt_info(const char *fmt, ...)
+{
+    if (rt_g.world_rank != 0 || rt_opt.quiet)
+        return;
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    rt_log("%s", msg);
+}
+
 static int rt_fail_add(const char *part, const char *msg)
 {
     rt_spin_lock(&rt_error_lock);
@@ -53,6 +65,10 @@ void rt_fail(const char *part, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (strcmp(part, "sampler") == 0)
+        rt_g.flags |= PRF_RANK_SAMPLING_DISABLED;
+    else if (strcmp(part, "mpi") == 0)
+        rt_g.flags |= PRF_RANK_MPI_DISABLED;
     if (rt_fail_add(part, msg))
         rt_log("%s disabled: %s", part, msg);
 }

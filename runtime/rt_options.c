@@ -76,23 +76,23 @@ void rt_options_read(void)
             rt_opt.sampler = PRF_SAMPLER_PAPI;
             snprintf(rt_opt.papi_event, sizeof rt_opt.papi_event, "%s", s + 5);
         } else
-            rt_log("SCALANA_SAMPLER=%s not understood (cputime, realtime, papi:<EVENT>, none): using cputime", s);
+            rt_info("SCALANA_SAMPLER=%s not understood (cputime, realtime, papi:<EVENT>, none): using cputime", s);
     }
     if ((s = getenv("SCALANA_FREQ")) && *s) {
         char *end;
         long v = strtol(s, &end, 10);
         if (*end || v <= 0) {
-            rt_log("SCALANA_FREQ=%s is not a positive integer: using %u", s, RT_FREQ_DEFAULT);
+            rt_info("SCALANA_FREQ=%s is not a positive integer: using %u", s, RT_FREQ_DEFAULT);
         } else if (v < (long)RT_FREQ_MIN || v > (long)RT_FREQ_MAX) {
             rt_opt.freq = v < (long)RT_FREQ_MIN ? RT_FREQ_MIN : RT_FREQ_MAX;
-            rt_log("SCALANA_FREQ=%s clamped to %u", s, rt_opt.freq);
+            rt_info("SCALANA_FREQ=%s clamped to %u", s, rt_opt.freq);
         } else
             rt_opt.freq = (unsigned)v;
     }
     if ((s = getenv("SCALANA_SIGNAL")) && *s) {
         int v = rt_parse_signal(s);
         if (v < 0)
-            rt_log("SCALANA_SIGNAL=%s is not a usable signal: using SIGPROF", s);
+            rt_info("SCALANA_SIGNAL=%s is not a usable signal: using SIGPROF", s);
         else
             rt_opt.signo = v;
     }
@@ -103,7 +103,7 @@ void rt_options_read(void)
         if (v >= 64 && v <= (1l << 24))
             rt_opt.cct_nodes = (uint32_t)v;
         else
-            rt_log("SCALANA_CCT_NODES=%s outside 64..16777216: using %u", s, rt_opt.cct_nodes);
+            rt_info("SCALANA_CCT_NODES=%s outside 64..16777216: using %u", s, rt_opt.cct_nodes);
     }
     s = getenv("SCALANA_OUTPUT");
     rt_opt.output = (s && *s) ? s : NULL;

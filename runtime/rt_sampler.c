@@ -122,6 +122,8 @@ static void rt_handler(int sig, siginfo_t *si, void *ucv)
         return;
     }
     struct rt_thread *t = rt_self;
+    if (!t && rt_g.sampling)
+        t = rt_thread_self_slow(); /* started before the runtime activated */
     if (t && rt_g.sampling && t->cct.nodes) {
         __atomic_add_fetch(&rt_g.in_flight, 1, __ATOMIC_ACQUIRE);
         ucontext_t *uc = ucv;
@@ -192,17 +194,17 @@ static int rt_papi_setup(void)
 {
     int rc = PAPI_library_init(PAPI_VER_CURRENT);
     if (rc != PAPI_VER_CURRENT) {
-        rt_log("PAPI unavailable (%s): sampling with the cputime timer instead",
+        rt_info("PAPI unavailable (%s): sampling with the cputime timer instead",
                rc > 0 ? "version mismatch" : PAPI_strerror(rc));
         return -1;
     }
     if (PAPI_thread_init((unsigned long (*)(void))pthread_self) != PAPI_OK ||
         PAPI_num_components() <= 0 || PAPI_num_cmp_hwctrs(0) <= 0) {
-        rt_log("PAPI finds no hardware counters here: sampling with the cputime timer instead");
+        rt_info("PAPI finds no hardware counters here: sampling with the cputime timer instead");
         return -1;
     }
     if (PAPI_event_name_to_code(rt_opt.papi_event, &rt_papi_code) != PAPI_OK) {
-        rt_log("PAPI event %s unknown: sampling with the cputime timer instead", rt_opt.papi_event);
+        rt_info("PAPI event %s unknown: sampling with the cputime timer instead", rt_opt.papi_event);
         return -1;
     }
     /* Threshold: events per sample for ~freq samples/s of a 2 GHz cycle count. */
@@ -222,28 +224,15 @@ static int rt_papi_thread_start(struct rt_thread *t)
     return 0;
 }
 
-void rt_sampler_thread_start(struct rt_thread *t)
+/* A POSIX timer on clk delivering to thread t. */
+static void rt_timer_arm(struct rt_thread *t, clockid_t clk)
 {
-    if (rt_sampler_kind == PRF_SAMPLER_NONE || t->timer_ok)
-        return;
-    /* Warm libunwind's per-thread cache outside the handler. */
-    void *warm[4];
-    unw_backtrace(warm, 4);
-    if (rt_sampler_kind == PRF_SAMPLER_PAPI) {
-        if (rt_papi_thread_start(t) == 0) {
-            t->timer_ok = 2;
-            return;
-        }
-        rt_fail("sampler", "PAPI overflow could not start on thread %u", t->index);
-        return;
-    }
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_THREAD_ID;
     sev.sigev_signo = rt_opt.signo;
     sev._sigev_un._tid = t->tid;
     sev.sigev_value.sival_ptr = &rt_timer_cookie;
-    clockid_t clk = rt_sampler_kind == PRF_SAMPLER_CPUTIME ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     if (timer_create(clk, &sev, &t->timer) != 0) {
         rt_fail("sampler", "timer_create: %s", strerror(errno));
         return;
@@ -266,6 +255,35 @@ void rt_sampler_thread_start(struct rt_thread *t)
     if (getenv("SCALANA_DEBUG"))
         rt_log("debug: thread %u (tid %d) timer armed, first %llu ns", t->index, (int)t->tid,
                (unsigned long long)first);
+}
+
+void rt_sampler_thread_start(struct rt_thread *t)
+{
+    if (rt_sampler_kind == PRF_SAMPLER_NONE || t->timer_ok)
+        return;
+    /* Warm libunwind's per-thread cache outside the handler. */
+    void *warm[4];
+    unw_backtrace(warm, 4);
+    if (rt_sampler_kind == PRF_SAMPLER_PAPI) {
+        if (rt_papi_thread_start(t) == 0) {
+            t->timer_ok = 2;
+            return;
+        }
+        rt_fail("sampler", "PAPI overflow could not start on thread %u", t->index);
+        return;
+    }
+    rt_timer_arm(t, rt_sampler_kind == PRF_SAMPLER_CPUTIME ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC);
+}
+
+void rt_sampler_thread_start_other(struct rt_thread *t, pthread_t th)
+{
+    if (rt_sampler_kind == PRF_SAMPLER_NONE || t->timer_ok)
+        return;
+    clockid_t clk = CLOCK_MONOTONIC;
+    /* PAPI event sets belong to their thread: such threads get the timer. */
+    if (rt_sampler_kind != PRF_SAMPLER_REALTIME && pthread_getcpuclockid(th, &clk) != 0)
+        return; /* the thread is exiting */
+    rt_timer_arm(t, clk);
 }
 
 void rt_sampler_thread_stop(struct rt_thread *t)
@@ -309,6 +327,7 @@ void rt_sampler_start(void)
     struct rt_thread *t = rt_thread_get();
     if (t)
         rt_sampler_thread_start(t);
+    rt_thread_start_pending();
 }
 
 void rt_sampler_stop(void)

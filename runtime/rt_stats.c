@@ -85,6 +85,7 @@ uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, int truncat
         struct rt_ctx *p = realloc(rt_ctxs, (size_t)cap * sizeof *p);
         if (!p) {
             rt_stats_unlock();
+            rt_fail("mpi", "out of memory: new calling contexts are not recorded");
             return UINT32_MAX;
         }
         rt_ctxs = p;
@@ -93,6 +94,7 @@ uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, int truncat
     if (!rt_ctx_slots || (rt_nctx + 1) * 2 > rt_ctx_mask + 1) {
         if (rt_rehash(&rt_ctx_slots, &rt_ctx_mask, rt_nctx, rt_ctx_key_at) != 0) {
             rt_stats_unlock();
+            rt_fail("mpi", "out of memory: new calling contexts are not recorded");
             return UINT32_MAX;
         }
     }
@@ -186,6 +188,7 @@ void rt_peer_add(uint32_t ctx, int32_t peer, int32_t tag, uint64_t comm_id, uint
             struct rt_peer *np = realloc(rt_peers, (size_t)cap * sizeof *np);
             if (!np) {
                 rt_stats_unlock();
+                rt_fail("mpi", "out of memory: new peers are not recorded");
                 return;
             }
             rt_peers = np;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 RT_TLS struct rt_thread *rt_self;
+void (*rt_thread_exit_hook)(void);
 
 static struct rt_thread *rt_threads;      /* every state, newest first */
 static uint32_t rt_nthreads;
@@ -32,9 +33,8 @@ static void rt_thread_exit(void *p)
     rt_sampler_thread_stop(t);
     t->in_rt = 1;
     rt_self = NULL;
-    free(t->scratch);
-    t->scratch = NULL;
-    t->scratch_bytes = 0;
+    if (rt_thread_exit_hook)
+        rt_thread_exit_hook();
     __atomic_store_n(&t->in_use, 0, __ATOMIC_RELEASE);
 }
 
@@ -44,14 +44,10 @@ static void rt_thread_key_init(void)
         rt_fail("threads", "pthread_key_create failed: thread exits are not seen");
 }
 
-struct rt_thread *rt_thread_get(void)
+/* Allocates (or reuses) a state for thread tid.  Caller holds the mutex. */
+static struct rt_thread *rt_thread_alloc(pid_t tid)
 {
-    struct rt_thread *t = rt_self;
-    if (t)
-        return t;
-    pthread_once(&rt_thread_once, rt_thread_key_init);
-    pid_t tid = (pid_t)syscall(SYS_gettid);
-    pthread_mutex_lock(&rt_threads_mutex);
+    struct rt_thread *t;
     /* Reuse the state of an exited thread: memory stays bounded by the
      * largest number of threads alive at once. */
     for (t = rt_threads; t; t = t->next)
@@ -59,16 +55,13 @@ struct rt_thread *rt_thread_get(void)
             break;
     if (!t) {
         t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (t == MAP_FAILED) {
-            pthread_mutex_unlock(&rt_threads_mutex);
+        if (t == MAP_FAILED)
             return NULL;
-        }
         memset(t, 0, sizeof *t);
         t->index = rt_nthreads;
         uint32_t cap = rt_opt.cct_nodes ? rt_opt.cct_nodes : 262144;
         if (rt_cct_init(&t->cct, cap, t->index) != 0) {
             munmap(t, sizeof *t);
-            pthread_mutex_unlock(&rt_threads_mutex);
             return NULL;
         }
         t->kind = tid == getpid() ? PRF_THREAD_MAIN : PRF_THREAD_APP;
@@ -83,7 +76,66 @@ struct rt_thread *rt_thread_get(void)
     t->depth = 0;
     t->in_rt = 0;
     t->in_use = 1;
-    pthread_mutex_unlock(&rt_threads_mutex);
+    return t;
+}
+
+/* ---- threads the application started before the runtime activated --------
+ * Their start routine is wrapped anyway; each takes a slot (no allocation
+ * while the process is inert).  At activation every live one gets a state
+ * and a timer on its own CPU clock; its first sample or MPI call adopts it. */
+#define RT_PENDING_MAX 256
+struct rt_pending { volatile int used; pid_t tid; pthread_t th; struct rt_thread *volatile state; };
+static struct rt_pending rt_pending[RT_PENDING_MAX];
+
+static struct rt_thread *rt_pending_adopt(pid_t tid)
+{
+    for (int i = 0; i < RT_PENDING_MAX; i++)
+        if (rt_pending[i].used && rt_pending[i].tid == tid && rt_pending[i].state)
+            return rt_pending[i].state;
+    return NULL;
+}
+
+struct rt_thread *rt_thread_self_slow(void)
+{
+    pid_t tid = (pid_t)syscall(SYS_gettid); /* async-signal-safe */
+    struct rt_thread *t = rt_pending_adopt(tid);
+    if (t)
+        rt_self = t;
+    return t;
+}
+
+void rt_thread_start_pending(void)
+{
+    for (int i = 0; i < RT_PENDING_MAX; i++) {
+        struct rt_pending *p = &rt_pending[i];
+        if (!p->used || p->state)
+            continue;
+        pthread_mutex_lock(&rt_threads_mutex);
+        struct rt_thread *t = rt_thread_alloc(p->tid);
+        pthread_mutex_unlock(&rt_threads_mutex);
+        if (!t)
+            continue;
+        t->kind = PRF_THREAD_APP;
+        p->state = t;
+        rt_sampler_thread_start_other(t, p->th);
+    }
+}
+
+struct rt_thread *rt_thread_get(void)
+{
+    struct rt_thread *t = rt_self;
+    if (t)
+        return t;
+    pthread_once(&rt_thread_once, rt_thread_key_init);
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    t = rt_pending_adopt(tid);
+    if (!t) {
+        pthread_mutex_lock(&rt_threads_mutex);
+        t = rt_thread_alloc(tid);
+        pthread_mutex_unlock(&rt_threads_mutex);
+        if (!t)
+            return NULL;
+    }
     rt_self = t;
     pthread_setspecific(rt_thread_key, t);
     return t;
@@ -98,6 +150,20 @@ struct rt_thread_start {
     uint32_t creator_thread, creator_node;
 };
 
+static void rt_pending_release(void *arg)
+{
+    struct rt_pending *p = arg;
+    struct rt_thread *t = p->state;
+    if (t) {
+        /* Finish it here (not again from the key destructor). */
+        pthread_once(&rt_thread_once, rt_thread_key_init);
+        pthread_setspecific(rt_thread_key, NULL);
+        rt_thread_exit(t);
+    }
+    p->state = NULL;
+    __atomic_store_n(&p->used, 0, __ATOMIC_RELEASE);
+}
+
 static void *rt_thread_trampoline(void *p)
 {
     struct rt_thread_start s = *(struct rt_thread_start *)p;
@@ -110,8 +176,26 @@ static void *rt_thread_trampoline(void *p)
             t->creator_node = s.creator_node;
             rt_sampler_thread_start(t);
         }
+        return s.fn(s.arg);
     }
-    return s.fn(s.arg);
+    struct rt_pending *slot = NULL;
+    if (rt_g.state == RT_INERT)
+        for (int i = 0; i < RT_PENDING_MAX && !slot; i++) {
+            int z = 0;
+            if (__atomic_compare_exchange_n(&rt_pending[i].used, &z, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+                slot = &rt_pending[i];
+                slot->state = NULL;
+                slot->tid = (pid_t)syscall(SYS_gettid);
+                slot->th = pthread_self();
+            }
+        }
+    if (!slot)
+        return s.fn(s.arg);
+    void *ret;
+    pthread_cleanup_push(rt_pending_release, slot);
+    ret = s.fn(s.arg);
+    pthread_cleanup_pop(1);
+    return ret;
 }
 
 RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
@@ -124,7 +208,7 @@ RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
     }
     struct rt_thread *me = rt_self;
     /* Threads started from inside MPI calls belong to the MPI library. */
-    if (rt_g.state != RT_ON || (me && (me->depth > 0 || me->in_rt)))
+    if ((rt_g.state != RT_ON && rt_g.state != RT_INERT) || (me && (me->depth > 0 || me->in_rt)))
         return real(th, attr, fn, arg);
     struct rt_thread_start *s = malloc(sizeof *s);
     if (!s)
@@ -133,7 +217,7 @@ RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
     s->arg = arg;
     s->creator_thread = PRF_NONE;
     s->creator_node = PRF_NONE;
-    if (me && me->cct.nodes) {
+    if (me && me->cct.nodes && rt_g.state == RT_ON) {
         void *frames[RT_MAX_DEPTH];
         int truncated = 0;
         me->in_rt = 1;

@@ -27,8 +27,9 @@ say() { printf '%s\n' "$*"; }
 die() { say "demo: $*" >&2; exit 1; }
 
 for tool in scalana-cc scalana-cxx scalana-fc scalana-run scalana-analyze; do
-    [ -x "$BIN/$tool" ] && [ -s "$BIN/$tool" ] ||
+    if [ ! -x "$BIN/$tool" ] || [ ! -s "$BIN/$tool" ]; then
         die "$BIN/$tool is missing: build first (make build, or cmake --build $BUILD)"
+    fi
 done
 command -v "$MPIRUN" >/dev/null 2>&1 || die "$MPIRUN not found: install openmpi-bin"
 
@@ -95,9 +96,14 @@ while read -r name source language category <&3; do
     fi
     cat "$dir/analyze.log"
     say ""
-    say "  HTML report: $dir/report/index.html"
-    reports="$reports
+    if [ -f "$dir/report/index.html" ]; then
+        say "  HTML report: $dir/report/index.html"
+        reports="$reports
   $name: $dir/report/index.html"
+    else
+        say "demo: $name: scalana-analyze wrote no $dir/report/index.html"
+        failed="$failed $name"
+    fi
     if [ -x "$PYTHON" ]; then
         if "$PYTHON" "$ROOT/tests/e2e/run_example.py" --example "$name" --source-dir "$ROOT" \
                 --verdict "$dir/report/report.json" --truth-log "$dir/run-${largest}p.log" \

@@ -5,8 +5,8 @@
 set -eu
 
 PACKAGES="
-build-essential cmake pkg-config
-llvm-19-dev llvm-19-tools libclang-19-dev clang-19 flang-19
+build-essential cmake pkg-config time
+llvm-19-dev llvm-19-tools libclang-19-dev libclang-rt-19-dev clang-19 flang-19
 libopenmpi-dev openmpi-bin libmpich-dev mpich gfortran
 libpapi-dev libunwind-dev libdw-dev libelf-dev
 libgraphviz-dev graphviz

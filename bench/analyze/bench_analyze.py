@@ -7,8 +7,9 @@ runs S/16, S/8, S/4, S/2, S written by scalana-bench-gen, under
 ratio time(S)/time(S_min) beside the linear ratio, and where the planted
 load imbalance ranks among the root causes.  Targets (issue 5, "Scale"): the
 set ending at 16 384 in under 60 s and 4 GiB, the planted cause found at
-every size.  Exit status: 0 all met, 1 a target missed, 2 usage or setup
-error.
+every size, time linear in processes (more than twice the rank ratio
+fails: the 2-core machine is shared and noisy).  Exit status: 0 all met, 1 a
+target missed, 2 usage or setup error.
 
   bench_analyze.py --analyze BIN --gen BIN --exe SYNTH_APP --work DIR
                    [--sizes 1024,2048,4096,8192,16384] [--top 3]
@@ -25,6 +26,7 @@ import sys
 TIME_LIMIT_S = 60.0          # issue 5: 16 384 x 5 in under 60 s on 2 cores
 MEM_LIMIT_MIB = 4096.0       # ... and under 4 GiB
 TARGET_SIZE = 16384
+SUPERLINEAR_FACTOR = 2.0     # time(S_max)/time(S_min) above 2x the rank ratio fails
 
 
 def die(msg, code=2):
@@ -144,8 +146,13 @@ def main():
     if len(rows) >= 2:
         (s0, r0, t0, _), (s1, r1, t1, _) = rows[0], rows[-1]
         if t0 > 0:
+            # linear in processes, judged with a wide margin (the machine is shared)
+            superlinear = t1 / t0 > SUPERLINEAR_FACTOR * r1 / r0
             print("scaling: time grew %.2fx for %.2fx the ranks (linear would be equal; %s)"
-                  % (t1 / t0, r1 / r0, "super-linear" if t1 / t0 > 1.5 * r1 / r0 else "ok"))
+                  % (t1 / t0, r1 / r0, "SUPER-LINEAR" if superlinear else "ok"))
+            if superlinear:
+                failures.append("time grew %.1fx for %.1fx the ranks (more than %gx linear)"
+                                % (t1 / t0, r1 / r0, SUPERLINEAR_FACTOR))
     if TARGET_SIZE not in sizes:
         print("note: size %d not run, so the 60 s / 4 GiB targets were not checked" % TARGET_SIZE)
     for f in failures:

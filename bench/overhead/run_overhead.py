@@ -5,7 +5,7 @@ and rate), REPEAT times each, and prints the median ratios of wall and CPU
 time (target <= 1.02), then the profile size of a run twice as long (target:
 the same within 5 %: nothing grows with run time).
 
-usage: run_overhead.py BUILD_DIR MPI PROGRAM [--np 2] [--iters 300] [--repeat 5]"""
+usage: run_overhead.py BUILD_DIR MPI PROGRAM [--np 2] [--iters 2000] [--repeat 5]"""
 import argparse
 import os
 import shutil
@@ -50,7 +50,7 @@ def main():
     ap.add_argument("mpi")
     ap.add_argument("prog")
     ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--iters", type=int, default=300)
+    ap.add_argument("--iters", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
     a.build = os.path.abspath(a.build)

@@ -19,9 +19,12 @@ extern "C" {
  * them, so a reader skips zero bytes up to the next 8-byte boundary and then
  * expects a magic.  All integers little-endian.
  *
- *   unit   := psg_unit_header  psg_vertex_record[vertex_count]  strings
+ *   unit   := psg_unit_header  payload  zero padding to 8
+ *   payload:= psg_vertex_record[vertex_count]  strings, stored as one zlib
+ *             (RFC 1950) stream when PSG_UNIT_DEFLATED is set (always, from
+ *             version 2 on), else as is
  *   strings:= string_bytes bytes of NUL-terminated UTF-8; offset 0 is "".
- *   unit_bytes (in the header) covers all three and is a multiple of 8.
+ *   unit_bytes (in the header) covers header, payload and padding.
  *
  * Vertices are listed in pre-order: a parent precedes its children and the
  * children of one parent appear in program order.  FUNCTION vertices are the
@@ -37,7 +40,7 @@ extern "C" {
 #define SCALANA_PSG_SECTION ".scalana_psg"
 #define SCALANA_PSG_MAGIC "SCLNPSG" /* 8 bytes with the NUL */
 #define SCALANA_PSG_MAGIC_LEN 8
-#define SCALANA_PSG_VERSION 1u
+#define SCALANA_PSG_VERSION 2u /* 2: payload deflated (PSG_UNIT_DEFLATED) */
 #define PSG_NO_PARENT UINT32_MAX
 
 /** Vertex kinds (ALGORITHMS.md §1).  Values are fixed forever. */
@@ -57,7 +60,8 @@ enum psg_kind {
 /** Unit flags. */
 enum psg_unit_flags {
     PSG_UNIT_HAS_DEBUG_INFO = 1u << 0, /* lines/columns are meaningful */
-    PSG_UNIT_OPTIMIZED = 1u << 1       /* built at -O1 or above */
+    PSG_UNIT_OPTIMIZED = 1u << 1,      /* built at -O1 or above */
+    PSG_UNIT_DEFLATED = 1u << 2        /* records + strings are one zlib stream */
 };
 
 /** Vertex flags. */

@@ -1,6 +1,7 @@
 /* synth.c — writes synthetic, consistent run directories of itself (run.json
  * + one profile file) for scenarios with a known answer: balanced, imbalance,
- * serial, late_sender, nonscalable, growing_comm.  Its own functions stand for
+ * serial, late_sender, late_receiver, nonscalable, growing_comm, weak (balanced
+ * weak scaling).  Its own functions stand for
  * the application, so scalana-analyze resolves real DWARF of this binary.
  *   synth OUT_DIR SCENARIO PROCESSES [SEED] */
 #include "analyzer.h"
@@ -99,18 +100,20 @@ int main(int argc, char **argv)
     double *ar = calloc(P, sizeof *ar), *recv = calloc(P, sizeof *recv), *send = calloc(P, sizeof *send);
     double ar_base = 0.002 * log2(P + 1.0);
     for (uint32_t r = 0; r < P; r++) {
-        compute[r] = T / P;
+        compute[r] = !strcmp(sc, "weak") ? 1.0 : T / P; /* weak: the work per process is constant */
         if (!strcmp(sc, "imbalance") && r == 0) extra[r] = 0.6 * T / P;
         if (!strcmp(sc, "serial") && r == 0) extra[r] = 1.0;
         if (!strcmp(sc, "late_sender") && r % 2 == 0) extra[r] = 0.4 * T / P;
+        if (!strcmp(sc, "late_receiver") && r % 2 == 1) extra[r] = 0.4 * T / P;
         if (!strcmp(sc, "nonscalable")) extra[r] = 0.02 * P;
         if (!strcmp(sc, "growing_comm")) ar_base = 0.05 * P;
     }
     /* point-to-point: even ranks send to the next odd rank, which waits for the late sender */
-    int p2p = !strcmp(sc, "late_sender");
+    int p2p = !strcmp(sc, "late_sender") || !strcmp(sc, "late_receiver");
     for (uint32_t r = 0; r < P; r++) {
+        /* a blocking (rendezvous) send waits for a late receiver, a receive for a late sender */
         if (p2p && r % 2 == 1) recv[r] = 0.001 + fmax(0, extra[r - 1] - extra[r]);
-        if (p2p && r % 2 == 0) send[r] = 0.001;
+        if (p2p && r % 2 == 0) send[r] = 0.001 + (r + 1 < P ? fmax(0, extra[r + 1] - extra[r]) : 0);
     }
     double tmax = 0;
     for (uint32_t r = 0; r < P; r++) tmax = fmax(tmax, compute[r] + extra[r] + recv[r] + send[r]);
@@ -178,7 +181,8 @@ int main(int argc, char **argv)
         d.info.sample_period_ns = (uint64_t)(period * 1e9);
         double wall = compute[r] + extra[r] + ar[r] + recv[r] + send[r];
         d.info.wall_ns = (uint64_t)(wall * 1e9);
-        d.info.cpu_user_ns = (uint64_t)((compute[r] + extra[r]) * 1e9);
+        /* MPI libraries poll while they wait: CPU time runs with wall time */
+        d.info.cpu_user_ns = (uint64_t)(wall * 0.98 * 1e9);
         d.info.samples_taken = k1 + k2, d.info.samples_weight = k1 + k2;
         d.info.mpi_time_ns = (uint64_t)((ar[r] + recv[r] + send[r]) * 1e9);
         d.info.thread_count = 1;

@@ -12,6 +12,7 @@
 #include "analyzer.h"
 
 #include <dlfcn.h>
+#include <jansson.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +43,13 @@ __attribute__((noinline)) void unit_main(uint64_t *pc, uint64_t *ra)
 static const int MAIN_LAST = __LINE__ - 1;
 
 /* ---- helpers ----------------------------------------------------------------- */
+static void json_decref_wrapper(void *j) { json_decref((json_t *)j); }
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
 static struct an_options opt;
 
 static uint32_t add_v(struct an_graph *g, uint32_t parent, unsigned kind, const char *name, uint32_t line,
@@ -415,6 +423,68 @@ static void t_backtrack_imbalance(void **state)
     an_analysis_free(&m.a);
 }
 
+static void t_backtrack_gpu_bound(void **state)
+{
+    (void)state;
+    /* process 1 launches four times the kernel work; the others wait at the Allreduce */
+    struct mini m;
+    const uint32_t P = 4;
+    mini_init(&m, P, 1);
+    uint32_t launch = add_v(&m.a.g, m.loop, PSG_GPU, "call cudaLaunchKernel", 3, 1);
+    an_graph_sort_children(&m.a.g);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[4] = {0.5, 0.5, 0.5, 0.5}, W[4], K[4] = {0.2, 0.8, 0.2, 0.2};
+    for (uint32_t i = 0; i < P; i++) W[i] = 0.01 + 0.8 - K[i];
+    set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 1e-4);
+    struct an_vrun *x = an_run_vertex(r, launch);
+    x->gpu = calloc(P, sizeof *x->gpu);
+    for (uint32_t i = 0; i < P; i++) x->gpu[i] = (float)K[i], x->gpu_kernel_s += K[i];
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_int_equal(m.a.causes[0].vertex, launch);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "gpu_bound");
+    assert_int_equal(m.a.causes[0].nprocs, 1);
+    assert_int_equal(m.a.causes[0].procs[0], 1);
+    assert_true(fabs(m.a.causes[0].cost - 0.6) < 0.01);
+    an_analysis_free(&m.a);
+}
+
+static void t_wait_at_collective(void **state)
+{
+    (void)state;
+    /* process 2 arrives late for a reason no sample shows (it slept): the wait is its own cause */
+    struct mini m;
+    const uint32_t P = 4;
+    mini_init(&m, P, 1);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[4] = {0.5, 0.5, 0.5, 0.5}, W[4] = {0.81, 0.81, 0.01, 0.81};
+    set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 1e-4);
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_int_equal(m.a.causes[0].vertex, m.ar);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "wait_at_collective");
+    assert_int_equal(m.a.causes[0].nprocs, 1);
+    assert_int_equal(m.a.causes[0].procs[0], 2);
+    assert_true(fabs(m.a.causes[0].cost - 0.8) < 0.01);
+    an_analysis_free(&m.a);
+    /* the same on a crowded machine (wall/CPU 4): not blamed, a warning instead */
+    mini_init(&m, P, 1);
+    r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    for (uint32_t i = 0; i < P; i++) r->cpu[i] = 0.5;
+    set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 1e-4);
+    mini_finish(&m);
+    assert_true(r->contention >= 4);
+    assert_int_equal(m.a.ncauses, 0);
+    assert_true(m.a.nwarnings >= 1);
+    an_analysis_free(&m.a);
+}
+
 static void t_waits_per_communicator(void **state)
 {
     (void)state;
@@ -525,6 +595,122 @@ static void t_scaling(void **state)
     an_analysis_free(&m.a);
 }
 
+/* Three counts; an Allgather next to the Allreduce; `grow` says whether the
+ * Allgather's shortest call grows beyond the Allreduce's (its control). */
+static void growing_case(int grow, int *flagged)
+{
+    struct mini m;
+    mini_init(&m, 0, 3);
+    uint32_t ag = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Allgather", 6, 208);
+    an_graph_sort_children(&m.a.g);
+    uint32_t Ps[3] = {2, 4, 8};
+    for (int k = 0; k < 3; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = &m.a.runs[k];
+        an_run_init(r, P);
+        run_basics(r, 4.0);
+        double A[8], W[8], G[8];
+        /* crowding makes every call slower with p; only a growing Allgather grows beyond it */
+        double crowd = 0.001 * P, own = grow ? 0.01 * P : 0.0;
+        for (uint32_t i = 0; i < P; i++) A[i] = 4.0 / P, W[i] = 100 * crowd, G[i] = 100 * (crowd + own);
+        set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, crowd), set_mpi(r, ag, G, 100, crowd + own);
+    }
+    mini_finish(&m);
+    *flagged = (m.a.vflags[ag] & AN_F_NON_SCALABLE) != 0;
+    if (grow) {
+        assert_true(m.a.ncauses >= 1);
+        assert_int_equal(m.a.causes[0].vertex, ag);
+        assert_string_equal(an_category_name(m.a.causes[0].cat), "growing_communication");
+    }
+    assert_false(m.a.vflags[m.ar] & AN_F_NON_SCALABLE);
+    an_analysis_free(&m.a);
+}
+
+static void t_growing_communication_control(void **state)
+{
+    (void)state;
+    int flagged;
+    growing_case(1, &flagged);
+    assert_true(flagged);
+    growing_case(0, &flagged);
+    assert_false(flagged);
+}
+
+/* Decodable but hostile ranks: parents out of range or in cycles, unknown
+ * modules and kinds, nodes and contexts out of range.  Nothing may crash. */
+static void t_hostile_ranks(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX], bid[128] = "";
+    assert_non_null(realpath("/proc/self/exe", exe));
+    an_elf_build_id(exe, bid, sizeof bid);
+    uint64_t seed = 12345;
+#define RND() xorshift(&seed)
+    for (int iter = 0; iter < 60; iter++) {
+        struct an_analysis a;
+        memset(&a, 0, sizeof a);
+        a.opt = &opt;
+        an_graph_init(&a.g);
+        struct an_symbolizer *sym = an_sym_new(&a.g.strings, exe, bid);
+        struct an_attr_ctx c;
+        an_attr_ctx_init(&c, &a.g, sym, NULL, &opt);
+        const uint32_t P = 1 + (uint32_t)(RND() % 6);
+        a.runs = calloc(1, sizeof *a.runs);
+        a.nruns = 1;
+        an_run_init(&a.runs[0], P);
+        for (uint32_t rank = 0; rank < P; rank++) {
+            struct fake_rank f;
+            fake_rank(&f, rank, P, bid);
+            enum { N = 24 };
+            struct prf_cct_node cct[N];
+            struct prf_sample smp[8];
+            struct prf_mpi_context mpi[4];
+            struct prf_peer peers[6];
+            struct prf_gpu_activity gpu[3];
+            struct prf_thread th[2] = {{0, 0, PRF_NONE, 0, 1, 0}, {1, 1, (uint32_t)(RND() % (N + 3)), 0, 2, 0}};
+            for (uint32_t i = 0; i < N; i++) {
+                cct[i].parent = i == 0 ? PRF_NONE : (uint32_t)(RND() % (N + 2));
+                cct[i].kind = (uint32_t)(RND() % 5);
+                cct[i].module = RND() % 4 == 0 ? PRF_NONE : (uint32_t)(RND() % 3);
+                cct[i].address = RND() % 3 ? f.cct[1 + RND() % 2].address + RND() % 64 : RND();
+                cct[i].reserved = 0;
+            }
+            for (uint32_t i = 0; i < 8; i++)
+                smp[i] = (struct prf_sample){(uint32_t)(RND() % (N + 2)), 0, (uint32_t)(RND() % 4), 0, 1 + RND() % 50, 1 + RND() % 50};
+            for (uint32_t i = 0; i < 4; i++)
+                mpi[i] = (struct prf_mpi_context){i, (uint32_t)(RND() % (N + 2)), (uint32_t)(RND() % 300), 0, RND() % 3,
+                                                  RND() % 10, RND() % 1000, RND() % 1000, RND() % 100000000, 0, RND() % 1000};
+            for (uint32_t i = 0; i < 6; i++)
+                peers[i] = (struct prf_peer){(uint32_t)(RND() % 6), (int32_t)(RND() % (P + 2)) - 1, (int32_t)(RND() % 3) - 1,
+                                             (uint32_t)(RND() % 4), RND() % 3, RND() % 10, RND() % 1000, RND() % 1000000,
+                                             RND() % 5, RND() % 1000000};
+            for (uint32_t i = 0; i < 3; i++)
+                gpu[i] = (struct prf_gpu_activity){(uint32_t)(RND() % (N + 2)), (uint32_t)(RND() % 6), 0, 0, 1,
+                                                   RND() % 100000000, 0, 0};
+            f.d.cct = cct, f.d.cct_count = N;
+            f.d.samples = smp, f.d.sample_count = 8;
+            f.d.mpi = mpi, f.d.mpi_count = 4;
+            f.d.peers = peers, f.d.peer_count = 6;
+            f.d.gpu = gpu, f.d.gpu_count = 3;
+            f.d.threads = th, f.d.thread_count = 2;
+            f.d.module_count = 1;
+            f.d.info.cpu_user_ns = RND() % 2000000000;
+            char err[256];
+            an_run_add_rank(&a.runs[0], &c, &f.d, err, sizeof err);
+        }
+        an_run_finish(&a.runs[0], &a.g);
+        an_graph_sort_children(&a.g);
+        an_group_scales(&a);
+        an_compute_metrics(&a);
+        an_find_root_causes(&a);
+        json_decref_wrapper(an_report_build(&a));
+        an_attr_ctx_free(&c);
+        an_sym_free(sym);
+        an_analysis_free(&a);
+    }
+#undef RND
+}
+
 static void t_options(void **state)
 {
     (void)state;
@@ -562,10 +748,14 @@ int main(void)
         cmocka_unit_test(t_attribution_threads_and_lost_frames),
         cmocka_unit_test(t_attribution_dynamic_and_ppg),
         cmocka_unit_test(t_backtrack_imbalance),
+        cmocka_unit_test(t_backtrack_gpu_bound),
+        cmocka_unit_test(t_wait_at_collective),
         cmocka_unit_test(t_waits_per_communicator),
         cmocka_unit_test(t_balanced_halo_cycle),
         cmocka_unit_test(t_rotating_blame),
         cmocka_unit_test(t_scaling),
+        cmocka_unit_test(t_growing_communication_control),
+        cmocka_unit_test(t_hostile_ranks),
         cmocka_unit_test(t_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -259,6 +259,8 @@ def run_series(args, exe, mode, procs, mpirun, scalana_run, scalana_analyze, wor
         except ValueError as e:
             raise Failure("%s is not JSON: %s" % (report_path, e))
     validate_schema(report, args.schema)
+    if not os.path.isfile(os.path.join(out_dir, "index.html")):
+        raise Failure("scalana-analyze wrote no %s" % os.path.join(out_dir, "index.html"))
     log("report: %s (schema OK); root causes:" % report_path)
     for rc_ in report["root_causes"][:5]:
         log("  " + describe(rc_))

@@ -8,7 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "scalana/psg_format.h"
+
+/* The unit with its payload stored plainly (PSG_UNIT_DEFLATED cleared), so
+ * tests can corrupt individual records; readers accept both forms. */
+static unsigned char *to_plain(const unsigned char *u, size_t n, size_t *out_n)
+{
+    struct psg_unit_header h;
+    memcpy(&h, u, sizeof h);
+    size_t raw = sizeof h + (size_t)h.vertex_count * 64 + h.string_bytes;
+    size_t padded = (raw + 7) & ~(size_t)7;
+    unsigned char *p = calloc(1, padded);
+    uLongf dl = raw - sizeof h;
+    uLong sl = n - sizeof h;
+    assert_int_equal(uncompress2(p + sizeof h, &dl, u + sizeof h, &sl), Z_OK);
+    assert_int_equal(dl, raw - sizeof h);
+    h.flags &= ~(uint32_t)PSG_UNIT_DEFLATED;
+    h.unit_bytes = padded;
+    memcpy(p, &h, sizeof h);
+    *out_n = padded;
+    return p;
+}
 
 static unsigned char *make_unit(const char *name, size_t *n)
 {
@@ -108,12 +130,23 @@ static void refuses_corrupt(void **state)
     v[0] = 'X';
     assert_int_equal(psg_parse(v, n, &g, err, sizeof err), -1);
     assert_non_null(strstr(err, "magic"));
+    /* a flipped byte inside the compressed payload */
     memcpy(v, u, n);
-    /* vertex 1's parent points forward */
-    uint32_t fwd = 2;
-    memcpy(v + 64 + 64 + 8, &fwd, 4);
+    v[64 + 10] ^= 0xff;
     assert_int_equal(psg_parse(v, n, &g, err, sizeof err), -1);
+    assert_non_null(strstr(err, "PSG unit at byte 0"));
+    /* the plain form reads the same, and vertex 1's parent pointing forward is refused */
+    size_t pn;
+    unsigned char *plain = to_plain(u, n, &pn);
+    assert_int_equal(psg_parse(plain, pn, &g, err, sizeof err), 0);
+    assert_int_equal(g.units[0].vertex_count, 3);
+    assert_string_equal(g.units[0].vertices[2].callee, "MPI_Allreduce");
+    psg_graph_free(&g);
+    uint32_t fwd = 2;
+    memcpy(plain + 64 + 64 + 8, &fwd, 4);
+    assert_int_equal(psg_parse(plain, pn, &g, err, sizeof err), -1);
     assert_non_null(strstr(err, "parent"));
+    free(plain);
     free(v), free(u);
 }
 

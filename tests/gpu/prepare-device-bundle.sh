@@ -91,8 +91,11 @@ done
 for n in mpirun mpiexec; do ln -sf ../root/usr/bin/orterun "$B/bin/$n"; done
 rm -rf "$B/root/usr/share/doc" "$B/root/usr/share/man" "$B/root/usr/share/lintian" \
        "$B/root/usr/share/info" "$B/root/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_"*java* 2>/dev/null || true
-glibc=$(for e in $elves; do objdump -T "$e" 2>/dev/null; done | grep -o 'GLIBC_2\.[0-9]*' | sort -t. -k2 -n -u | tail -1)
+# The newest glibc symbol version anything carried needs (libevent 2.1.12: 2.36).
+glibc=$(find "$B/bin" "$B/lib" "$B/root" -type f \( -perm -u+x -o -name '*.so*' \) -print0 |
+        xargs -0 objdump -T 2>/dev/null | grep -oE 'GLIBC_2\.[0-9]+' | sort -t. -k2 -n -u | tail -1)
 note "needs: glibc >= ${glibc#GLIBC_} (the machine's own libc6, libgcc-s1, libstdc++6)"
+echo "${glibc#GLIBC_}" >"$B/GLIBC_NEEDED"
 
 # 4. The environment that makes the unpacked Open MPI run from here.
 cat >"$B/env.sh" <<'ENV'

@@ -29,6 +29,9 @@ uname -a; ldd --version | head -1
 nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv 2>&1 | head -5
 command -v nvcc && nvcc --version | tail -2
 cat "$B/MANIFEST"
+have=$(ldd --version | head -1 | grep -oE '[0-9]+\.[0-9]+$'); need=$(cat "$B/GLIBC_NEEDED" 2>/dev/null || echo 2.0)
+[ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -1)" = "$need" ] ||
+    summary "FAIL this machine's glibc $have is older than the $need the carried libraries need"
 # shellcheck disable=SC1091
 . "$B/env.sh"
 for f in "$B/lib/libscalana-cupti.so" "$B/bin/gpu_imbalance" "$B/bin/cuda_nodevice"; do
@@ -145,3 +148,4 @@ summary "run directories: $(cd "$OUT/runs" && ls -d */* 2>/dev/null | tr '\n' ' 
 du -sh "$OUT"
 rm -rf "$WORK"
 echo; cat "$OUT/summary.txt"
+sleep 1 # let tee finish device.log before the machine collects $OUT

@@ -39,7 +39,7 @@ def launcher(mpi, np, env):
 def run(a, extra_env):
     out = tempfile.mkdtemp(prefix="scalana-test-")
     rundir = os.path.join(out, "run")
-    env = {"SCALANA_OUTPUT": rundir,
+    env = {"SCALANA_OUTPUT": rundir, "MISC_IO_DIR": out,
            "LD_PRELOAD": os.path.join(a.build, "lib", f"libscalana-{a.mpi}.so")}
     env.update(extra_env)
     full = dict(os.environ)
@@ -278,6 +278,55 @@ def check_threads(a, data):
                 check(x["cct"][n]["address"] in (1, 2, 3), f"rank {r}: Sendrecv context under thread root {x['cct'][n]['address']}")
 
 
+def check_misc(a, data):
+    P = a.np
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        right, left = (r + 1) % P, (r + P - 1) % P
+        want = {"MPI_Win_create": (1, 0, 0), "MPI_Win_fence": (3, 0, 0), "MPI_Put": (2, 88, 0),
+                "MPI_Get": (1, 0, 40), "MPI_Accumulate": (1, 16, 0), "MPI_Win_lock": (1, 0, 0),
+                "MPI_Win_unlock": (1, 0, 0), "MPI_Win_free": (1, 0, 0), "MPI_File_open": (1, 0, 0),
+                "MPI_File_write_at_all": (1, 64, 0), "MPI_File_read_at": (1, 0, 64),
+                "MPI_File_close": (1, 0, 0), "MPI_Barrier": (1, 0, 0), "MPI_Pcontrol": (2, 0, 0),
+                "MPI_Allreduce": (3, 24, 24)}
+        if r == 0:
+            want["MPI_File_delete"] = (1, 0, 0)
+        expect_ops(r, x, want)
+        expect_peers(r, x, {("MPI_Put", right, -1, "send"): (2, 88), ("MPI_Get", left, -1, "recv"): (1, 40),
+                            ("MPI_Accumulate", right, -1, "send"): (1, 16)})
+        for c in x["mpi"]:
+            if c["op"].startswith("MPI_Win_") or c["op"] in ("MPI_Put", "MPI_Get", "MPI_Accumulate"):
+                check(c["comm_id"] == 1, f"rank {r}: {c['op']} comm_id {c['comm_id']} (window on MPI_COMM_WORLD)")
+        ph = {p["name"]: p["count"] for p in x["phases"]}
+        check(ph.get("iteration") == 3 and ph.get("MPI_Pcontrol(1)") == 1, f"rank {r}: phases {ph}")
+
+
+def check_prethreads(a, data):
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        expect_ops(r, x, {"MPI_Barrier": (1, 0, 0)})
+        check(x["info"]["thread_count"] == 3, f"rank {r}: thread_count {x['info']['thread_count']} (main + 2)")
+        weight = collections.Counter()
+        for smp in x["samples"]:
+            weight[smp["thread"]] += smp["weight"]
+        # 2 x 100 ms of CPU at 200 samples/s: 40; wide margin.
+        w = weight[1] + weight[2]
+        check(w >= 15, f"rank {r}: threads started before MPI_Init have sample weight {w} < 15")
+
+
+def check_waitany_f(a, data):
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        if r == 0:
+            expect_ops(r, x, {"MPI_Irecv": (2, 0, 12), "MPI_Waitany": (3, 0, 0)})
+            expect_peers(r, x, {("MPI_Irecv", 1, 5, "recv"): (1, 4), ("MPI_Irecv", 1, 6, "recv"): (1, 8)})
+        elif r == 1:
+            expect_ops(r, x, {"MPI_Isend": (2, 12, 0), "MPI_Testsome": (1, 0, 0)}, at_least=("MPI_Testsome",))
+            expect_peers(r, x, {("MPI_Isend", 0, 5, "send"): (1, 4), ("MPI_Isend", 0, 6, "send"): (1, 8)})
+        ph = {p["name"]: p["count"] for p in x["phases"]}
+        check(ph == {"setup": 1}, f"rank {r}: phases {ph}")
+
+
 def runinfo(rundir):
     with open(os.path.join(rundir, "run.json")) as f:
         return json.load(f)
@@ -313,7 +362,8 @@ def check_edge(a, data):
 
 
 CHECKS = {"ring": check_ring, "p2p": check_p2p, "coll": check_coll, "threads": check_threads,
-          "edge": check_edge}
+          "edge": check_edge, "misc": check_misc, "prethreads": check_prethreads,
+          "waitany_f": check_waitany_f}
 ANY_RC = {("edge", "exit"), ("edge", "abort")}
 
 

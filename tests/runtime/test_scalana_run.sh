@@ -8,8 +8,9 @@ build=$1 mpi=$2 prog=$3
 work=$(mktemp -d /tmp/scalana-run-test-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-if [ "$mpi" = openmpi ]; then launcher=(mpirun.openmpi --allow-run-as-root --oversubscribe -n 2)
-else launcher=(mpirun.mpich -n 2); fi
+# Launcher options with values (two for --mca / -genv) must not be taken for the program.
+if [ "$mpi" = openmpi ]; then launcher=(mpirun.openmpi --allow-run-as-root --oversubscribe --mca btl self,vader -n 2)
+else launcher=(mpirun.mpich -genv SCALANA_TEST_DUMMY 1 -n 2); fi
 name=scalana-$(basename "$prog")-2p
 "$build/bin/scalana-run" "${launcher[@]}" "$prog" >out1.txt 2>err1.txt
 [ -f "$name/run.json" ] || { echo "no $name/run.json"; cat err1.txt; exit 1; }
