@@ -109,6 +109,7 @@ struct an_thresholds {
     double serial_share;      /* non-culprit ranks' share of the culprit time for "serial" */
     double flat_slope;        /* log-log slope above which a time "does not shrink" */
     double rotation;          /* latest-peer share under which blame "rotates" */
+    double gpu_busy_share;    /* GPU busy share of the run under which its idle time is analysed */
     double matrix_max;        /* largest process count with a rank x rank matrix in report.json */
 };
 
@@ -237,6 +238,10 @@ struct an_run {
     double period_s;            /* sample period (seconds) */
     /* per rank */
     double *wall, *cpu, *mpi;   /* [P] seconds */
+    double *cpu_wait;           /* [P] CPU seconds sampled inside MPI or GPU synchronisation */
+    double *gpu_sync;           /* [P] host wall seconds blocked in GPU synchronisation */
+    double *gpu_busy;           /* [P] GPU device seconds (kernels, copies, memsets) */
+    double *startup;            /* [P] wall seconds in MPI_Init/Finalize, by an_run_finish */
     uint8_t *present;           /* [P] 1 when the rank's profile was read */
     uint32_t *ranks_on_host, *usable_cores; /* [P] */
     /* per vertex, indexed by vertex id */
@@ -250,8 +255,9 @@ struct an_run {
     uint32_t present_count;
     uint32_t *missing; uint32_t nmissing;
     double oversub;             /* max over hosts of ranks per usable core */
-    double contention;          /* max(oversub, min over ranks of wall / CPU): how much slower
-                                   than with a core of its own the best-served process ran */
+    double contention;          /* max(oversub, min over ranks of the wall time outside MPI and
+                                   GPU waits / the CPU time there): how much slower than with a
+                                   core of its own the best-served process computed */
     double wall_max, cpu_mean, mpi_mean;
     char sampler[48];
     int bad;                    /* refused (other binary, unreadable) */

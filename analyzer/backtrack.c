@@ -547,6 +547,132 @@ static void free_cause(struct an_cause *c)
     memset(c, 0, sizeof *c);
 }
 
+/* Whether vertex v (or a vertex inside it) launched GPU work on any process. */
+static int launches_gpu(const struct an_run *r, uint32_t v)
+{
+    if (v >= r->nvr || !r->vr[v].igpu) return 0;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i] && r->vr[v].igpu[i] > 0) return 1;
+    return 0;
+}
+
+/* Whether a cause already sits at, above or below v, or was found from v. */
+static int covered_by_cause(const struct an_analysis *a, uint32_t v)
+{
+    for (uint32_t k = 0; k < a->ncauses; k++) {
+        const struct an_cause *c = &a->causes[k];
+        if (!c->path) continue;
+        if (c->symptom == v || an_graph_is_ancestor(&a->g, c->vertex, v) || an_graph_is_ancestor(&a->g, v, c->vertex))
+            return 1;
+    }
+    return 0;
+}
+
+/* GPU idle: in a program whose processes use the GPU, but whose GPUs were busy
+ * less than gpu_busy_share of the run, the host code during which the GPU had
+ * nothing to do.  Candidates are the host parts of GPU-driving code: an
+ * application vertex that launches no GPU work itself, next to code that does
+ * (its parent's subtree launches), i.e. the host computation or the MPI
+ * operation between the launches.  Per GPU process i, with W_i its wall time
+ * (less MPI_Init/Finalize), B_i its GPU device time and S_i its host time
+ * blocked on the GPU (during which the device is busy), the device idled
+ * W_i - B_i, and at most B_i - S_i of device work could have run
+ * asynchronously under host code.  So at least
+ *     idle_i(c) = min(T_i(c), W_i - B_i) - max(0, B_i - S_i)
+ * of c's host time T_i(c) (inclusive CPU seconds; for MPI its wall seconds
+ * divided by the contention) left the GPU idle.  The cost is the mean of
+ * idle_i(c) over the GPU processes.  Host computation needs a significant
+ * sample count; MPI operations count only from uncontended runs (contention
+ * <= 1.5, as unexplained waits) and only when no cause explains their waits;
+ * vertices already blamed (or found from) are skipped.  A candidate is refined
+ * into the child that holds >= 75 % of its cost, like backtracking. */
+static void gpu_idle_causes(struct bt *b)
+{
+    struct an_analysis *a = b->a;
+    const struct an_run *r = b->r;
+    const struct an_graph *g = &a->g;
+    const struct an_thresholds *th = &a->opt->th;
+    uint32_t ngpu = 0, npresent = 0;
+    double busy = 0, wall = 0;
+    for (uint32_t i = 0; i < b->P; i++) {
+        if (!r->present[i]) continue;
+        npresent++;
+        if (r->gpu_busy[i] <= 0) continue;
+        ngpu++;
+        busy += r->gpu_busy[i];
+        wall += fmax(0, r->wall[i] - (r->startup ? r->startup[i] : 0));
+    }
+    if (!ngpu || 2 * ngpu < npresent || wall <= 0 || busy / wall >= th->gpu_busy_share) return;
+    double *idle = xmalloc((b->P + 1) * sizeof *idle), *async = xmalloc((b->P + 1) * sizeof *async);
+    for (uint32_t i = 0; i < b->P; i++) {
+        idle[i] = async[i] = 0;
+        if (!r->present[i] || r->gpu_busy[i] <= 0) continue;
+        idle[i] = fmax(0, r->wall[i] - (r->startup ? r->startup[i] : 0) - r->gpu_busy[i]);
+        async[i] = fmax(0, r->gpu_busy[i] - r->gpu_sync[i]);
+    }
+    double f = fmax(1, r->contention);
+    char ev[768];
+    for (uint32_t v = 0; v < b->N && v < r->nvr; v++) {
+        const struct an_vertex *vx = &g->v[v];
+        uint32_t par = vx->parent;
+        if (par == AN_NONE || launches_gpu(r, v) || !launches_gpu(r, par)) continue;
+        if (vx->kind == PSG_GPU || (vx->flags & AN_V_LIBRARY) || !*vx->file) continue;
+        int mpi = is_mpi(vx);
+        if (mpi && (r->contention > 1.5 || an_mpi_is_init(vx->op))) continue;
+        /* refine host computation into the child holding most of it */
+        uint32_t c = v;
+        for (int depth = 0; !mpi && depth < 64; depth++) {
+            const struct an_vrun *x = &r->vr[c];
+            double tot = 0, bt = 0;
+            uint32_t bc = AN_NONE;
+            if (!x->icpu) break;
+            for (uint32_t i = 0; i < b->P; i++) tot += r->present[i] ? x->icpu[i] : 0;
+            for (uint32_t ch = g->v[c].first_child; ch != AN_NONE; ch = g->v[ch].next_sibling) {
+                if (ch >= r->nvr || !r->vr[ch].icpu || (g->v[ch].flags & AN_V_LIBRARY) || !*g->v[ch].file) continue;
+                double t = 0;
+                for (uint32_t i = 0; i < b->P; i++) t += r->present[i] ? r->vr[ch].icpu[i] : 0;
+                if (t > bt) bt = t, bc = ch;
+            }
+            if (bc == AN_NONE || bt < 0.75 * tot) break;
+            c = bc;
+        }
+        const struct an_vrun *x = &r->vr[c];
+        if (mpi ? !x->mpi : !x->icpu) continue;
+        if (!mpi && x->samples + x->samples_incl < th->min_samples) continue;
+        if (covered_by_cause(a, c)) continue;
+        double sum = 0, host = 0, asum = 0;
+        for (uint32_t i = 0; i < b->P; i++) {
+            if (!r->present[i] || r->gpu_busy[i] <= 0) continue;
+            double t = mpi ? x->mpi[i] / f : x->icpu[i];
+            host += t, asum += async[i];
+            double e = fmin(t, idle[i]) - async[i];
+            sum += e > 0 ? e : 0;
+        }
+        double cost = sum / ngpu;
+        if (cost < b->min_cost) continue;
+        struct an_cause *cause = new_cause(a, c);
+        if (cause->merged) continue;
+        cause->cat = AN_CAT_GPU_IDLE;
+        cause->cost = cost;
+        uint32_t *procs = xmalloc((b->P + 1) * sizeof *procs), np = 0;
+        for (uint32_t i = 0; i < b->P; i++)
+            if (r->present[i] && r->gpu_busy[i] > 0) procs[np++] = i;
+        set_procs(cause, procs, np);
+        cause->path = xmalloc(sizeof *cause->path);
+        cause->path[0] = (struct an_step){cause->vertex, np ? procs[0] : 0, "root", 0};
+        cause->npath = 1;
+        snprintf(ev, sizeof ev,
+                 "the GPUs were busy %.0f%% of the run (%.3g of %.3g s per process); %s here takes %.3g s per "
+                 "GPU process while no GPU work is launched from it, at least %.3g s of it with the GPU idle "
+                 "(beyond the %.3g s of device work that could run asynchronously)",
+                 100 * busy / wall, busy / ngpu, wall / ngpu, mpi ? "MPI (wall / contention)" : "host computation",
+                 host / ngpu, cost, asum / ngpu);
+        append_evidence(cause, ev);
+        a->vflags[cause->vertex] |= AN_F_ROOT_CAUSE;
+    }
+    free(idle), free(async);
+}
+
 void an_find_root_causes(struct an_analysis *a)
 {
     if (!a->nscales) return;
@@ -596,10 +722,17 @@ void an_find_root_causes(struct an_analysis *a)
                 np = 0;
                 procs = xmalloc(sizeof *procs);
                 if (!c->merged || cost > c->cost) c->cat = AN_CAT_GROWING_COMM;
+                const struct an_vmetrics *m0 = NULL;
+                uint32_t p0 = big->P;
+                for (uint32_t s = 0; s + 1 < a->nscales && !m0; s++)
+                    if (a->vm[(size_t)s * b.N + v].present) m0 = &a->vm[(size_t)s * b.N + v], p0 = a->scales[s].P;
                 snprintf(ev, sizeof ev, "%s: time of the fastest process grows from %.3g s at %u to %.3g s at %u "
-                         "processes (model %s)", an_mpi_name(vx->op),
-                         a->vm[v].present ? a->vm[v].min : 0.0, a->scales[0].P, mb->min, big->P,
-                         a->model[v].valid ? a->model[v].formula : "n/a");
+                         "processes (model %s); bytes per call %.3g at %u, %.3g at %u processes; run %.2gx "
+                         "contended at %u processes", an_mpi_name(vx->op),
+                         m0 ? m0->min : 0.0, p0, mb->min, big->P,
+                         a->model[v].valid ? a->model[v].formula : "n/a",
+                         m0 && m0->calls > 0 ? m0->bytes / m0->calls : 0.0, p0,
+                         mb->calls > 0 ? mb->bytes / mb->calls : 0.0, big->P, b.r->contention, big->P);
             } else {
                 np = culprits(&b, v, &procs, 0);
                 if (np == 0 || mb->imbalance < th->imbalance) {
@@ -656,6 +789,9 @@ void an_find_root_causes(struct an_analysis *a)
                  mb->max / (mb->mean > 0 ? mb->mean : 1), big->P, mb->max, mb->mean);
         append_evidence(c, ev);
     }
+
+    /* 3b. host code or MPI that leaves the GPUs idle */
+    gpu_idle_causes(&b);
 
     /* 4. one cause per subtree: a cause inside another cause's vertex wins */
     for (uint32_t i = 0; i < a->ncauses; i++) {

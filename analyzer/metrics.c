@@ -132,6 +132,32 @@ static double transfer_seconds(const struct an_analysis *a, const struct an_run 
     return r->vr[v].calls / r->present_count * per_call / fmax(1, r->contention);
 }
 
+/* Bytes per call above which a transfer is bandwidth-bound rather than
+ * latency-bound: MPI libraries switch from eager to rendezvous protocols
+ * between 4 and 64 KiB (Open MPI's shared-memory and TCP eager limits are
+ * 4-64 KiB, MPICH's 64 KiB).  Below it, a call's time growing with p on a
+ * crowded machine is scheduling, not volume. */
+#define AN_BANDWIDTH_BOUND_BYTES 65536.0
+
+/* Bytes (sent + received) per call of MPI vertex v, over all processes of run r. */
+static double bytes_per_call(const struct an_run *r, uint32_t v)
+{
+    if (v >= r->nvr || r->vr[v].calls <= 0) return 0;
+    return (r->vr[v].bytes_sent + r->vr[v].bytes_recv) / r->vr[v].calls;
+}
+
+/* Time inside MPI vertex v of the process that spent the least there (at a
+ * collective: the last arrival, which waited for nobody), in uncontended
+ * seconds (divided by the run's contention). */
+static double fastest_seconds(const struct an_run *r, uint32_t v)
+{
+    if (v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) return 0;
+    double mn = INFINITY;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i] && r->vr[v].ncalls[i] > 0) mn = fmin(mn, r->vr[v].mpi[i]);
+    return isfinite(mn) ? mn / fmax(1, r->contention) : 0;
+}
+
 void an_compute_metrics(struct an_analysis *a)
 {
     uint32_t N = a->g.n, S = a->nscales;
@@ -254,8 +280,17 @@ void an_compute_metrics(struct an_analysis *a)
             a->loss[v] = mb->mean - m0->mean;
             double spread = fmax(mb->spread, m0->spread);
             enum an_mpi_role role = an_mpi_role(vx->op);
-            if (role != AN_MPI_OTHER && x1 / fmax(x0, 1e-9) >= th->scaling_ratio && x1 - x0 >= min_cost &&
-                a->loss[v] >= min_cost && a->loss[v] > spread)
+            /* or: the bytes each call moves grew with p, and so did the time of the
+             * process that waited least, beyond what the machine's contention
+             * explains (on a crowded machine even the shortest call of a
+             * 32 MB Allgather is mostly scheduling, so the control above can
+             * hide it; a latency-bound call moves the same bytes at every p) */
+            double b0 = bytes_per_call(r0, v), b1 = bytes_per_call(r, v);
+            double f0 = fastest_seconds(r0, v), f1 = fastest_seconds(r, v);
+            int transfer = x1 / fmax(x0, 1e-9) >= th->scaling_ratio && x1 - x0 >= min_cost;
+            int volume = b0 > 0 && b1 >= AN_BANDWIDTH_BOUND_BYTES && b1 / b0 >= th->scaling_ratio && f1 / fmax(f0, 1e-9) >= th->scaling_ratio &&
+                         f1 - f0 >= min_cost;
+            if (role != AN_MPI_OTHER && (transfer || volume) && a->loss[v] >= min_cost && a->loss[v] > spread)
                 a->vflags[v] |= AN_F_NON_SCALABLE;
         } else {
             double ideal = a->opt->weak ? scalana_ideal_weak(m0->mean, p0, P)

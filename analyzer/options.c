@@ -47,6 +47,9 @@ static const struct threshold_def thresholds[] = {
     {"rotation", TH(rotation), 0.6,
      "blame rotates when no peer completes last in this share of the waits (a consistent late "
      "sender completes last nearly always; two alternating neighbours give 0.5)"},
+    {"gpu_busy_share", TH(gpu_busy_share), 0.5,
+     "gpu_idle: host code is blamed for the GPU's idle time only when the GPUs were busy less "
+     "than this share of the run (engineering choice: the GPU idled more than it worked)"},
     {"matrix_max", TH(matrix_max), 256,
      "largest process count whose rank x rank matrix is written to report.json (P^2 numbers)"},
 };

@@ -25,6 +25,9 @@ void an_run_init(struct an_run *r, uint32_t P)
     r->wall = xcalloc(P, sizeof *r->wall);
     r->cpu = xcalloc(P, sizeof *r->cpu);
     r->mpi = xcalloc(P, sizeof *r->mpi);
+    r->cpu_wait = xcalloc(P, sizeof *r->cpu_wait);
+    r->gpu_sync = xcalloc(P, sizeof *r->gpu_sync);
+    r->gpu_busy = xcalloc(P, sizeof *r->gpu_busy);
     r->present = xcalloc(P, 1);
     r->ranks_on_host = xcalloc(P, sizeof *r->ranks_on_host);
     r->usable_cores = xcalloc(P, sizeof *r->usable_cores);
@@ -39,6 +42,7 @@ void an_run_free(struct an_run *r)
     }
     free(r->vr);
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
+    free(r->cpu_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
     free(r->ranks_on_host), free(r->usable_cores);
     free(r->peers), free(r->peer_first), free(r->edges), free(r->missing);
     free(r->dir);
@@ -166,6 +170,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         struct an_vrun *x = an_run_vertex(r, nv[s->node]);
         if (s->flags & (PRF_SAMPLE_IN_MPI | PRF_SAMPLE_IN_GPU_SYNC)) {
             x->mpi_samples += (double)s->weight;
+            r->cpu_wait[rank] += s->weight * period;
         } else {
             if (!x->cpu) x->cpu = xcalloc(r->P, sizeof *x->cpu);
             x->cpu[rank] += (float)(s->weight * period);
@@ -179,6 +184,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         double t = ga->time_ns * 1e-9;
         if (ga->kind == PRF_GPU_SYNC) {
             x->gpu_sync_s += t; /* host blocked: wall time, neither CPU nor device work */
+            r->gpu_sync[rank] += t;
             continue;
         }
         if (!x->gpu) x->gpu = xcalloc(r->P, sizeof *x->gpu);
@@ -326,6 +332,12 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
         }
         y->samples_incl += x->samples_incl + x->samples;
     }
+    /* GPU device time per process: the sum of its vertices' (activity whose
+     * launch was not seen, node PRF_NONE, is not attributed and not counted) */
+    for (uint32_t i = 0; i < r->P; i++) r->gpu_busy[i] = 0;
+    for (uint32_t v = 0; v < g->n; v++)
+        if (r->vr[v].gpu)
+            for (uint32_t i = 0; i < r->P; i++) r->gpu_busy[i] += r->vr[v].gpu[i];
     for (uint32_t v = 0; v < g->n; v++) {
         struct an_vrun *x = &r->vr[v];
         if (!x->incl) continue;
@@ -365,18 +377,33 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
         }
     }
     if (r->oversub == 0) r->oversub = 1;
-    /* wall vs CPU: a process that computes or polls wants the CPU all the time, so
-     * wall/CPU of the best-served process is how much the machine slowed the run */
+    /* Contention: a process computing outside MPI wants the CPU all the time, so
+     * on the best-served process (wall outside MPI and GPU waits) / (CPU there)
+     * is how much slower than "a core per process" the machine let it compute.
+     * Time inside MPI (collectives, waits: wall time, polling or blocked) and
+     * host time blocked on the GPU are not load from other jobs and are left
+     * out of both sides (CPU inside them: the samples flagged IN_MPI /
+     * IN_GPU_SYNC with a CPU-time sampler).  A process with fewer than 20
+     * sampling periods of CPU time outside MPI says too little; when no process
+     * has enough, the whole wall (less MPI_Init/Finalize) over CPU is used. */
     double *start = xcalloc(r->P, sizeof *start); /* MPI_Init/Finalize: start-up waits, not load */
     for (uint32_t v = 0; v < g->n && v < r->nvr; v++)
         if (g->v[v].kind == PSG_MPI && an_mpi_is_init(g->v[v].op) && r->vr[v].mpi)
             for (uint32_t i = 0; i < r->P; i++) start[i] += r->vr[v].mpi[i];
-    double best = INFINITY;
+    int cpu_sampler = !r->sampler[0] || strcmp(r->sampler, "cputime") == 0;
+    double per = r->period_s > 0 ? r->period_s : 0.01;
+    double best = INFINITY, fallback = INFINITY;
     for (uint32_t i = 0; i < r->P; i++) {
+        if (!r->present[i] || r->cpu[i] <= 0) continue;
         double w = r->wall[i] - start[i];
-        if (r->present[i] && r->cpu[i] > 0 && w > 0) best = fmin(best, fmax(1, w / r->cpu[i]));
+        if (w > 0) fallback = fmin(fallback, fmax(1, w / r->cpu[i]));
+        double mpi_wall = r->mpi[i] > start[i] ? r->mpi[i] : start[i];
+        double wout = r->wall[i] - mpi_wall - r->gpu_sync[i];
+        double cout = r->cpu[i] - (cpu_sampler ? r->cpu_wait[i] : 0);
+        if (wout > 0 && cout >= 20 * per) best = fmin(best, fmax(1, wout / cout));
     }
     free(start);
+    if (!isfinite(best)) best = fallback;
     r->contention = fmax(r->oversub, isfinite(best) ? best : 1);
     /* peers by rank, then edges */
     match_edges(r);

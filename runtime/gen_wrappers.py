@@ -218,8 +218,10 @@ def f_wrapper(c):
             pre.append(f"c_.a.{role} = PMPI_Type_f2c(*{p});")
         elif role in ("scounts", "rcounts"):
             pre.append(f"c_.a.{role} = (const int *){p};")
-        elif role in ("stypes", "rtypes", "group", "newgroup"):
-            pass  # not converted: bytes of w-collectives from Fortran are not counted
+        elif role in ("group", "newgroup"):
+            pass  # groups are not measured
+        elif role in ("stypes", "rtypes"):
+            pass  # converted after the communicator is known (below)
         elif role == "comm":
             pre.append(f"c_.a.comm = PMPI_Comm_f2c(*{p});")
         elif role == "newcomm":
@@ -285,6 +287,10 @@ def f_wrapper(c):
             post.append(f"m_ = PMPI_Message_f2c(*{p});")
         else:
             sys.exit(f"gen_wrappers.py: no Fortran conversion for role {role}")
+    if "stypes" in roles or "rtypes" in roles:
+        st = roles.get("stypes")
+        rt = roles.get("rtypes")
+        pre.append(f"rt_f_types(&c_, {st or 'NULL'}, {rt or 'NULL'});")
     lname = name.lower()
     o = [f"/* Fortran MPI_{name}: mpif.h, use mpi and mpi_f08 manglings */"]
     o.append(f"typedef void (*rt_f_{name}_fn)({tdef});")

@@ -124,7 +124,7 @@ static long rt_sum(const int *v, int n)
     return s;
 }
 
-static void rt_neighbors(MPI_Comm comm, int *indeg, int *outdeg)
+void rt_neighbors(MPI_Comm comm, int *indeg, int *outdeg)
 {
     int kind = MPI_UNDEFINED, w = 0;
     *indeg = *outdeg = 0;
@@ -266,9 +266,9 @@ static void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *rec
             *sent = rt_type_bytes(a->stype, rt_sum(a->scounts, out));
             *recv = rt_type_bytes(a->rtype, rt_sum(a->rcounts, in));
         } else {
-            for (int i = 0; i < out; i++)
+            for (int i = 0; i < out && a->stypes && a->scounts; i++)
                 *sent += rt_type_bytes(a->stypes[i], a->scounts[i]);
-            for (int i = 0; i < in; i++)
+            for (int i = 0; i < in && a->rtypes && a->rcounts; i++)
                 *recv += rt_type_bytes(a->rtypes[i], a->rcounts[i]);
         }
         break;
@@ -652,10 +652,18 @@ int rt_waitall_split(struct rt_call *c)
     int remaining = 0;
     for (int i = 0; i < n; i++) {
         batch[i] = -1;
-        if (a->requests[i] == MPI_REQUEST_NULL) {
-            /* Waitall gives null requests an empty status: so does Wait. */
-            MPI_Request nul = MPI_REQUEST_NULL;
-            PMPI_Wait(&nul, &a->statuses[i]);
+        int inactive = 0;
+        if (a->requests[i] != MPI_REQUEST_NULL) {
+            rt_req_lock();
+            struct rt_req *r = rt_req_find(RT_KEY(a->requests[i]));
+            inactive = r && r->persistent && !r->active;
+            rt_req_unlock();
+        }
+        if (a->requests[i] == MPI_REQUEST_NULL || inactive) {
+            /* Waitall gives null and inactive requests an empty status: so
+             * does Wait, which leaves them as they are. */
+            MPI_Request h = a->requests[i];
+            PMPI_Wait(&h, &a->statuses[i]);
         } else
             remaining++;
     }

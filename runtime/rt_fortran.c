@@ -120,7 +120,7 @@ int rt_f_statuses_ignored(const MPI_Fint *st)
 }
 
 struct rt_f_buf { void *p; size_t n; };
-static RT_TLS struct rt_f_buf rt_f_bufs[3];
+static RT_TLS struct rt_f_buf rt_f_bufs[5];
 
 static void *rt_f_buf(int slot, size_t bytes)
 {
@@ -138,7 +138,7 @@ static void *rt_f_buf(int slot, size_t bytes)
 
 void rt_fortran_thread_exit(void)
 {
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         free(rt_f_bufs[i].p);
         rt_f_bufs[i].p = NULL;
         rt_f_bufs[i].n = 0;
@@ -167,6 +167,38 @@ void rt_f_requests_back(int n, MPI_Fint *freq, const MPI_Request *creq, MPI_Fint
         freq[i] = PMPI_Request_c2f(creq[i]);
         if (fst && cst)
             PMPI_Status_c2f(&cst[i], fst + (size_t)i * RT_F_STATUS_SIZE);
+    }
+}
+
+void rt_f_types(struct rt_call *c, const MPI_Fint *stypes, const MPI_Fint *rtypes)
+{
+    int nin = 0, nout = 0;
+    if (c->a.comm == MPI_COMM_NULL)
+        return;
+    if (c->rule == RT_RULE_NEIGHBOR_ALLTOALLW) {
+        rt_neighbors(c->a.comm, &nin, &nout);
+    } else {
+        int inter = 0;
+        PMPI_Comm_test_inter(c->a.comm, &inter);
+        if (inter)
+            PMPI_Comm_remote_size(c->a.comm, &nin);
+        else
+            PMPI_Comm_size(c->a.comm, &nin);
+        nout = nin;
+    }
+    if (stypes && nout > 0) {
+        MPI_Datatype *t = rt_f_buf(3, (size_t)nout * sizeof *t);
+        if (t)
+            for (int i = 0; i < nout; i++)
+                t[i] = PMPI_Type_f2c(stypes[i]);
+        c->a.stypes = t;
+    }
+    if (rtypes && nin > 0) {
+        MPI_Datatype *t = rt_f_buf(4, (size_t)nin * sizeof *t);
+        if (t)
+            for (int i = 0; i < nin; i++)
+                t[i] = PMPI_Type_f2c(rtypes[i]);
+        c->a.rtypes = t;
     }
 }
 

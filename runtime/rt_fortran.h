@@ -40,6 +40,9 @@ RT_HIDDEN MPI_Fint *rt_f_status_scratch(int n);
 /** C handles of n Fortran requests (thread-local copy); NULL when out of memory. */
 RT_HIDDEN MPI_Request *rt_f_requests(int n, const MPI_Fint *f);
 RT_HIDDEN int *rt_f_indices(int n);
+/** C datatypes of the w-collectives' Fortran datatype arrays (as many as the
+ *  communicator's fan-out) into c->a.stypes / c->a.rtypes. */
+RT_HIDDEN void rt_f_types(struct rt_call *c, const MPI_Fint *stypes, const MPI_Fint *rtypes);
 /** Back to Fortran after a C-side completion: requests (c2f) and, when fst is
  *  not NULL, statuses (c2f). */
 RT_HIDDEN void rt_f_requests_back(int n, MPI_Fint *freq, const MPI_Request *creq, MPI_Fint *fst,

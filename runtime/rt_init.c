@@ -157,7 +157,7 @@ void rt_activate(int thread_level)
     rt_comm_init_world();
     rt_rundir_name(rt_g.world_size);
     int prepared = rank == 0 && rt_rundir_prepare() == 0;
-    rt_g.state = RT_ON;
+    __atomic_store_n(&rt_g.state, RT_ON, __ATOMIC_SEQ_CST);
     if (t)
         t->depth--;
     rt_spin_unlock(&rt_activate_spin);

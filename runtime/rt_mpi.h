@@ -74,6 +74,8 @@ RT_HIDDEN MPI_Status *rt_scratch_statuses(struct rt_call *c, int n);
 /** MPI_Waitall through a PMPI_Waitsome loop, recording each request's
  *  completion time (SCALANA_WAITALL_SPLIT). */
 RT_HIDDEN int rt_waitall_split(struct rt_call *c);
+/** In- and out-degree of a topology communicator (0 without topology). */
+RT_HIDDEN void rt_neighbors(MPI_Comm comm, int *indeg, int *outdeg);
 /** Frees the exiting thread's wrapper buffers (C and Fortran). */
 RT_HIDDEN void rt_call_thread_exit(void);
 RT_HIDDEN void rt_fortran_thread_exit(void);

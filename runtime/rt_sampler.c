@@ -225,7 +225,7 @@ static int rt_papi_thread_start(struct rt_thread *t)
 }
 
 /* A POSIX timer on clk delivering to thread t. */
-static void rt_timer_arm(struct rt_thread *t, clockid_t clk)
+static void rt_timer_arm(struct rt_thread *t, clockid_t clk, int quiet)
 {
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
@@ -234,7 +234,8 @@ static void rt_timer_arm(struct rt_thread *t, clockid_t clk)
     sev._sigev_un._tid = t->tid;
     sev.sigev_value.sival_ptr = &rt_timer_cookie;
     if (timer_create(clk, &sev, &t->timer) != 0) {
-        rt_fail("sampler", "timer_create: %s", strerror(errno));
+        if (!quiet) /* quiet: another thread's clock, which may be exiting */
+            rt_fail("sampler", "timer_create: %s", strerror(errno));
         return;
     }
     struct itimerspec its;
@@ -247,7 +248,8 @@ static void rt_timer_arm(struct rt_thread *t, clockid_t clk)
     its.it_value.tv_sec = (time_t)(first / 1000000000ull);
     its.it_value.tv_nsec = (long)(first % 1000000000ull);
     if (timer_settime(t->timer, 0, &its, NULL) != 0) {
-        rt_fail("sampler", "timer_settime: %s", strerror(errno));
+        if (!quiet)
+            rt_fail("sampler", "timer_settime: %s", strerror(errno));
         timer_delete(t->timer);
         return;
     }
@@ -272,7 +274,7 @@ void rt_sampler_thread_start(struct rt_thread *t)
         rt_fail("sampler", "PAPI overflow could not start on thread %u", t->index);
         return;
     }
-    rt_timer_arm(t, rt_sampler_kind == PRF_SAMPLER_CPUTIME ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC);
+    rt_timer_arm(t, rt_sampler_kind == PRF_SAMPLER_CPUTIME ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, 0);
 }
 
 void rt_sampler_thread_start_other(struct rt_thread *t, pthread_t th)
@@ -283,7 +285,7 @@ void rt_sampler_thread_start_other(struct rt_thread *t, pthread_t th)
     /* PAPI event sets belong to their thread: such threads get the timer. */
     if (rt_sampler_kind != PRF_SAMPLER_REALTIME && pthread_getcpuclockid(th, &clk) != 0)
         return; /* the thread is exiting */
-    rt_timer_arm(t, clk);
+    rt_timer_arm(t, clk, 1);
 }
 
 void rt_sampler_thread_stop(struct rt_thread *t)

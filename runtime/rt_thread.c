@@ -5,6 +5,7 @@
 #include "rt_core.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -84,7 +85,13 @@ static struct rt_thread *rt_thread_alloc(pid_t tid)
  * while the process is inert).  At activation every live one gets a state
  * and a timer on its own CPU clock; its first sample or MPI call adopts it. */
 #define RT_PENDING_MAX 256
-struct rt_pending { volatile int used; pid_t tid; pthread_t th; struct rt_thread *volatile state; };
+struct rt_pending {
+    volatile int used;
+    volatile int owner; /* 0 none yet, 1 the activating thread, 2 the thread itself */
+    pid_t tid;
+    pthread_t th;
+    struct rt_thread *volatile state;
+};
 static struct rt_pending rt_pending[RT_PENDING_MAX];
 
 static struct rt_thread *rt_pending_adopt(pid_t tid)
@@ -108,13 +115,18 @@ void rt_thread_start_pending(void)
 {
     for (int i = 0; i < RT_PENDING_MAX; i++) {
         struct rt_pending *p = &rt_pending[i];
-        if (!p->used || p->state)
+        int zero = 0;
+        /* used: 0 free, 2 being filled in by its thread, 1 ready. */
+        if (__atomic_load_n(&p->used, __ATOMIC_SEQ_CST) != 1 ||
+            !__atomic_compare_exchange_n(&p->owner, &zero, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
             continue;
         pthread_mutex_lock(&rt_threads_mutex);
         struct rt_thread *t = rt_thread_alloc(p->tid);
         pthread_mutex_unlock(&rt_threads_mutex);
-        if (!t)
+        if (!t) {
+            __atomic_store_n(&p->owner, 0, __ATOMIC_SEQ_CST);
             continue;
+        }
         t->kind = PRF_THREAD_APP;
         p->state = t;
         rt_sampler_thread_start_other(t, p->th);
@@ -153,6 +165,9 @@ struct rt_thread_start {
 static void rt_pending_release(void *arg)
 {
     struct rt_pending *p = arg;
+    /* Wait for an activation that took this slot to finish with it. */
+    while (__atomic_load_n(&p->owner, __ATOMIC_SEQ_CST) == 1 && !p->state)
+        sched_yield();
     struct rt_thread *t = p->state;
     if (t) {
         /* Finish it here (not again from the key destructor). */
@@ -161,7 +176,8 @@ static void rt_pending_release(void *arg)
         rt_thread_exit(t);
     }
     p->state = NULL;
-    __atomic_store_n(&p->used, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->owner, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&p->used, 0, __ATOMIC_SEQ_CST);
 }
 
 static void *rt_thread_trampoline(void *p)
@@ -182,15 +198,31 @@ static void *rt_thread_trampoline(void *p)
     if (rt_g.state == RT_INERT)
         for (int i = 0; i < RT_PENDING_MAX && !slot; i++) {
             int z = 0;
-            if (__atomic_compare_exchange_n(&rt_pending[i].used, &z, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+            if (rt_pending[i].used == 0 && rt_pending[i].owner == 0 &&
+                __atomic_compare_exchange_n(&rt_pending[i].used, &z, 2, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
                 slot = &rt_pending[i];
                 slot->state = NULL;
                 slot->tid = (pid_t)syscall(SYS_gettid);
                 slot->th = pthread_self();
+                __atomic_store_n(&slot->used, 1, __ATOMIC_SEQ_CST); /* visible to the activation */
             }
         }
     if (!slot)
         return s.fn(s.arg);
+    /* Activation may have started between our first look and the claim:
+     * whoever takes the slot's ownership first starts the sampling. */
+    int zero = 0;
+    if (__atomic_load_n(&rt_g.state, __ATOMIC_SEQ_CST) == RT_ON &&
+        __atomic_compare_exchange_n(&slot->owner, &zero, 2, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        __atomic_store_n(&slot->used, 0, __ATOMIC_SEQ_CST);
+        __atomic_store_n(&slot->owner, 0, __ATOMIC_SEQ_CST);
+        struct rt_thread *t = rt_thread_get();
+        if (t) {
+            t->kind = PRF_THREAD_APP;
+            rt_sampler_thread_start(t);
+        }
+        return s.fn(s.arg);
+    }
     void *ret;
     pthread_cleanup_push(rt_pending_release, slot);
     ret = s.fn(s.arg);

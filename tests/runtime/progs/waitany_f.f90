@@ -1,10 +1,12 @@
 ! waitany_f.f90 — test program (use mpi, linked with the runtime): Irecv with
 ! MPI_ANY_SOURCE completed by Waitany (1-based indices, MPI_UNDEFINED when all
-! are null), Isend completed by Testsome, and the Fortran phase API.
+! are null), Isend completed by Testsome, Alltoallw (datatype arrays), and the
+! Fortran phase API.  np = 2.
 program waitany_f
   use mpi
   implicit none
   integer :: rank, nproc, ierr, rq(2), idx, i, b(4), st(MPI_STATUS_SIZE), outc, ids(2)
+  integer :: sc(2), sd(2), rc(2), rd(2), ty(2), sw(2), rw(2)
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call scalana_phase_begin('setup')
@@ -28,6 +30,8 @@ program waitany_f
       if (outc /= MPI_UNDEFINED) i = i + outc
     end do
   end if
+  sc = 1; rc = 1; sd = (/ 0, 4 /); rd = (/ 0, 4 /); ty = MPI_INTEGER; sw = rank
+  call MPI_Alltoallw(sw, sc, sd, ty, rw, rc, rd, ty, MPI_COMM_WORLD, ierr)
   call scalana_phase_end('setup')
   call MPI_Finalize(ierr)
 end program waitany_f
