@@ -2,6 +2,7 @@
 BUILD ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= 2
+MAKEFLAGS += --no-print-directory
 
 .PHONY: all deps configure build demo test bench install clean
 all: build
@@ -13,7 +14,7 @@ configure: deps
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
 
 build: configure
-	@cmake --build $(BUILD) -j$(JOBS)
+	@cmake --build $(BUILD) -j$(JOBS) -- --no-print-directory
 
 demo: build
 	@sh scripts/demo.sh $(BUILD)

@@ -231,6 +231,13 @@ struct an_edge {
     uint32_t pairs;      /* distinct (sender, receiver) rank pairs */
 };
 
+/** A user phase (scalana_phase_begin/end, MPI_Pcontrol level) in one run. */
+struct an_phase_run {
+    const char *name;           /* interned */
+    uint32_t vertex;            /* vertex where it began (first rank that knew), AN_NONE if unknown */
+    float *time, *count;        /* [P] seconds inside, times entered */
+};
+
 struct an_run {
     char *dir;
     struct scalana_run_info info;
@@ -249,6 +256,7 @@ struct an_run {
     struct an_peer_rec *peers; size_t npeers, peers_cap; /* sorted by rank after finish */
     size_t *peer_first;         /* [P+1] offsets into peers by rank, after finish */
     struct an_edge *edges; size_t nedges;
+    struct an_phase_run *phases; uint32_t nphases;
     /* data quality */
     uint64_t samples, dropped, overruns, unresolved, cct_overflow, unmatched;
     uint64_t vol_switches, invol_switches;
@@ -383,6 +391,7 @@ struct an_analysis {
     int has_psg;
     int echo_warnings;         /* also print warnings on stderr as they happen (while reading) */
     const char *exe, *build_id;
+    void *phases;              /* json_t * from an_phases_json, or NULL */
 };
 
 enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_CAUSE = 8 };
@@ -405,6 +414,12 @@ void an_find_root_causes(struct an_analysis *a);
  *  Not discounted for oversubscription (callers that report a wait as its own
  *  cause divide by the run's factor).  out has P entries.  Returns the sum. */
 double an_waits(const struct an_analysis *a, const struct an_run *r, uint32_t v, double *out);
+/** Phases: per phase name and process count, mean and max over processes of
+ *  the time inside, max/mean, a scaling model of the mean and the scaling
+ *  efficiency at the largest count; warnings for an imbalanced or
+ *  non-scaling phase (thresholds imbalance, scaling_ratio, minimum cost).
+ *  Returns the report.json array "phases" (json_t *, as void *). */
+void *an_phases_json(struct an_analysis *a);
 /** Builds report.json (jansson json_t *, returned as void * to keep jansson
  *  out of this header). */
 void *an_report_build(const struct an_analysis *a);

@@ -30,6 +30,9 @@ struct bt {
     uint32_t *prev, *last_child; /* [N] program-order neighbours */
     double *waits;               /* [P] of the current symptom */
     double *score_cache;         /* [N], NAN when not computed for this symptom */
+    int unchecked;               /* explained(): score without the significance test */
+    double last_p;               /* explained(): p-value of the last sampled test */
+    double last_k1, last_k2;     /* ... its culprit count and the others' mean count */
     double min_cost;
     /* walk */
     struct wnode { uint32_t v, proc, from; const char *edge; } *w;
@@ -75,16 +78,21 @@ static double work_of(const struct an_vrun *x, uint32_t i)
 }
 
 /* Sum over processes of min(wait_i, max_j V_j - V_i), V the work of c; 0
- * unless the spread of V is significant: a Poisson test on the CPU samples,
- * or, when GPU device time (measured, not sampled) carries the spread, at
- * least half the minimum cost. */
+ * unless the spread of V is significant: the exact conditional Poisson test
+ * (stats.h) of the culprit's sample count against the other processes' counts
+ * (exposure 1 against n - 1, Bonferroni alpha/n for picking the maximum) —
+ * the difference must be significant, not the vertex's own count large: the
+ * wait it explains is measured exactly by the MPI wrappers, so a short serial
+ * section everyone waits for needs only the samples that tell it from noise.
+ * When GPU device time (measured, not sampled) carries the spread, at least
+ * half the minimum cost.  b->unchecked skips the test (thin-evidence report). */
 static double explained(struct bt *b, uint32_t c, double *per_proc)
 {
     const struct an_run *r = b->r;
     if (c >= r->nvr || (!r->vr[c].icpu && !r->vr[c].igpu) || is_mpi(&b->a->g.v[c])) return 0;
     /* a cause is application code with a source location, not library internals */
     if ((b->a->g.v[c].flags & AN_V_LIBRARY) || !*b->a->g.v[c].file) return 0;
-    if (!per_proc && !isnan(b->score_cache[c])) return b->score_cache[c];
+    if (!per_proc && !b->unchecked && !isnan(b->score_cache[c])) return b->score_cache[c];
     const struct an_vrun *x = &r->vr[c];
     double mx = 0, sum = 0, cmx = 0, csum = 0;
     uint32_t n = 0;
@@ -101,10 +109,10 @@ static double explained(struct bt *b, uint32_t c, double *per_proc)
         if (mx - mean > 2 * (cmx - cmean)) {
             ok = mx - mean >= 0.5 * b->min_cost; /* GPU time: measured exactly */
         } else {
-            uint64_t kmax = (uint64_t)llround(cmx / per), kmean = (uint64_t)llround(cmean / per);
-            double total = x->samples + x->samples_incl;
-            ok = total >= th->min_samples &&
-                 scalana_counts_differ(kmax, 1, kmean, 1, SCALANA_GREATER, th->alpha / n, 0);
+            uint64_t kmax = (uint64_t)llround(cmx / per), koth = (uint64_t)llround((csum - cmx) / per);
+            b->last_k1 = (double)kmax, b->last_k2 = n > 1 ? (double)koth / (n - 1) : 0;
+            b->last_p = n > 1 ? scalana_poisson_test(kmax, 1, koth, n - 1, SCALANA_GREATER) : 1;
+            ok = b->unchecked || (n > 1 && b->last_p < th->alpha / n);
         }
         if (ok) {
             for (uint32_t i = 0; i < b->P; i++) {
@@ -115,7 +123,7 @@ static double explained(struct bt *b, uint32_t c, double *per_proc)
             }
         }
     }
-    if (!per_proc) b->score_cache[c] = s;
+    if (!per_proc && !b->unchecked) b->score_cache[c] = s;
     return s;
 }
 
@@ -330,6 +338,55 @@ static int looks_serial(struct bt *b, uint32_t c, const uint32_t *procs, uint32_
     return oth < a->opt->th.serial_share * cul;
 }
 
+/* After the walk of symptom s: the candidate that would explain the most
+ * wait if its sample difference were significant (refined like a cause).
+ * When it explains at least the minimum cost per waiting process, a warning
+ * names it, its samples and the test's p-value, and says how to get more
+ * samples.  Returns 1 when it warned. */
+static int thin_evidence(struct bt *b, uint32_t s, double rest_per_proc)
+{
+    struct an_analysis *a = b->a;
+    const struct an_graph *g = &a->g;
+    const struct an_vertex *sv = &g->v[s];
+    uint32_t best = AN_NONE;
+    double bs = 0;
+    b->unchecked = 1;
+    for (uint32_t k = 0; k < b->nw; k++) {
+        uint32_t v = b->w[k].v;
+        if (!isnan(b->score_cache[v]) && b->score_cache[v] > 0) continue; /* significant */
+        double sc = explained(b, v, NULL);
+        if (sc > bs) bs = sc, best = v;
+    }
+    while (best != AN_NONE) {
+        uint32_t bc = AN_NONE;
+        double bcs = 0;
+        for (uint32_t ch = g->v[best].first_child; ch != AN_NONE; ch = g->v[ch].next_sibling) {
+            double sc = explained(b, ch, NULL);
+            if (sc > bcs) bcs = sc, bc = ch;
+        }
+        if (bc == AN_NONE || bcs < 0.75 * bs) break;
+        best = bc, bs = bcs;
+    }
+    if (best != AN_NONE) explained(b, best, NULL); /* sets last_k1, last_k2, last_p */
+    b->unchecked = 0;
+    uint32_t nw_ranks = 0;
+    double mw = 0;
+    for (uint32_t i = 0; i < b->P; i++) mw = fmax(mw, b->waits[i]);
+    for (uint32_t i = 0; i < b->P; i++)
+        if (b->waits[i] >= 0.1 * mw) nw_ranks++;
+    if (best == AN_NONE || !nw_ranks || bs / nw_ranks < b->min_cost) return 0;
+    const struct an_vertex *v = &g->v[best];
+    double hz = b->r->period_s > 0 ? 1.0 / b->r->period_s : 0;
+    an_warn(a, "%u processes: %.3g s of wait per process at %s (%s:%u) points to %s (%s:%u), but the "
+               "evidence is too thin to report it: the process that spends longest there has %.0f "
+               "samples in it against %.3g on the others (exact Poisson test p = %.2g, needs < %.2g); "
+               "run longer or raise SCALANA_FREQ (now %.0f Hz)",
+            b->P, rest_per_proc, an_mpi_name(sv->op), sv->file, sv->line,
+            v->name && *v->name ? v->name : v->function, v->file, v->line, b->last_k1, b->last_k2,
+            b->last_p, a->opt->th.alpha / b->P, hz);
+    return 1;
+}
+
 static void backtrack_symptom(struct bt *b, uint32_t s)
 {
     struct an_analysis *a = b->a;
@@ -489,7 +546,14 @@ static void backtrack_symptom(struct bt *b, uint32_t s)
          * processes per core only 1/f of a wait is the program's own */
         double rest = total - explained_total;
         double cost = nw_ranks ? rest / nw_ranks / fmax(1, r->contention) : 0;
+        /* a candidate that would explain the wait but whose sample difference
+         * is not significant: say precisely that the evidence is thin */
+        int thin = nw_ranks && rest / nw_ranks >= b->min_cost && thin_evidence(b, s, rest / nw_ranks);
         if (cost < 2 * b->min_cost) {
+            free(per);
+            return;
+        }
+        if (r->contention > 1.5 && thin) {
             free(per);
             return;
         }
@@ -827,6 +891,6 @@ void an_find_root_causes(struct an_analysis *a)
         a->causes[n++] = *c;
     }
     a->ncauses = n;
-    qsort(a->causes, n, sizeof *a->causes, by_cost);
+    if (n) qsort(a->causes, n, sizeof *a->causes, by_cost);
     free(b.prev), free(b.last_child), free(b.waits), free(b.score_cache), free(b.w), free(b.seen);
 }

@@ -115,8 +115,8 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         r->bad = 1;
         return;
     }
-    /* world size: run.json, else the first readable file */
-    uint32_t P = have_info ? info.processes : 0;
+    /* world size: the first readable file's (run.json's "processes" is checked against it) */
+    uint32_t P = 0;
     struct prf_file *pf = calloc((size_t)nf, sizeof *pf);
     int *ok = calloc((size_t)nf, sizeof *ok);
     if (!pf || !ok) abort();
@@ -126,7 +126,25 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
             an_warn(a, "%s (file skipped)", err);
             continue;
         }
-        if (!P) P = pf[k].header.world_size;
+        /* the file's executable hash (FNV-1a 64 of the build-id hex string, 0 when
+         * the runtime knew none) must be the run's: a profile of another binary
+         * copied in, or a corrupt header, is refused by name */
+        const char *want = *bid ? bid : rd->exe_build_id;
+        uint64_t hash = *want ? psg_fnv1a64(want, strlen(want), PSG_FNV_SEED) : 0;
+        if (pf[k].header.exe_hash && hash && pf[k].header.exe_hash != hash) {
+            an_warn(a, "%s: refused: written by another binary or corrupt (executable hash %016llx; the run's "
+                       "build-id %s hashes to %016llx) (file skipped)", files[k],
+                    (unsigned long long)pf[k].header.exe_hash, want, (unsigned long long)hash);
+            prf_file_close(&pf[k]);
+            continue;
+        }
+        if (!P) {
+            /* the world size the profiles were written with wins over run.json's "processes" */
+            P = pf[k].header.world_size;
+            if (have_info && info.processes && info.processes != P)
+                an_warn(a, "%s: run.json says %u processes but %s was written by a run of %u processes "
+                           "(its world size); using %u", dir, info.processes, files[k], P, P);
+        }
         if (pf[k].header.world_size != P) {
             an_warn(a, "%s: world size %u differs from the run's %u (file skipped)", files[k],
                     pf[k].header.world_size, P);
@@ -274,8 +292,8 @@ int main(int argc, char **argv)
         const struct an_run *r = a.scales[s].rep;
         if (r->oversub > 1.0 || r->contention > 1.5)
             an_warn(&a, "%u processes: %.2g processes per usable core, %.2gx slower than with a core per "
-                        "process (wall/CPU of the best-served process); computation is judged on CPU time, "
-                        "waits through the CPU time that explains them, thresholds against the uncontended time",
+                        "process (wall/CPU outside MPI of the best-served process); computation is judged on CPU "
+                        "time, waits through the CPU time that explains them, thresholds against the uncontended time",
                     r->P, r->oversub, r->contention);
         if (r->nmissing)
             an_warn(&a, "%u processes: %u rank(s) missing (did not write a profile)", r->P, r->nmissing);
@@ -286,6 +304,7 @@ int main(int argc, char **argv)
     an_graph_sort_children(&a.g);
     an_compute_metrics(&a);
     an_find_root_causes(&a);
+    a.phases = an_phases_json(&a);
 
     json_t *report = an_report_build(&a);
     if (mkdir_p(opt.out_dir) != 0) {

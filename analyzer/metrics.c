@@ -6,6 +6,7 @@
 #include "model.h"
 #include "stats.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -377,6 +378,7 @@ void an_analysis_free(struct an_analysis *a)
     free(a->causes);
     for (uint32_t i = 0; i < a->nwarnings; i++) free(a->warnings[i]);
     free(a->warnings);
+    if (a->phases) json_decref((json_t *)a->phases);
     an_graph_free(&a->g);
     memset(a, 0, sizeof *a);
 }

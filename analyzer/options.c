@@ -110,6 +110,10 @@ static void usage(FILE *out)
         "  -q, --quiet             no summary, no progress\n"
         "  -h, --help              this help\n"
         "  -V, --version           version\n\n"
+        "Categories: load_imbalance serial_bottleneck non_scalable_computation\n"
+        "  growing_communication late_sender late_receiver wait_at_collective\n"
+        "  rotating_blame gpu_bound host_device_transfer gpu_idle.\n"
+        "User phases (scalana_phase_begin/end) get per-phase figures in report.json.\n\n"
         "Exit status: 0 analysed (root causes or not), 1 nothing could be analysed,\n"
         "2 usage error.  See scalana-analyze(1) and docs/analyzer.md.\n",
         out);

@@ -43,6 +43,8 @@ void an_run_free(struct an_run *r)
     free(r->vr);
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
+    for (uint32_t k = 0; k < r->nphases; k++) free(r->phases[k].time), free(r->phases[k].count);
+    free(r->phases);
     free(r->ranks_on_host), free(r->usable_cores);
     free(r->peers), free(r->peer_first), free(r->edges), free(r->missing);
     free(r->dir);
@@ -207,6 +209,25 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         q->op = d->mpi[p->context].op;
         q->count = p->count, q->bytes = p->bytes, q->time_ns = p->time_ns;
         q->last_count = p->last_count, q->last_wait_ns = p->last_wait_ns;
+    }
+    for (uint32_t k = 0; k < d->phase_count; k++) {
+        const struct prf_phase *ph = &d->phases[k];
+        const char *name = an_intern(&c->g->strings, prf_string(d, ph->name));
+        uint32_t j = 0;
+        while (j < r->nphases && strcmp(r->phases[j].name, name) != 0) j++;
+        if (j == r->nphases) {
+            if (r->nphases >= 4096) continue; /* a corrupt profile's worth */
+            struct an_phase_run *np = realloc(r->phases, (r->nphases + 1) * sizeof *np);
+            if (!np) abort();
+            r->phases = np;
+            r->phases[j] = (struct an_phase_run){name, AN_NONE, xcalloc(r->P, sizeof(float)),
+                                                 xcalloc(r->P, sizeof(float))};
+            r->nphases++;
+        }
+        struct an_phase_run *q = &r->phases[j];
+        if (q->vertex == AN_NONE && ph->node < d->cct_count) q->vertex = nv[ph->node];
+        q->time[rank] += (float)(ph->time_ns * 1e-9);
+        q->count[rank] += (float)ph->count;
     }
     free(ctx_v);
     free(nv);
@@ -402,12 +423,13 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
         double cout = r->cpu[i] - (cpu_sampler ? r->cpu_wait[i] : 0);
         if (wout > 0 && cout >= 20 * per) best = fmin(best, fmax(1, wout / cout));
     }
-    free(start);
+    free(r->startup);
+    r->startup = start; /* kept: gpu_idle measures the run from MPI_Init's end */
     if (!isfinite(best)) best = fallback;
     r->contention = fmax(r->oversub, isfinite(best) ? best : 1);
     /* peers by rank, then edges */
     match_edges(r);
-    qsort(r->peers, r->npeers, sizeof *r->peers, by_rank);
+    if (r->npeers) qsort(r->peers, r->npeers, sizeof *r->peers, by_rank);
     free(r->peer_first);
     r->peer_first = xcalloc(r->P + 1, sizeof *r->peer_first);
     size_t k = 0;

@@ -325,6 +325,22 @@ void *an_report_build(const struct an_analysis *a)
     json_object_set_new(root, "vertices", verts);
     json_t *comm = communication_json(a, index_of);
     if (comm) json_object_set_new(root, "communication", comm);
+    if (a->phases) {
+        /* user phases, with the vertex where each began as a report index */
+        json_t *ph = json_deep_copy((json_t *)a->phases);
+        size_t k;
+        json_t *o;
+        json_array_foreach(ph, k, o) {
+            json_t *v = json_object_get(o, "vertex");
+            if (!v) continue;
+            json_int_t id = json_integer_value(v);
+            if (id >= 0 && (uint32_t)id < a->g.n && index_of[id] != AN_NONE)
+                json_object_set_new(o, "vertex", json_integer(index_of[id]));
+            else
+                json_object_del(o, "vertex");
+        }
+        json_object_set_new(root, "phases", ph);
+    }
     json_object_set_new(root, "data_quality", quality_json(a));
     free(index_of);
     return root;

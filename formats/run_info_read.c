@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static char *dupstr(json_t *o, const char *key)
 {
@@ -40,10 +41,26 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
         return -1;
     }
     snprintf(path, plen, "%s/%s", dir, SCALANA_RUN_INFO_FILE);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: %s", dir, stat(dir, &st) != 0 ? "no such run directory"
+                 : "not a directory (give the run directory, not a file in it)");
+        free(path);
+        return -1;
+    }
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s: missing (not a ScalAna run directory, or the run did not "
+                 "reach MPI_Init)", path);
+        free(path);
+        return -1;
+    }
     json_error_t je;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
-        snprintf(err, errlen, "%s: %s (line %d)", path, je.text, je.line);
+        if (je.line > 0)
+            snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", path, je.text, je.line);
+        else
+            snprintf(err, errlen, "%s: %s", path, je.text);
         free(path);
         return -1;
     }

@@ -14,7 +14,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: scalana-dump [--json] [--rank N] RUN_DIR\n"
+    "usage: scalana-dump [--json] [--rank N] RUN_DIR | PROFILE.sclp\n"
     "       scalana-dump --psg [--json | --dot] BINARY...\n"
     "Prints the profiles of a ScalAna run directory (run.json and profile-*.sclp),\n"
     "or the Program Structure Graph embedded in binaries built with scalana-cc.\n"
@@ -259,10 +259,14 @@ static void rank_text(const struct prf_rank_data *d)
 static int dump_run(const char *dir, int as_json, long only_rank)
 {
     char err[1024];
-    int status = 0;
+    int status = 0, found_rank = 0;
     struct scalana_run_info ri;
     json_t *out = as_json ? json_object() : NULL;
-    if (scalana_run_info_read(dir, &ri, err, sizeof err) != 0) {
+    size_t dl = strlen(dir), sl = strlen(SCALANA_PROFILE_SUFFIX);
+    int single_file = dl > sl && !strcmp(dir + dl - sl, SCALANA_PROFILE_SUFFIX);
+    if (single_file) {
+        /* a lone profile file: no run.json to show */
+    } else if (scalana_run_info_read(dir, &ri, err, sizeof err) != 0) {
         fprintf(stderr, "scalana-dump: %s\n", err);
         status = 1;
     } else {
@@ -279,7 +283,14 @@ static int dump_run(const char *dir, int as_json, long only_rank)
         scalana_run_info_free(&ri);
     }
     char **files = NULL;
-    int nf = prf_run_list_files(dir, &files, err, sizeof err);
+    int nf;
+    if (single_file) { /* one profile file given directly */
+        files = malloc(sizeof *files);
+        files[0] = strdup(dir);
+        nf = 1;
+    } else {
+        nf = prf_run_list_files(dir, &files, err, sizeof err);
+    }
     if (nf < 0) {
         fprintf(stderr, "scalana-dump: %s\n", err);
         json_decref(out);
@@ -301,6 +312,7 @@ static int dump_run(const char *dir, int as_json, long only_rank)
         for (uint32_t i = 0; i < f.header.rank_count; i++) {
             if (only_rank >= 0 && (long)(f.header.first_rank + i) != only_rank)
                 continue;
+            found_rank = 1;
             struct prf_rank_data d;
             int rc = prf_file_read_rank(&f, i, &d, err, sizeof err);
             if (rc < 0) {
@@ -323,6 +335,10 @@ static int dump_run(const char *dir, int as_json, long only_rank)
         free(files[fi]);
     }
     free(files);
+    if (only_rank >= 0 && !found_rank && nf > 0) {
+        fprintf(stderr, "scalana-dump: %s: no profile holds world rank %ld\n", dir, only_rank);
+        status = 1;
+    }
     if (as_json) {
         json_object_set_new(out, "ranks", ranks);
         json_dumpf(out, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -479,8 +495,15 @@ int main(int argc, char **argv)
             as_dot = 1;
         else if (!strcmp(argv[i], "--psg"))
             psg = 1;
-        else if (!strcmp(argv[i], "--rank") && i + 1 < argc)
-            only_rank = strtol(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--rank") && i + 1 < argc) {
+            char *end;
+            only_rank = strtol(argv[++i], &end, 10);
+            if (*argv[i] == '\0' || *end || only_rank < 0 || only_rank >= (1L << 24)) {
+                fprintf(stderr, "scalana-dump: --rank wants a world rank (0, 1, ...), not '%s'\n",
+                        argv[i]);
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(usage, stdout);
             return 0;

@@ -19,8 +19,25 @@ struct rt_gpu_rec *rt_gpu_array(uint32_t *count) { *count = rt_ngpu; return rt_g
 
 RT_EXPORT uint32_t scalana_rt_collector_api_version(void) { return SCALANA_COLLECTOR_API_VERSION; }
 
+/* Objects whose frames sit between the application and a collector's
+ * callback: CUPTI (libcupti*), the CUDA driver and runtime (libcuda.so*,
+ * libcudart*), NVIDIA's driver helpers (libnvidia-*), ScalAna's own
+ * collectors (libscalana-*). */
+static int rt_is_gpu_tool_object(const char *path)
+{
+    const char *b = path ? strrchr(path, '/') : NULL;
+    b = b ? b + 1 : path;
+    return b && (strncmp(b, "libcupti", 8) == 0 || strncmp(b, "libcuda", 7) == 0 ||
+                 strncmp(b, "libnvidia-", 10) == 0 || strncmp(b, "libscalana-", 11) == 0);
+}
+
 /* Context nodes handed to collectors carry the thread in the top 8 bits
- * (threads beyond 255 share the encoding of thread 255). */
+ * (threads beyond 255 share the encoding of thread 255).  The context ends
+ * at the application's call: the runtime's frames, the collector's (the
+ * caller's object) and those inside CUPTI and the CUDA libraries are dropped,
+ * so the deepest frame is the application's call into CUDA (with a
+ * statically linked CUDA runtime, as nvcc links by default, that call is
+ * inside the program's copy of libcudart). */
 RT_EXPORT uint32_t scalana_rt_capture_context(void)
 {
     if (rt_g.state != RT_ON)
@@ -32,12 +49,13 @@ RT_EXPORT uint32_t scalana_rt_capture_context(void)
     int truncated = 0;
     t->in_rt = 1;
     int n = rt_capture_path(frames, RT_MAX_DEPTH, &truncated);
-    /* Drop the collector's own frames: everything inside the caller's object. */
+    /* Return addresses: the object is the one holding address - 1. */
     Dl_info self;
     int k = 0;
-    if (n > 0 && dladdr(frames[0], &self) && self.dli_fbase) {
+    if (n > 0 && dladdr((char *)frames[0] - 1, &self) && self.dli_fbase) {
         Dl_info di;
-        while (k < n - 1 && dladdr(frames[k], &di) && di.dli_fbase == self.dli_fbase)
+        while (k < n - 1 && dladdr((char *)frames[k] - 1, &di) &&
+               (di.dli_fbase == self.dli_fbase || rt_is_gpu_tool_object(di.dli_fname)))
             k++;
     }
     uint32_t node = n > k ? rt_cct_insert(&t->cct, frames + k, n - k, PRF_CCT_CALLSITE, truncated) : 0;

@@ -156,7 +156,9 @@ struct rt_global {
     int mt;                   /* MPI_THREAD_MULTIPLE: lock shared tables */
     int thread_level;
     uint32_t world_rank, world_size;
-    uint32_t ranks_on_host, usable_cores;
+    uint32_t ranks_on_host;   /* world ranks on this host (MPI_Comm_split_type SHARED) */
+    uint32_t usable_cores;    /* CPUs in the union of the affinity masks of this host's
+                                 ranks, capped at the online CPUs (rt_host_usable_cores) */
     uint64_t start_realtime_ns, start_ns;
     uint64_t mpi_time_ticks;  /* summed in rt_stats */
     uint32_t flags;           /* enum prf_rank_flags */
@@ -175,6 +177,12 @@ RT_HIDDEN void rt_spin_unlock(volatile int *l);
  *  (frames[0] is the innermost frame outside the runtime, a return address).
  *  Returns the number of frames; *truncated set when the cap was reached. */
 RT_HIDDEN int rt_capture_path(void **frames, int cap, int *truncated);
+/** Unwinds the path interrupted by a signal from the handler's ucontext
+ *  (frames[0] = the interrupted PC, then return addresses outwards; no
+ *  handler or trampoline frames).  Async-signal-safe (libunwind local
+ *  unwinding, no malloc).  Returns the number of frames (0 when the context
+ *  cannot be unwound); *truncated set when more than cap frames remained. */
+RT_HIDDEN int rt_unwind_signal_context(void *ucontext, void **frames, int cap, int *truncated);
 RT_HIDDEN uint64_t rt_path_hash(void *const *frames, int n);
 
 /* ---- sampling (rt_sampler.c) --------------------------------------------- */
@@ -289,7 +297,12 @@ RT_HIDDEN int rt_write_single(uint32_t flags);
 struct scalana_run_info;
 RT_HIDDEN int rt_write_run_json(struct scalana_run_info *info);
 RT_HIDDEN void rt_run_info_fill(struct scalana_run_info *info, const char *written_by);
-RT_HIDDEN int rt_count_usable_cores(void);
+/** This process's CPU affinity mask as words (malloc'ed; *nwords words),
+ *  every online CPU when sched_getaffinity fails; NULL without memory. */
+RT_HIDDEN unsigned long *rt_affinity_mask(int *nwords);
+/** CPUs in mask (a union of affinity masks), capped at the online CPUs
+ *  (sysconf(_SC_NPROCESSORS_ONLN)); at least 1. */
+RT_HIDDEN uint32_t rt_usable_cores_of_mask(const unsigned long *mask, int nwords);
 
 /* ---- process life (rt_life.c) ----------------------------------------------- */
 RT_HIDDEN void rt_atfork_install(void);

@@ -112,6 +112,44 @@ __attribute__((constructor)) static void rt_load(int argc, char **argv, char **e
 }
 
 /* ---- activation ----------------------------------------------------------------- */
+/* Usable cores of this host: the CPUs in the UNION of the affinity masks of
+ * the host's ranks (node: their shared-memory communicator, or
+ * MPI_COMM_NULL for this rank alone), capped at the host's online CPUs.  One
+ * rank's own mask is not enough: Open MPI binds each rank to one core at
+ * np <= 2, so two ranks on two cores would look oversubscribed.
+ * Collective over node. */
+static uint32_t rt_host_usable_cores(MPI_Comm node)
+{
+    int nw = 0;
+    unsigned long *mask = rt_affinity_mask(&nw);
+    if (node != MPI_COMM_NULL) {
+        /* Masks may differ in width between ranks: agree on the widest. */
+        int maxw = mask ? nw : 0;
+        if (PMPI_Allreduce(MPI_IN_PLACE, &maxw, 1, MPI_INT, MPI_MAX, node) == MPI_SUCCESS && maxw > 0) {
+            unsigned long *u = calloc((size_t)maxw, sizeof *u);
+            if (u && mask)
+                memcpy(u, mask, (size_t)nw * sizeof *u);
+            /* The union only when every member has its buffer (the
+             * reduction is collective); otherwise each keeps its own. */
+            int ok = u != NULL;
+            int all_ok = 0;
+            PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, node);
+            if (all_ok) {
+                PMPI_Allreduce(MPI_IN_PLACE, u, maxw, MPI_UNSIGNED_LONG, MPI_BOR, node);
+                free(mask);
+                mask = u;
+                nw = maxw;
+            } else {
+                free(u);
+            }
+        }
+    }
+    uint32_t n = mask ? rt_usable_cores_of_mask(mask, nw) : 1;
+    free(mask);
+    return n;
+}
+
+
 static void rt_write_run_json_present(const char *written_by);
 static volatile int rt_activate_spin;
 
@@ -141,19 +179,21 @@ void rt_activate(int thread_level)
     rt_g.start_realtime_ns = rt_init_rt0 ? rt_init_rt0 : rt_realtime_ns();
     if (gethostname(rt_g.hostname, sizeof rt_g.hostname - 1) != 0)
         snprintf(rt_g.hostname, sizeof rt_g.hostname, "unknown");
-    rt_g.usable_cores = (uint32_t)rt_count_usable_cores();
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &rt_tool_comm) != MPI_SUCCESS)
         rt_tool_comm = MPI_COMM_NULL;
     rt_g.ranks_on_host = 1;
-    if (rt_tool_comm != MPI_COMM_NULL) {
-        MPI_Comm node;
-        if (PMPI_Comm_split_type(rt_tool_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-            int n = 1;
-            PMPI_Comm_size(node, &n);
-            rt_g.ranks_on_host = (uint32_t)n;
-            PMPI_Comm_free(&node);
-        }
+    MPI_Comm node = MPI_COMM_NULL;
+    if (rt_tool_comm != MPI_COMM_NULL &&
+        PMPI_Comm_split_type(rt_tool_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+        node = MPI_COMM_NULL;
+    if (node != MPI_COMM_NULL) {
+        int n = 1;
+        PMPI_Comm_size(node, &n);
+        rt_g.ranks_on_host = (uint32_t)n;
     }
+    rt_g.usable_cores = rt_host_usable_cores(node);
+    if (node != MPI_COMM_NULL)
+        PMPI_Comm_free(&node);
     rt_comm_init_world();
     rt_rundir_name(rt_g.world_size);
     int prepared = rank == 0 && rt_rundir_prepare() == 0;
@@ -279,13 +319,18 @@ static void rt_write_run_json_hosts(const struct rt_host_entry *hosts, uint32_t 
         if (sorted && hv && order) {
             memcpy(sorted, hosts, n * sizeof *sorted);
             qsort(sorted, n, sizeof *sorted, rt_cmp_host);
-            for (uint32_t i = 0; i < n; i++)
+            for (uint32_t i = 0; i < n; i++) {
                 if (nh == 0 || strcmp(hv[nh - 1].name, sorted[i].name) != 0) {
                     hv[nh].name = sorted[i].name;
-                    hv[nh].usable_cores = sorted[i].cores;
                     hv[nh].ranks = calloc(n, sizeof *hv[nh].ranks);
                     nh++;
                 }
+                /* Every rank of a host carries the host's union; take the
+                 * largest should one host name span several shared-memory
+                 * domains. */
+                if (sorted[i].cores > hv[nh - 1].usable_cores)
+                    hv[nh - 1].usable_cores = sorted[i].cores;
+            }
             for (uint32_t r = 0; r < n; r++)
                 for (uint32_t h = 0; h < nh; h++)
                     if (strcmp(hv[h].name, hosts[r].name) == 0) {

@@ -1,5 +1,6 @@
-/* rt_path.c — capturing the current call path with libunwind, without the
- * runtime's own frames, and hashing it (the key of an MPI calling context). */
+/* rt_path.c — capturing call paths with libunwind: the current one without
+ * the runtime's own frames (MPI calls, collectors), the interrupted one from a
+ * signal's context (samples), and the path hash (key of an MPI context). */
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
@@ -20,6 +21,34 @@ int rt_capture_path(void **frames, int cap, int *truncated)
         frames[i] = buf[k + i];
     *truncated = n == want && m == cap;
     return m;
+}
+
+int rt_unwind_signal_context(void *ucontext, void **frames, int cap, int *truncated)
+{
+    /* Start at the interrupted instruction: the kernel's ucontext is an
+     * unw_context_t on x86-64 Linux, and UNW_INIT_SIGNAL_FRAME makes the
+     * first frame's lookup use its exact PC (not PC - 1 as for a return
+     * address), so a leaf interrupted at its entry or in its epilogue keeps
+     * its caller.  No handler or trampoline frames are walked. */
+    unw_cursor_t cur;
+    *truncated = 0;
+    if (!ucontext || cap <= 0 || unw_init_local2(&cur, (unw_context_t *)ucontext, UNW_INIT_SIGNAL_FRAME) != 0)
+        return 0;
+    int n = 0;
+    for (;;) {
+        unw_word_t ip = 0;
+        if (unw_get_reg(&cur, UNW_REG_IP, &ip) != 0 || ip == 0)
+            break;
+        frames[n++] = (void *)(uintptr_t)ip;
+        int r = unw_step(&cur);
+        if (r <= 0)
+            break;
+        if (n == cap) {
+            *truncated = 1;
+            break;
+        }
+    }
+    return n;
 }
 
 uint64_t rt_path_hash(void *const *frames, int n)

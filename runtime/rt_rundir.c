@@ -15,13 +15,47 @@
 #include <time.h>
 #include <unistd.h>
 
-int rt_count_usable_cores(void)
+unsigned long *rt_affinity_mask(int *nwords)
 {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    /* The kernel's mask may be wider than cpu_set_t (more than 1024 CPUs):
+     * grow until sched_getaffinity accepts the size. */
+    for (size_t ncpu = 1024; ncpu <= (1u << 20); ncpu *= 2) {
+        size_t bytes = CPU_ALLOC_SIZE(ncpu);
+        unsigned long *m = calloc(1, bytes);
+        if (!m)
+            break;
+        if (sched_getaffinity(0, bytes, (cpu_set_t *)(void *)m) == 0) {
+            *nwords = (int)(bytes / sizeof *m);
+            return m;
+        }
+        free(m);
+        if (errno != EINVAL)
+            break;
+    }
+    /* Unknown: every online CPU. */
+    long on = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t ncpu = on > 0 ? (size_t)on : 1;
+    size_t words = (ncpu + 8 * sizeof(unsigned long) - 1) / (8 * sizeof(unsigned long));
+    unsigned long *m = calloc(words, sizeof *m);
+    if (!m) {
+        *nwords = 0;
+        return NULL;
+    }
+    for (size_t i = 0; i < ncpu; i++)
+        m[i / (8 * sizeof *m)] |= 1ul << (i % (8 * sizeof *m));
+    *nwords = (int)words;
+    return m;
+}
+
+uint32_t rt_usable_cores_of_mask(const unsigned long *mask, int nwords)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < nwords; i++)
+        n += (uint32_t)__builtin_popcountl(mask[i]);
+    long on = sysconf(_SC_NPROCESSORS_ONLN);
+    if (on > 0 && n > (uint32_t)on)
+        n = (uint32_t)on;
+    return n ? n : 1;
 }
 
 int rt_rundir_name(uint32_t world_size)

@@ -48,7 +48,7 @@ const char *rt_sampler_name(void)
 }
 
 /* ---- the sample ----------------------------------------------------------- */
-static void rt_sample(struct rt_thread *t, uintptr_t pc, uint64_t weight)
+static void rt_sample(struct rt_thread *t, uintptr_t pc, void *uc, uint64_t weight)
 {
     t->samples_taken++;
     if (t->in_rt || rt_g.writing) {
@@ -70,20 +70,17 @@ static void rt_sample(struct rt_thread *t, uintptr_t pc, uint64_t weight)
         return;
     }
     t->in_rt = 1;
-    void *buf[RT_MAX_DEPTH + 8];
-    int n = unw_backtrace(buf, RT_MAX_DEPTH + 8);
-    int k = 0;
-    while (k < n && k < 10 && (uintptr_t)buf[k] != pc)
-        k++;
-    uint32_t node;
-    if (k >= n || k == 10) {
-        void *leaf = (void *)pc;
-        node = rt_cct_insert(&t->cct, &leaf, 1, PRF_CCT_PC, 0);
-    } else {
-        int m = n - k;
-        int truncated = n == RT_MAX_DEPTH + 8;
-        node = rt_cct_insert(&t->cct, buf + k, m, PRF_CCT_PC, truncated);
+    /* The path of the interrupted code, unwound from the signal's context
+     * (not from the handler through the kernel's trampoline). */
+    void *buf[RT_MAX_DEPTH];
+    int truncated = 0;
+    int n = rt_unwind_signal_context(uc, buf, RT_MAX_DEPTH, &truncated);
+    if (n <= 0) {
+        buf[0] = (void *)pc; /* no unwind information: the PC alone */
+        n = 1;
+        truncated = 0;
     }
+    uint32_t node = rt_cct_insert(&t->cct, buf, n, PRF_CCT_PC, truncated);
     struct rt_cct_node *nd = &t->cct.nodes[node];
     nd->samples++;
     nd->weight += weight;
@@ -129,7 +126,7 @@ static void rt_handler(int sig, siginfo_t *si, void *ucv)
         ucontext_t *uc = ucv;
         uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
         t->samples_overrun += (uint64_t)si->si_overrun;
-        rt_sample(t, pc, 1 + (uint64_t)si->si_overrun);
+        rt_sample(t, pc, uc, 1 + (uint64_t)si->si_overrun);
         __atomic_sub_fetch(&rt_g.in_flight, 1, __ATOMIC_RELEASE);
     }
     errno = saved_errno;
@@ -137,12 +134,13 @@ static void rt_handler(int sig, siginfo_t *si, void *ucv)
 
 static void rt_papi_handler(int eventset, void *address, long long overflow_vector, void *context)
 {
-    (void)eventset; (void)overflow_vector; (void)context;
+    /* On Linux PAPI passes the signal's ucontext_t as context. */
+    (void)eventset; (void)overflow_vector;
     int saved_errno = errno;
     struct rt_thread *t = rt_self;
     if (t && rt_g.sampling && t->cct.nodes) {
         __atomic_add_fetch(&rt_g.in_flight, 1, __ATOMIC_ACQUIRE);
-        rt_sample(t, (uintptr_t)address, 1);
+        rt_sample(t, (uintptr_t)address, context, 1);
         __atomic_sub_fetch(&rt_g.in_flight, 1, __ATOMIC_RELEASE);
     }
     errno = saved_errno;
@@ -263,9 +261,14 @@ void rt_sampler_thread_start(struct rt_thread *t)
 {
     if (rt_sampler_kind == PRF_SAMPLER_NONE || t->timer_ok)
         return;
-    /* Warm libunwind's per-thread cache outside the handler. */
+    /* Warm libunwind (its caches, lazy symbol binding) outside the handler:
+     * the same calls the handler makes, from this thread's context. */
     void *warm[4];
     unw_backtrace(warm, 4);
+    ucontext_t uc;
+    int trunc;
+    if (getcontext(&uc) == 0)
+        rt_unwind_signal_context(&uc, warm, 4, &trunc);
     if (rt_sampler_kind == PRF_SAMPLER_PAPI) {
         if (rt_papi_thread_start(t) == 0) {
             t->timer_ok = 2;

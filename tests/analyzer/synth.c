@@ -198,7 +198,9 @@ int main(int argc, char **argv)
     }
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/profile-%06u-%06u.sclp", out, 0u, P - 1);
-    if (prf_file_write(path, 0, P, P, 0, (const unsigned char *const *)sections, sizes) != 0) {
+    /* the executable's hash, as the runtime writes it: FNV-1a 64 of the build-id hex string */
+    uint64_t exe_hash = bid[0] ? psg_fnv1a64(bid, strlen(bid), PSG_FNV_SEED) : 0;
+    if (prf_file_write(path, 0, P, P, exe_hash, (const unsigned char *const *)sections, sizes) != 0) {
         perror(path);
         return 1;
     }

@@ -539,6 +539,97 @@ static void t_wait_at_collective(void **state)
     an_analysis_free(&m.a);
 }
 
+/* Contention leaves the time inside MPI out: a process that spends 6 of its 10 s
+ * in a collective and computes 4 s outside it on a core of its own ran
+ * uncontended (wall/CPU would say 2.5x); with 1 s of CPU outside MPI it ran 4x. */
+static void t_contention(void **state)
+{
+    (void)state;
+    struct mini m;
+    const uint32_t P = 4;
+    for (int crowded = 0; crowded < 2; crowded++) {
+        mini_init(&m, P, 1);
+        struct an_run *r = &m.a.runs[0];
+        an_run_init(r, P);
+        run_basics(r, 10.0);
+        double A[4], W[4];
+        for (uint32_t i = 0; i < P; i++) {
+            A[i] = crowded ? 1.0 : 4.0, W[i] = 6.0;
+            r->mpi[i] = 6.0;                        /* the rank's whole MPI wall time */
+            r->cpu[i] = A[i] + 0.5, r->cpu_wait[i] = 0.5; /* 0.5 s of it polling inside MPI */
+        }
+        set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 0.05);
+        mini_finish(&m);
+        if (crowded) assert_true(fabs(r->contention - 4.0) < 1e-6);
+        else assert_true(fabs(r->contention - 1.0) < 1e-6);
+        an_analysis_free(&m.a);
+    }
+}
+
+/* Whether a warning of m contains every one of the strings (NULL-terminated). */
+static int has_warning(const struct mini *m, ...)
+{
+    for (uint32_t k = 0; k < m->a.nwarnings; k++) {
+        va_list ap;
+        va_start(ap, m);
+        int all = 1;
+        for (const char *s; (s = va_arg(ap, const char *));) all &= strstr(m->a.warnings[k], s) != NULL;
+        va_end(ap);
+        if (all) return 1;
+    }
+    return 0;
+}
+
+/* The user trial (tests/analyzer issue 1): rank 0 prepares each step alone
+ * (0.3 s CPU = 60 samples at 200 Hz, under the 97 of min_samples) while 7
+ * processes wait for it at a collective, on a 4x crowded machine.  The
+ * difference (60 samples against none) is significant and the wait it
+ * explains is measured: it is the root cause, not oversubscription.  With 6
+ * samples against none on 2 processes (p = 1/64) the evidence is too thin: a
+ * warning names the vertex, its samples and SCALANA_FREQ, and does not blame
+ * oversubscription. */
+static void t_short_serial_section(void **state)
+{
+    (void)state;
+    struct mini m;
+    const uint32_t P = 8;
+    mini_init(&m, P, 1);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    r->period_s = 0.005;
+    double A[8], B[8], W[8];
+    for (uint32_t i = 0; i < P; i++) {
+        A[i] = 0.4, B[i] = i == 0 ? 0.3 : 0, W[i] = i == 0 ? 0.01 : 0.31;
+        r->cpu[i] = 0.5; /* wall/CPU 4: crowded */
+    }
+    set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 10, 1e-4);
+    mini_finish(&m);
+    assert_true(r->contention >= 3.9);
+    assert_true(r->vr[m.B].samples < opt.th.min_samples);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_int_equal(m.a.causes[0].vertex, m.B);
+    assert_int_equal(m.a.causes[0].nprocs, 1);
+    assert_int_equal(m.a.causes[0].procs[0], 0);
+    assert_true(m.a.causes[0].cost > 0.25 && m.a.causes[0].cost < 0.35);
+    assert_false(has_warning(&m, "oversubscription", NULL));
+    an_analysis_free(&m.a);
+
+    /* too few samples: say so precisely */
+    mini_init(&m, 2, 1);
+    r = &m.a.runs[0];
+    an_run_init(r, 2);
+    run_basics(r, 0.4);
+    r->period_s = 0.005;
+    double A2[2] = {0.1, 0.1}, B2[2] = {0.03, 0}, W2[2] = {0.001, 0.031};
+    set_cpu(r, m.A, A2), set_cpu(r, m.B, B2), set_mpi(r, m.ar, W2, 10, 1e-4);
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 0);
+    assert_true(has_warning(&m, "too thin", "B (t.c:4)", "6 samples", "SCALANA_FREQ", "200 Hz", NULL));
+    assert_false(has_warning(&m, "oversubscription", NULL));
+    an_analysis_free(&m.a);
+}
+
 static void t_waits_per_communicator(void **state)
 {
     (void)state;
@@ -651,7 +742,14 @@ static void t_scaling(void **state)
 
 /* Three counts; an Allgather next to the Allreduce; `grow` says whether the
  * Allgather's shortest call grows beyond the Allreduce's (its control). */
-static void growing_case(int grow, int *flagged)
+static void growing_case2(int grow, double bytes_per_rank, int min_grows, int *flagged);
+static void growing_case(int grow, int *flagged) { growing_case2(grow, 0, 1, flagged); }
+
+/* grow: the Allgather's time grows beyond the crowding; min_grows: its
+ * shortest call does too (else only its per-process total, as on a machine so
+ * crowded that every shortest call is scheduling); bytes_per_rank: bytes each
+ * process contributes per call (each call moves P times that per process). */
+static void growing_case2(int grow, double bytes_per_rank, int min_grows, int *flagged)
 {
     struct mini m;
     mini_init(&m, 0, 3);
@@ -666,12 +764,20 @@ static void growing_case(int grow, int *flagged)
         double A[8], W[8], G[8];
         /* crowding makes every call slower with p; only a growing Allgather grows beyond it */
         double crowd = 0.001 * P, own = grow ? 0.01 * P : 0.0;
+        if (!min_grows) {
+            /* the crowding is measured: wall/CPU P/2 (contention 1 at 2, 4 at 8 processes);
+             * a growing volume grows faster than it */
+            for (uint32_t i = 0; i < P; i++) r->cpu[i] = 4.0 * 2 / P;
+            own *= P / 2.0;
+        }
         for (uint32_t i = 0; i < P; i++) A[i] = 4.0 / P, W[i] = 100 * crowd, G[i] = 100 * (crowd + own);
-        set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, crowd), set_mpi(r, ag, G, 100, crowd + own);
+        set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, crowd), set_mpi(r, ag, G, 100, crowd + (min_grows ? own : 0));
+        struct an_vrun *x = an_run_vertex(r, ag);
+        x->bytes_sent = bytes_per_rank * x->calls, x->bytes_recv = bytes_per_rank * P * x->calls;
     }
     mini_finish(&m);
     *flagged = (m.a.vflags[ag] & AN_F_NON_SCALABLE) != 0;
-    if (grow) {
+    if (grow && *flagged) {
         assert_true(m.a.ncauses >= 1);
         assert_int_equal(m.a.causes[0].vertex, ag);
         assert_string_equal(an_category_name(m.a.causes[0].cat), "growing_communication");
@@ -688,6 +794,60 @@ static void t_growing_communication_control(void **state)
     assert_true(flagged);
     growing_case(0, &flagged);
     assert_false(flagged);
+    /* every shortest call is crowded: a 1 MB-per-process Allgather is still found by its
+     * volume and the time of its fastest process; an 8-byte one is not (latency-bound) */
+    growing_case2(1, 1 << 20, 0, &flagged);
+    assert_true(flagged);
+    growing_case2(1, 8, 0, &flagged);
+    assert_false(flagged);
+    growing_case2(0, 1 << 20, 0, &flagged);
+    assert_false(flagged);
+}
+
+/* Phases: "solve" scales, "setup" stays at 1 s per process and is imbalanced at 8. */
+static void t_phases(void **state)
+{
+    (void)state;
+    struct mini m;
+    mini_init(&m, 0, 2);
+    uint32_t Ps[2] = {2, 8};
+    for (int k = 0; k < 2; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = &m.a.runs[k];
+        an_run_init(r, P);
+        run_basics(r, 10.0);
+        r->phases = calloc(2, sizeof *r->phases);
+        r->nphases = 2;
+        const char *names[2] = {"solve", "setup"};
+        for (int j = 0; j < 2; j++) {
+            r->phases[j].name = an_intern(&m.a.g.strings, names[j]);
+            r->phases[j].vertex = m.loop;
+            r->phases[j].time = calloc(P, sizeof(float)), r->phases[j].count = calloc(P, sizeof(float));
+            for (uint32_t i = 0; i < P; i++) {
+                r->phases[j].time[i] = j == 0 ? 16.0f / P : (P == 8 && i == 3 ? 2.0f : 1.0f);
+                r->phases[j].count[i] = 1;
+            }
+        }
+    }
+    mini_finish(&m);
+    json_t *ph = an_phases_json(&m.a);
+    assert_int_equal(json_array_size(ph), 2);
+    json_t *solve = json_array_get(ph, 0), *setup = json_array_get(ph, 1);
+    assert_string_equal(json_string_value(json_object_get(solve, "name")), "solve");
+    assert_true(fabs(json_real_value(json_object_get(solve, "scaling_efficiency")) - 1.0) < 1e-6);
+    double eff = json_real_value(json_object_get(setup, "scaling_efficiency"));
+    assert_true(eff < 0.3); /* ideal 0.25 s against 1.125 s */
+    json_t *last = json_array_get(json_object_get(setup, "metrics"), 1);
+    assert_int_equal(json_integer_value(json_object_get(last, "max_process")), 3);
+    int imb = 0, scal = 0;
+    for (uint32_t i = 0; i < m.a.nwarnings; i++) {
+        if (strstr(m.a.warnings[i], "'setup': imbalanced")) imb = 1;
+        if (strstr(m.a.warnings[i], "'setup'") && strstr(m.a.warnings[i], "efficiency")) scal = 1;
+        assert_null(strstr(m.a.warnings[i], "'solve'"));
+    }
+    assert_true(imb && scal);
+    json_decref(ph);
+    an_analysis_free(&m.a);
 }
 
 /* Decodable but hostile ranks: parents out of range or in cycles, unknown
@@ -805,11 +965,14 @@ int main(void)
         cmocka_unit_test(t_backtrack_gpu_bound),
         cmocka_unit_test(t_gpu_idle),
         cmocka_unit_test(t_wait_at_collective),
+        cmocka_unit_test(t_contention),
+        cmocka_unit_test(t_short_serial_section),
         cmocka_unit_test(t_waits_per_communicator),
         cmocka_unit_test(t_balanced_halo_cycle),
         cmocka_unit_test(t_rotating_blame),
         cmocka_unit_test(t_scaling),
         cmocka_unit_test(t_growing_communication_control),
+        cmocka_unit_test(t_phases),
         cmocka_unit_test(t_hostile_ranks),
         cmocka_unit_test(t_options),
     };

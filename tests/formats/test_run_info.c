@@ -70,7 +70,12 @@ static void roundtrip(void **state)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
     assert_int_equal(scalana_run_info_read(dir, &r, err, sizeof err), -1);
-    assert_non_null(strstr(err, "run.json"));
+    assert_non_null(strstr(err, "no such run directory"));
+    /* a file instead of the directory, and a directory without run.json */
+    assert_int_equal(scalana_run_info_read("/etc/hostname", &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a directory"));
+    assert_int_equal(scalana_run_info_read("/etc", &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/etc/run.json: missing"));
 }
 
 int main(void)

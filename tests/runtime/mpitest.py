@@ -36,6 +36,16 @@ def launcher(mpi, np, env):
     return cmd
 
 
+def pinned_apps(a):
+    """--pin 0,1: one application context per rank, each started through
+    `taskset -c CPU` (the launcher's own binding off), for MPMD launchers."""
+    cpus = a.pin.split(",")
+    apps = []
+    for i, c in enumerate(cpus):
+        apps += ([":"] if i else []) + ["-n", "1", "taskset", "-c", c, a.prog] + a.args
+    return apps
+
+
 def run(a, extra_env):
     out = tempfile.mkdtemp(prefix="scalana-test-")
     rundir = os.path.join(out, "run")
@@ -44,7 +54,12 @@ def run(a, extra_env):
     env.update(extra_env)
     full = dict(os.environ)
     full.update(env)
-    cmd = launcher(a.mpi, a.np, env) + [a.prog] + a.args
+    if a.pin:
+        cmd = launcher(a.mpi, a.np, env)
+        cmd = [x for x in cmd if x not in ("-n", str(a.np))]
+        cmd += (["--bind-to", "none"] if a.mpi == "openmpi" else ["-bind-to", "none"]) + pinned_apps(a)
+    else:
+        cmd = launcher(a.mpi, a.np, env) + [a.prog] + a.args
     p = subprocess.run(cmd, env=full, cwd=out, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=a.timeout)
     return out, rundir, p
@@ -100,6 +115,58 @@ def expect_peers(r, rank, want):
     check(got == want, f"rank {r}: peers differ:\n   expected {sorted(want.items())}\n   got      {sorted(got.items())}")
 
 
+class Symbols:
+    """Function ranges of the test program (nm), to name module-relative
+    addresses of the dump's paths ('prog+0x1234')."""
+
+    def __init__(self, prog):
+        self.base = os.path.basename(prog)
+        self.syms = []
+        p = subprocess.run(["nm", "-S", "--defined-only", prog], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+        for line in p.stdout.splitlines():
+            f = line.split()
+            if len(f) == 4 and f[2] in "tTwW":
+                # work.constprop.0, main.cold: the function's own name
+                self.syms.append((int(f[0], 16), int(f[1], 16), f[3].split(".")[0]))
+
+    def has(self, name):
+        return any(n == name for _, _, n in self.syms)
+
+    def name(self, frame, leaf):
+        """Function of a path frame in the program, None outside it.  Interior
+        frames are return addresses: looked up one byte before."""
+        mod, _, off = frame.rpartition("+0x")
+        if mod != self.base:
+            return None
+        addr = int(off, 16) - (0 if leaf else 1)
+        for s, z, n in self.syms:
+            if s <= addr < s + z:
+                return n
+        return "?"
+
+    def names(self, path):
+        return [self.name(f, i == len(path) - 1) for i, f in enumerate(path)]
+
+
+def main_thread_samples(x):
+    return [s for s in x["samples"] if s["thread"] == 0 and not s["in_mpi"]]
+
+
+def check_paths_reach_main(a, data):
+    """Every sample of the main thread outside MPI happened below main: its
+    path must contain main (a lost frame or an unwind stopped in the vDSO or
+    libc shows as a path without it)."""
+    sy = Symbols(a.prog)
+    if not sy.has("main"):
+        return
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        bad = [s["path"] for s in main_thread_samples(x) if "main" not in sy.names(s["path"])]
+        check(not bad, f"rank {r}: {len(bad)} sample path(s) without main, e.g. "
+              f"{[sy.names(p) for p in bad[:3]]} {bad[:3]}")
+
+
 def common(a, data, rundir):
     check(data["processes"] == a.np, f"processes {data['processes']} != {a.np}")
     ranks = sorted(x["info"]["world_rank"] for x in data["ranks"])
@@ -111,6 +178,7 @@ def common(a, data, rundir):
         check(i["samples_weight"] >= i["samples_taken"] - i["samples_dropped"] or i["samples_taken"] == 0,
               f"rank {i['world_rank']}: weight {i['samples_weight']} < recorded samples")
         check(i["wall_ns"] > 0, "wall_ns is 0")
+    check_paths_reach_main(a, data)
 
 
 # ---- checks per program -----------------------------------------------------------
@@ -278,6 +346,100 @@ def check_threads(a, data):
                 check(x["cct"][n]["address"] in (1, 2, 3), f"rank {r}: Sendrecv context under thread root {x['cct'][n]['address']}")
 
 
+def check_unwind(a, data):
+    """progs/unwind.c: samples in the leaf work() have the exact chain
+    main > phase_compute > caller_a > caller_b > work; samples in the
+    clock_gettime busy loop (vDSO/libc leaves) have main > phase_clock >
+    spin_clock above the library frames."""
+    sy = Symbols(a.prog)
+    chain = ["main", "phase_compute", "caller_a", "caller_b", "work"]
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        in_work = in_clock = in_lib = 0
+        for s in main_thread_samples(x):
+            nm = sy.names(s["path"])
+            if nm[-1] == "work":
+                in_work += s["weight"]
+                check(nm[-5:] == chain, f"rank {r}: sample in work with path {nm[-6:]} ({s['path']})")
+            if "spin_clock" in nm:
+                in_clock += s["weight"]
+                j = nm.index("spin_clock")
+                check(nm[j - 2:j + 1] == ["main", "phase_clock", "spin_clock"],
+                      f"rank {r}: sample below spin_clock with path {nm} ({s['path']})")
+                check(all(n in (None, "?") for n in nm[j + 1:]),
+                      f"rank {r}: frames after spin_clock must be library frames: {nm} ({s['path']})")
+                in_lib += s["weight"] if nm[-1] in (None, "?") else 0
+        # "?": a PLT stub.  0.25 s and 0.15 s of CPU at 1000 samples/s (CPU-time timers fire at
+        # kernel ticks: weights); wide margins for a loaded machine.
+        check(in_work >= 5, f"rank {r}: sample weight in work {in_work} < 5")
+        check(in_clock >= 3 and in_lib >= 1,
+              f"rank {r}: sample weight below spin_clock {in_clock} (< 3?), in clock_gettime {in_lib} (< 1?)")
+
+
+def check_affinity(a, data):
+    """Usable cores per host = CPUs in the union of the affinity masks of the
+    host's ranks (written by progs/affinity.c), capped at the online CPUs; the
+    same value in run.json (hosts[], total) and in every rank's RANK_INFO.
+    --expect-cores: the exact value (pinned runs)."""
+    masks = {}
+    for r in range(a.np):
+        try:
+            with open(os.path.join(os.path.dirname(a.rundir), f"affinity-{r}.txt")) as f:
+                masks[r] = {int(c) for c in f.read().split()}
+        except OSError:
+            pass
+    check(sorted(masks) == list(range(a.np)), f"affinity lines for ranks {sorted(masks)}")
+    online = os.sysconf("SC_NPROCESSORS_ONLN")
+    ri = runinfo(a.rundir)
+    hosts = {x["info"]["hostname"] for x in data["ranks"]}
+    check(len(hosts) == 1 and len(ri["hosts"]) == 1, f"one host expected: {hosts} / {ri['hosts']}")
+    union = set().union(*masks.values()) if masks else set()
+    want = min(len(union), online)
+    if a.expect_cores:
+        check(want == a.expect_cores, f"ranks' masks {masks}: union {len(union)} != expected {a.expect_cores}")
+        want = a.expect_cores
+    h = ri["hosts"][0]
+    check(h["usable_cores"] == want, f"run.json hosts[0].usable_cores {h['usable_cores']} != {want} "
+          f"(union of the ranks' masks {sorted(union)}; masks {masks})")
+    check(ri["usable_cores"] == want, f"run.json usable_cores {ri['usable_cores']} != {want}")
+    for x in data["ranks"]:
+        i = x["info"]
+        check(i["usable_cores"] == want, f"rank {i['world_rank']}: RANK_INFO usable_cores {i['usable_cores']} != {want}")
+        check(i["ranks_on_host"] == a.np, f"rank {i['world_rank']}: ranks_on_host {i['ranks_on_host']} != {a.np}")
+
+
+def node_path(x, node):
+    """The dump's path notation ('module+0xoffset', outermost first) of a CCT
+    node, without its thread root."""
+    path = []
+    while node >= 0 and x["cct"][node]["kind"] != "root":
+        n = x["cct"][node]
+        mod = os.path.basename(x["modules"][n["module"]]["path"]) if n["module"] >= 0 else "?"
+        path.append(f"{mod}+0x{n['address']:x}")
+        node = n["parent"]
+    return path[::-1]
+
+
+def check_gpuctx(a, data):
+    """progs/gpuctx: the context a collector captures below CUPTI and the CUDA
+    driver (stand-ins) ends at the application's call: launch_site < main."""
+    sy = Symbols(a.prog)
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        g = [e for e in x["gpu"] if e["name"] == "stub_kernel"]
+        if not check(len(g) == 1 and g[0]["count"] == 1 and g[0]["kind"] == "kernel",
+                     f"rank {r}: gpu records {x['gpu']}"):
+            continue
+        check(g[0]["node"] >= 0, f"rank {r}: no context captured")
+        if g[0]["node"] < 0:
+            continue
+        path = node_path(x, g[0]["node"])
+        # Every frame is a return address (callsite): names at address - 1.
+        nm = [sy.name(f, False) for f in path]
+        check(nm[-2:] == ["main", "launch_site"],
+              f"rank {r}: GPU context's deepest frames {nm[-4:]} ({path[-4:]}): want main > launch_site")
+
+
 def check_misc(a, data):
     P = a.np
     for x in data["ranks"]:
@@ -364,7 +526,8 @@ def check_edge(a, data):
 
 CHECKS = {"ring": check_ring, "p2p": check_p2p, "coll": check_coll, "threads": check_threads,
           "edge": check_edge, "misc": check_misc, "prethreads": check_prethreads,
-          "waitany_f": check_waitany_f}
+          "waitany_f": check_waitany_f, "unwind": check_unwind, "affinity": check_affinity,
+          "gpuctx": check_gpuctx}
 ANY_RC = {("edge", "exit"), ("edge", "abort")}
 
 
@@ -379,8 +542,17 @@ def main():
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--fortran", action="store_true", help="every measured call came through a Fortran binding")
+    ap.add_argument("--pin", help="CPU per rank, e.g. 0,1: each rank started under taskset -c")
+    ap.add_argument("--expect-cores", type=int, help="affinity: exact usable cores expected")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
+    if a.pin:
+        cpus = [int(c) for c in a.pin.split(",")]
+        if len(cpus) != a.np:
+            ap.error("--pin needs one CPU per rank")
+        if not set(cpus) <= os.sched_getaffinity(0):
+            print(f"skipped: CPUs {a.pin} not all available here")
+            return 77
     a.build = os.path.abspath(a.build)
     a.prog = os.path.abspath(a.prog)
     extra = dict(e.split("=", 1) for e in a.env)
