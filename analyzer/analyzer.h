@@ -262,6 +262,8 @@ struct an_run {
     uint64_t vol_switches, invol_switches;
     uint32_t present_count;
     uint32_t *missing; uint32_t nmissing;
+    uint8_t *unreadable;        /* [P] 1 when the rank's profile was there but truncated or corrupt */
+    uint32_t nunreadable;       /* missing ranks that are unreadable (the rest did not write) */
     double oversub;             /* max over hosts of ranks per usable core */
     double contention;          /* max(oversub, min over ranks of the wall time outside MPI and
                                    GPU waits / the CPU time there): how much slower than with a

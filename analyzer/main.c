@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,6 +74,26 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
     char err[1024];
     struct scalana_run_info info;
     memset(&info, 0, sizeof info);
+    /* what the path is, before anything is read from it: one message, naming it */
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (stat(dir, &st) != 0)
+            an_warn(a, "%s: %s; run skipped", dir, errno == ENOENT ? "no such directory" : strerror(errno));
+        else
+            an_warn(a, "%s: is a file, not a run directory (give the directory that holds run.json and "
+                       "profile-*.sclp); run skipped", dir);
+        r->bad = 1;
+        return;
+    }
+    DIR *dd = opendir(dir);
+    int entries = 0;
+    for (struct dirent *e; dd && (e = readdir(dd));) entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (dd) closedir(dd);
+    if (dd && !entries) {
+        an_warn(a, "%s: empty directory (no run.json, no profile-*.sclp); run skipped", dir);
+        r->bad = 1;
+        return;
+    }
     int have_info = scalana_run_info_read(dir, &info, err, sizeof err) == 0;
     if (!have_info) an_warn(a, "%s", err);
     const char *exe = o->exe ? o->exe : (have_info ? info.executable : NULL);
@@ -108,8 +129,8 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
     char **files = NULL;
     int nf = prf_run_list_files(dir, &files, err, sizeof err);
     if (nf <= 0) {
-        an_warn(a, "%s", nf < 0 ? err : "no profile files");
-        if (nf == 0) an_warn(a, "%s: no profile files (profile-*.sclp); run skipped", dir);
+        if (nf < 0) an_warn(a, "%s: %s; run skipped", dir, err);
+        else an_warn(a, "%s: no profile files (profile-*.sclp); run skipped", dir);
         if (have_info) scalana_run_info_free(&info);
         free(files);
         r->bad = 1;
@@ -124,6 +145,7 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
     for (int k = 0; k < nf; k++) {
         if (prf_file_open(files[k], &pf[k], err, sizeof err) != 0) {
             an_warn(a, "%s (file skipped)", err);
+            ok[k] = -1; /* its ranks (from the file name) are unreadable, not unwritten */
             continue;
         }
         /* the file's executable hash (FNV-1a 64 of the build-id hex string, 0 when
@@ -136,14 +158,36 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
                        "build-id %s hashes to %016llx) (file skipped)", files[k],
                     (unsigned long long)pf[k].header.exe_hash, want, (unsigned long long)hash);
             prf_file_close(&pf[k]);
+            ok[k] = -2;
+            continue;
+        }
+        if (pf[k].header.file_bytes != pf[k].actual_bytes)
+            an_warn(a, "%s: %llu bytes, its header says %llu: %s; the rank sections inside it are read", files[k],
+                    (unsigned long long)pf[k].actual_bytes, (unsigned long long)pf[k].header.file_bytes,
+                    pf[k].header.file_bytes > pf[k].actual_bytes ? "truncated, or a corrupt header"
+                                                                 : "a corrupt header, or bytes appended");
+        uint32_t ws = pf[k].header.world_size, hi = pf[k].header.first_rank + pf[k].header.rank_count;
+        if (ws > (1u << 24)) {
+            an_warn(a, "%s: world size %u in the header is implausible (corrupt header) (file skipped)", files[k], ws);
+            prf_file_close(&pf[k]);
+            ok[k] = -1;
             continue;
         }
         if (!P) {
-            /* the world size the profiles were written with wins over run.json's "processes" */
-            P = pf[k].header.world_size;
-            if (have_info && info.processes && info.processes != P)
-                an_warn(a, "%s: run.json says %u processes but %s was written by a run of %u processes "
-                           "(its world size); using %u", dir, info.processes, files[k], P, P);
+            /* the world size the profiles were written with (MPI_Comm_size) wins over run.json's
+             * "processes", unless run.json's is the one the file's ranks fill and the header's is larger */
+            P = ws;
+            if (have_info && info.processes && info.processes != ws) {
+                if (hi == info.processes && ws > hi) {
+                    P = info.processes;
+                    an_warn(a, "%s: world size %u in its header, but run.json says %u processes and its ranks "
+                               "end there; using %u (the header looks corrupt)", files[k], ws, P, P);
+                } else {
+                    an_warn(a, "%s: run.json says %u process%s but %s was written by a run of %u (its world "
+                               "size); using %u", dir, info.processes, info.processes == 1 ? "" : "es", files[k],
+                            ws, ws);
+                }
+            }
         }
         if (pf[k].header.world_size != P) {
             an_warn(a, "%s: world size %u differs from the run's %u (file skipped)", files[k],
@@ -159,6 +203,14 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         r->bad = 1;
     } else {
         an_run_init(r, P);
+        r->unreadable = calloc(P, 1);
+        if (!r->unreadable) abort();
+        for (int k = 0; k < nf; k++) {
+            const char *base = strrchr(files[k], '/');
+            unsigned lo, hi;
+            if (ok[k] < 0 && sscanf(base ? base + 1 : files[k], "profile-%u-%u.sclp", &lo, &hi) == 2)
+                for (unsigned i = lo; i <= hi && i < P; i++) r->unreadable[i] = (uint8_t)-ok[k];
+        }
         if (have_info) r->info = info, have_info = 0;
         r->dir = strdup(dir);
         if (r->info.sampler) snprintf(r->sampler, sizeof r->sampler, "%s", r->info.sampler);
@@ -166,7 +218,7 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         uint64_t done = 0;
         int have_run_json = r->info.version != 0, checked = 0;
         for (int k = 0; k < nf && !r->bad; k++) {
-            if (!ok[k]) continue;
+            if (ok[k] <= 0) continue;
             uint32_t bad = 0;
             for (uint32_t i = 0; i < pf[k].header.rank_count; i++) {
                 struct prf_rank_data d;
@@ -174,6 +226,8 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
                 int rc = prf_file_read_rank(&pf[k], i, &d, err, sizeof err);
                 if (rc < 0) {
                     if (bad++ < 3) an_warn(a, "%s (rank skipped)", err);
+                    uint64_t wr = (uint64_t)pf[k].header.first_rank + i;
+                    if (wr < P) r->unreadable[wr] = 1;
                 } else if (rc == 1) {
                     if (!have_run_json && !checked && rd->exe_build_id[0]) {
                         /* no run.json: the profile's own modules must include the executable */
@@ -199,7 +253,7 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
             prf_file_close(&pf[k]);
         }
         for (int k = 0; k < nf; k++)
-            if (ok[k] && pf[k].fd >= 0 && r->bad) prf_file_close(&pf[k]);
+            if (ok[k] > 0 && pf[k].fd >= 0 && r->bad) prf_file_close(&pf[k]);
         an_progress_end(o);
         if (!r->bad && !r->present_count) {
             an_warn(a, "%s: no rank could be read; run skipped", dir);
@@ -216,7 +270,8 @@ static void print_summary_fallback(FILE *out, const struct an_analysis *a)
 {
     if (!a->nscales) return;
     const struct an_scale *big = &a->scales[a->nscales - 1];
-    fprintf(out, "ScalAna: %u process count(s), largest %u processes, %.3g s\n", a->nscales, big->P, big->wall);
+    fprintf(out, "ScalAna: %u process count%s, largest %u process%s, %.3g s\n", a->nscales,
+            a->nscales == 1 ? "" : "s", big->P, big->P == 1 ? "" : "es", big->wall);
     if (!a->ncauses) {
         fprintf(out, "No root cause above the thresholds (min cost %.3g%% of the run).\n",
                 a->opt->th.min_cost_percent);
@@ -232,6 +287,86 @@ static void print_summary_fallback(FILE *out, const struct an_analysis *a)
 }
 #endif
 
+/* Checks, before any run is read, that the report can be written to
+ * o->out_dir (an existing directory we may write, or creatable below the
+ * nearest existing ancestor) and that --exe names an ELF file; normalises
+ * trailing slashes of the output path into buf.  Prints an error naming the
+ * path and returns 0 when all is well, else the exit status (2: bad flag
+ * value, 1: cannot write). */
+/* Removes rootcause-N.dot/.svg that an earlier analysis into dir wrote: no
+ * cause graph is written this time (--no-viewer), so all would be stale. */
+static void remove_cause_graphs(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d));) {
+        unsigned n;
+        int end = 0;
+        char ext[4] = "";
+        if (strncmp(e->d_name, "rootcause-", 10) || e->d_name[10] < '0' || e->d_name[10] > '9' ||
+            sscanf(e->d_name, "rootcause-%u.%3[a-z]%n", &n, ext, &end) != 2 || e->d_name[end] ||
+            (strcmp(ext, "dot") && strcmp(ext, "svg")))
+            continue;
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) unlink(path);
+    }
+    closedir(d);
+}
+
+static int check_paths(struct an_options *o, char *buf, size_t buflen)
+{
+    struct stat st;
+    if (o->exe) {
+        unsigned char magic[4] = {0};
+        FILE *f = NULL;
+        if (stat(o->exe, &st) != 0) {
+            fprintf(stderr, "scalana-analyze: error: --exe %s: %s\n", o->exe,
+                    errno == ENOENT ? "no such file" : strerror(errno));
+            return 2;
+        }
+        if (!S_ISREG(st.st_mode) || !(f = fopen(o->exe, "rb")) || fread(magic, 1, 4, f) != 4 ||
+            memcmp(magic, "\177ELF", 4) != 0) {
+            fprintf(stderr, "scalana-analyze: error: --exe %s: not an ELF executable (give the program the "
+                            "runs were made with)\n", o->exe);
+            if (f) fclose(f);
+            return 2;
+        }
+        fclose(f);
+    }
+    snprintf(buf, buflen, "%s", o->out_dir && *o->out_dir ? o->out_dir : "scalana-report");
+    for (size_t n = strlen(buf); n > 1 && buf[n - 1] == '/'; n--) buf[n - 1] = 0;
+    o->out_dir = buf;
+    if (stat(buf, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "scalana-analyze: error: cannot write the report to %s: it is a file, not a "
+                            "directory (-o names the directory that receives report.json)\n", buf);
+            return 1;
+        }
+        if (access(buf, W_OK | X_OK) != 0) {
+            fprintf(stderr, "scalana-analyze: error: cannot write the report to %s: %s\n", buf, strerror(errno));
+            return 1;
+        }
+        return 0;
+    }
+    /* it will be created: the nearest existing ancestor must be a writable directory */
+    char up[4096];
+    snprintf(up, sizeof up, "%s", buf);
+    for (;;) {
+        char *slash = strrchr(up, '/');
+        if (!slash) snprintf(up, sizeof up, ".");
+        else if (slash == up) up[1] = 0;
+        else *slash = 0;
+        if (stat(up, &st) == 0) break;
+        if (!strcmp(up, ".") || !strcmp(up, "/")) return 0;
+    }
+    if (!S_ISDIR(st.st_mode) || access(up, W_OK | X_OK) != 0) {
+        fprintf(stderr, "scalana-analyze: error: cannot create %s: %s %s\n", buf, up,
+                S_ISDIR(st.st_mode) ? "is not writable" : "is a file, not a directory");
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct an_options opt;
@@ -240,6 +375,11 @@ int main(int argc, char **argv)
     if (rc != 0) {
         an_options_free(&opt);
         return rc > 0 ? 0 : 2;
+    }
+    static char out_dir[4096];
+    if ((rc = check_paths(&opt, out_dir, sizeof out_dir)) != 0) {
+        an_options_free(&opt);
+        return rc;
     }
     struct an_analysis a;
     memset(&a, 0, sizeof a);
@@ -269,7 +409,7 @@ int main(int argc, char **argv)
     free(real);
     a.echo_warnings = 0;
     if (!rd.ready) {
-        fprintf(stderr, "scalana-analyze: nothing to analyse\n");
+        fprintf(stderr, "scalana-analyze: error: nothing to analyse (every run was skipped, see above)\n");
         an_analysis_free(&a);
         an_options_free(&opt);
         return 1;
@@ -278,7 +418,7 @@ int main(int argc, char **argv)
         if (!a.runs[i].bad) an_run_finish(&a.runs[i], &a.g);
     an_group_scales(&a);
     if (!a.nscales) {
-        fprintf(stderr, "scalana-analyze: no valid run left to analyse\n");
+        fprintf(stderr, "scalana-analyze: error: no valid run left to analyse (see above)\n");
         an_sym_free(rd.sym);
         an_attr_ctx_free(&rd.ctx);
         an_psg_free(&rd.psgx);
@@ -288,17 +428,37 @@ int main(int argc, char **argv)
         return 1;
     }
     if (a.nscales == 1) an_warn(&a, "one process count only: imbalance and waits are analysed, scaling is not");
+    /* the contention sentence once, with the figures of each process count */
+    char cont_p[512] = "", cont_o[512] = "", cont_c[512] = "";
+    uint32_t ncont = 0;
     for (uint32_t s = 0; s < a.nscales; s++) {
         const struct an_run *r = a.scales[s].rep;
-        if (r->oversub > 1.0 || r->contention > 1.5)
-            an_warn(&a, "%u processes: %.2g processes per usable core, %.2gx slower than with a core per "
-                        "process (wall/CPU outside MPI of the best-served process); computation is judged on CPU "
-                        "time, waits through the CPU time that explains them, thresholds against the uncontended time",
-                    r->P, r->oversub, r->contention);
-        if (r->nmissing)
-            an_warn(&a, "%u processes: %u rank(s) missing (did not write a profile)", r->P, r->nmissing);
+        if (!(r->oversub > 1.0 || r->contention > 1.5)) continue;
+        const char *sep = ncont ? ", " : "";
+        size_t lp = strlen(cont_p), lo = strlen(cont_o), lc = strlen(cont_c);
+        snprintf(cont_p + lp, sizeof cont_p - lp, "%s%u", sep, r->P);
+        snprintf(cont_o + lo, sizeof cont_o - lo, "%s%.2g", sep, r->oversub);
+        snprintf(cont_c + lc, sizeof cont_c - lc, "%s%.2gx", sep, r->contention);
+        ncont++;
+    }
+    if (ncont)
+        an_warn(&a, "%s %s: %s %s per usable core, %s slower than with a core per process (wall/CPU outside "
+                    "MPI of the best-served process); computation is judged on CPU time, waits through the CPU "
+                    "time that explains them, thresholds against the uncontended time",
+                cont_p, ncont == 1 && !strcmp(cont_p, "1") ? "process" : "processes", cont_o,
+                ncont == 1 && !strcmp(cont_o, "1") ? "process" : "processes", cont_c);
+    for (uint32_t s = 0; s < a.nscales; s++) {
+        const struct an_run *r = a.scales[s].rep;
+        uint32_t unwritten = r->nmissing - r->nunreadable;
+        if (r->nunreadable)
+            an_warn(&a, "%u process%s (%s): partial run: %u %s unreadable (truncated, corrupt or refused "
+                        "profile, see above)", r->P, r->P == 1 ? "" : "es", r->dir, r->nunreadable, r->nunreadable == 1 ? "rank" : "ranks");
+        if (unwritten)
+            an_warn(&a, "%u process%s (%s): %u %s missing (did not write a profile)", r->P,
+                    r->P == 1 ? "" : "es", r->dir, unwritten,
+                    unwritten == 1 ? "rank" : "ranks");
         if (r->samples && r->dropped * 10 > r->samples)
-            an_warn(&a, "%u processes: %llu of %llu samples dropped", r->P, (unsigned long long)r->dropped,
+            an_warn(&a, "%u process%s: %llu of %llu samples dropped", r->P, r->P == 1 ? "" : "es", (unsigned long long)r->dropped,
                     (unsigned long long)r->samples);
     }
     an_graph_sort_children(&a.g);
@@ -308,16 +468,21 @@ int main(int argc, char **argv)
 
     json_t *report = an_report_build(&a);
     if (mkdir_p(opt.out_dir) != 0) {
-        fprintf(stderr, "scalana-analyze: cannot create %s: %s\n", opt.out_dir, strerror(errno));
+        fprintf(stderr, "scalana-analyze: error: cannot create %s: %s\n", opt.out_dir, strerror(errno));
         return 1;
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/report.json", opt.out_dir);
     if (json_dump_file(report, path, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
-        fprintf(stderr, "scalana-analyze: cannot write %s\n", path);
+        fprintf(stderr, "scalana-analyze: error: cannot write %s: %s\n", path, strerror(errno));
         return 1;
     }
     if (opt.json_stdout) json_dumpf(report, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)), fputc('\n', stdout);
+    int viewer_writes = 0;
+#ifdef SCALANA_HAVE_VIEWER
+    viewer_writes = !opt.no_viewer; /* the viewer removes the stale ones itself */
+#endif
+    if (!viewer_writes) remove_cause_graphs(opt.out_dir);
 #ifdef SCALANA_HAVE_VIEWER
     if (!opt.no_viewer) {
         struct scalana_viewer_options vo;

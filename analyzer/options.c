@@ -4,6 +4,7 @@
 #include "analyzer.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -119,14 +120,41 @@ static void usage(FILE *out)
         out);
 }
 
+/* Values that make sense for a threshold: (lo, hi), ends open or closed.
+ * A threshold not listed needs only a finite number. */
+static const struct { const char *name; double lo, hi; int lo_open, hi_open; const char *what; } th_range[] = {
+    {"min_cost_percent", 0, 100, 0, 0, "a percentage from 0 to 100"},
+    {"min_cost_seconds", 0, INFINITY, 0, 1, "seconds, 0 or more"},
+    {"imbalance", 1, INFINITY, 1, 1, "a max/mean ratio above 1"},
+    {"alpha", 0, 1, 1, 1, "a significance level between 0 and 1 (exclusive)"},
+    {"min_samples", 0, INFINITY, 0, 1, "a sample count, 0 or more"},
+    {"scaling_ratio", 1, INFINITY, 1, 1, "a measured/ideal ratio above 1"},
+    {"outlier_z", 0, INFINITY, 1, 1, "a z-score above 0"},
+    {"culprit_fraction", 0, 1, 1, 0, "a fraction in (0, 1]"},
+    {"max_steps", 1, INFINITY, 0, 1, "a step count, 1 or more"},
+    {"serial_share", 0, 1, 0, 0, "a fraction from 0 to 1"},
+    {"flat_slope", -INFINITY, 0, 1, 0, "a log-log slope, 0 or below"},
+    {"rotation", 0, 1, 0, 0, "a fraction from 0 to 1"},
+    {"gpu_busy_share", 0, 1, 0, 0, "a fraction from 0 to 1"},
+    {"matrix_max", 0, INFINITY, 0, 1, "a process count, 0 or more"},
+};
+
 static int set_threshold(struct an_options *o, const char *name, const char *value)
 {
     char *end;
     double v = strtod(value, &end);
-    if (!*value || *end) {
+    if (!*value || *end || !isfinite(v)) {
         fprintf(stderr, "scalana-analyze: threshold %s: '%s' is not a number\n", name, value);
         return -1;
     }
+    for (size_t k = 0; k < sizeof th_range / sizeof *th_range; k++)
+        if (strcmp(th_range[k].name, name) == 0 &&
+            (v < th_range[k].lo || (th_range[k].lo_open && v == th_range[k].lo) || v > th_range[k].hi ||
+             (th_range[k].hi_open && v == th_range[k].hi))) {
+            fprintf(stderr, "scalana-analyze: threshold %s: %s makes no sense (wants %s)\n", name, value,
+                    th_range[k].what);
+            return -1;
+        }
     for (size_t i = 0; i < NTH; i++)
         if (strcmp(thresholds[i].name, name) == 0) {
             *(double *)((char *)&o->th + thresholds[i].offset) = v;
@@ -152,14 +180,20 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
-    int c;
+    int c, scaling_set = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:t:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': o->out_dir = optarg; break;
         case O_EXE: o->exe = optarg; break;
-        case O_WEAK: o->weak = 1; break;
-        case O_STRONG: o->weak = 0; break;
+        case O_WEAK:
+        case O_STRONG:
+            if (scaling_set && o->weak != (c == O_WEAK)) {
+                fputs("scalana-analyze: --weak and --strong exclude each other: give one\n", stderr);
+                return -1;
+            }
+            o->weak = c == O_WEAK, scaling_set = 1;
+            break;
         case O_SRC: {
             char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg) {

@@ -46,7 +46,7 @@ void an_run_free(struct an_run *r)
     for (uint32_t k = 0; k < r->nphases; k++) free(r->phases[k].time), free(r->phases[k].count);
     free(r->phases);
     free(r->ranks_on_host), free(r->usable_cores);
-    free(r->peers), free(r->peer_first), free(r->edges), free(r->missing);
+    free(r->peers), free(r->peer_first), free(r->edges), free(r->missing), free(r->unreadable);
     free(r->dir);
     if (r->info.version) scalana_run_info_free(&r->info);
     memset(r, 0, sizeof *r);
@@ -370,10 +370,11 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
     r->oversub = 0;
     free(r->missing);
     r->missing = xcalloc(r->P, sizeof *r->missing);
-    r->nmissing = 0;
+    r->nmissing = r->nunreadable = 0;
     for (uint32_t i = 0; i < r->P; i++) {
         if (!r->present[i]) {
             r->missing[r->nmissing++] = i;
+            if (r->unreadable && r->unreadable[i]) r->nunreadable++;
             continue;
         }
         if (r->wall[i] > r->wall_max) r->wall_max = r->wall[i];

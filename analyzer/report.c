@@ -62,6 +62,9 @@ static json_t *runs_json(const struct an_analysis *a)
         json_object_set_new(o, "sample_period_seconds", num(r->period_s));
         if (r->info.mpi_library) json_object_set_new(o, "mpi_library", json_string(r->info.mpi_library));
         json_object_set_new(o, "missing_ranks", json_integer(r->nmissing));
+        json_object_set_new(o, "unreadable_ranks", json_integer(r->nunreadable));
+        /* partial: some ranks' profiles were not written or could not be read */
+        json_object_set_new(o, "partial", json_boolean(r->nmissing > 0));
         json_array_append_new(arr, o);
     }
     return arr;
@@ -281,6 +284,8 @@ static json_t *quality_json(const struct an_analysis *a)
                 json_object_set_new(m, "processes", json_integer(r->P));
                 json_object_set_new(m, "rank", json_integer(r->missing[i]));
                 json_object_set_new(m, "directory", json_string(r->dir));
+                json_object_set_new(m, "reason", json_string(r->unreadable && r->unreadable[r->missing[i]]
+                                                                 ? "unreadable" : "not_written"));
                 json_array_append_new(missing, m);
             }
         }

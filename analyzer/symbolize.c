@@ -149,6 +149,37 @@ static const char *die_linkage_name(Dwarf_Die *die)
     return n;
 }
 
+/* A DWARF file name made absolute: a relative name (`mpicc ../solver.c`
+ * records "../solver.c") is joined to the CU's DW_AT_comp_dir, and "." and
+ * ".." components are folded lexically (no file system access: the sources
+ * may live elsewhere now, --source-path remaps them).  Returns name itself
+ * when it is absolute or the CU has no comp_dir, else a copy interned in
+ * the pool. */
+static const char *absolute_file(struct an_symbolizer *s, Dwarf_Die *cu, const char *name)
+{
+    Dwarf_Attribute a;
+    const char *dir;
+    if (!name || !*name || name[0] == '/' || !cu || !dwarf_attr(cu, DW_AT_comp_dir, &a) ||
+        !(dir = dwarf_formstring(&a)) || dir[0] != '/')
+        return name;
+    char buf[4096], out[4096];
+    if ((size_t)snprintf(buf, sizeof buf, "%s/%s", dir, name) >= sizeof buf) return name;
+    size_t n = 0;
+    out[0] = 0;
+    for (char *save = NULL, *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(c, ".")) continue;
+        if (!strcmp(c, "..")) {
+            while (n > 0 && out[n - 1] != '/') n--;
+            if (n > 0) n--; /* drop the slash: "/a/b" -> "/a" */
+            out[n] = 0;
+            continue;
+        }
+        n += (size_t)snprintf(out + n, sizeof out - n, "/%s", c);
+        if (n >= sizeof out) return name;
+    }
+    return an_intern(s->pool, n ? out : "/");
+}
+
 static void call_site_of(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, uint32_t *line, uint32_t *col)
 {
     Dwarf_Attribute a;
@@ -216,7 +247,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
     int lline = 0, lcol = 0;
     Dwarf_Line *ln = cu ? dwarf_getsrc_die(cu, addr - bias) : NULL;
     if (ln) {
-        lfile = dwarf_linesrc(ln, NULL, NULL);
+        lfile = absolute_file(s, cu, dwarf_linesrc(ln, NULL, NULL));
         dwarf_lineno(ln, &lline);
         dwarf_linecol(ln, &lcol);
     }
@@ -281,6 +312,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
             const char *cf;
             uint32_t cl, cc;
             call_site_of(cu, chain[k - 1], &cf, &cl, &cc);
+            cf = absolute_file(s, cu, cf);
             fr->file = an_intern(s->pool, cf ? cf : "");
             fr->line = cl, fr->column = cc;
         }

@@ -48,6 +48,10 @@ RT_HIDDEN void rt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 RT_HIDDEN void rt_fail(const char *part, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Records a failure without printing (the caller printed its own line). */
 RT_HIDDEN void rt_fail_record(const char *part, const char *message);
+/** While set, rt_fail records without printing: a step that every rank
+ *  performs prints its failures once for the run afterwards (the lowest
+ *  failing world rank, rt_init.c). */
+RT_HIDDEN extern volatile int rt_fail_quiet;
 RT_HIDDEN void rt_modules_find_self(void);
 struct rt_error { char part[16]; char message[160]; };
 RT_HIDDEN extern struct rt_error rt_errors[16];
@@ -168,6 +172,8 @@ struct rt_global {
     uintptr_t self_lo, self_hi; /* text of this library (frames to skip) */
     uintptr_t ldso_lo, ldso_hi; /* text of the dynamic loader (samples dropped) */
     uint64_t period_ns;
+    int writer_off;           /* the run directory is unusable: nothing is written
+                                 (decided by rank 0 at activation, one line) */
 };
 RT_HIDDEN extern struct rt_global rt_g;
 RT_HIDDEN void rt_spin_lock(volatile int *l);
@@ -285,8 +291,10 @@ RT_HIDDEN int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *byt
 
 /* ---- run directory (rt_rundir.c) ------------------------------------------- */
 /** Decides the run directory name into rt_g.run_dir (SCALANA_OUTPUT or
- *  scalana-<exe>-<p>p).  prepare: move an existing one aside (one line) and
- *  create it (rank 0).  Returns 0 or -1 (one line). */
+ *  scalana-<exe>-<p>p).  prepare (rank 0): an existing run directory (holds
+ *  run.json or profile-*.sclp) is moved aside (one line), an empty directory
+ *  is used as is, anything else (a regular file, a directory with other
+ *  files) is not touched; then creates it.  Returns 0 or -1 (one line). */
 RT_HIDDEN int rt_rundir_name(uint32_t world_size);
 RT_HIDDEN int rt_rundir_prepare(void);
 RT_HIDDEN int rt_rundir_ensure(void);

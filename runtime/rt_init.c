@@ -8,10 +8,12 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SCALANA_MPI_NAME
@@ -151,7 +153,26 @@ static uint32_t rt_host_usable_cores(MPI_Comm node)
 
 
 static void rt_write_run_json_present(const char *written_by);
+static void rt_at_exit(void);
 static volatile int rt_activate_spin;
+
+/* After a step every rank performs with rt_fail_quiet set (failures recorded
+ * since rt_errors[first_new]): only the lowest world rank with a new failure
+ * prints its lines, so a failure prints once per run, not once per rank.
+ * Collective over rt_tool_comm; without it each rank prints its own.
+ * Returns whether any rank failed. */
+static int rt_fail_once(unsigned first_new)
+{
+    int size = (int)rt_g.world_size, rank = (int)rt_g.world_rank;
+    int failed = rt_error_count > first_new;
+    int first = failed ? rank : size;
+    if (rt_tool_comm != MPI_COMM_NULL)
+        PMPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, rt_tool_comm);
+    if (failed && first == rank)
+        for (unsigned i = first_new; i < rt_error_count; i++)
+            rt_log("%s disabled: %s", rt_errors[i].part, rt_errors[i].message);
+    return first < size;
+}
 
 static uint64_t rt_init_t0, rt_init_rt0;
 
@@ -201,11 +222,26 @@ void rt_activate(int thread_level)
     if (t)
         t->depth--;
     rt_spin_unlock(&rt_activate_spin);
+    unsigned failures = rt_error_count;
+    rt_fail_quiet = 1; /* a timer that fails on one rank fails on all: one line */
     rt_sampler_start();
+    rt_fail_quiet = 0;
+    rt_fail_once(failures);
     /* A preliminary run.json (this host only, no files listed, written_by
-     * "exit"): a run killed before it can write keeps a readable directory. */
+     * "running"): a run killed before it can write keeps a readable
+     * directory; finalize, exit and abort rewrite it (temporary + rename). */
     if (prepared)
-        rt_write_run_json_present("exit");
+        rt_write_run_json_present("running");
+    /* Every rank learns whether the directory is usable (rank 0 printed the
+     * one line otherwise); no rank leaves MPI_Init before run.json exists. */
+    int off = rank == 0 ? !prepared : 0;
+    if (rt_tool_comm != MPI_COMM_NULL)
+        PMPI_Bcast(&off, 1, MPI_INT, 0, rt_tool_comm);
+    if (off) {
+        rt_g.writer_off = 1;
+        rt_fail_record("writer", "the run directory is not usable (see world rank 0)");
+    }
+    atexit(rt_at_exit);
 }
 
 /* Wrappers reach here when the runtime is not on: activate lazily when MPI
@@ -404,17 +440,96 @@ static void rt_write_run_json_present(const char *written_by)
     free(files);
 }
 
-static void rt_write_alone(uint32_t flags, const char *written_by)
+/* SIGTERM from the start of exit() (an atexit handler registered at
+ * activation) until this rank's profile is written: Open MPI's launcher sends
+ * SIGTERM (SIGKILL only later) to every rank once one exited without
+ * MPI_Finalize.  Held only while its disposition is the default, then
+ * delivered. */
+static volatile sig_atomic_t rt_term_held;
+static int rt_term_holding;
+static struct sigaction rt_term_old;
+
+static void rt_hold_term(int sig)
 {
+    rt_term_held = sig;
+}
+
+static void rt_term_hold_begin(void)
+{
+    if (rt_term_holding || rt_g.writer_off)
+        return;
+    struct sigaction hold;
+    memset(&hold, 0, sizeof hold);
+    hold.sa_handler = rt_hold_term;
+    hold.sa_flags = SA_RESTART;
+    sigemptyset(&hold.sa_mask);
+    rt_term_holding = sigaction(SIGTERM, NULL, &rt_term_old) == 0 && !(rt_term_old.sa_flags & SA_SIGINFO) &&
+                      rt_term_old.sa_handler == SIG_DFL && sigaction(SIGTERM, &hold, NULL) == 0;
+}
+
+static void rt_term_hold_end(void)
+{
+    if (!rt_term_holding)
+        return;
+    rt_term_holding = 0;
+    sigaction(SIGTERM, &rt_term_old, NULL);
+    if (rt_term_held)
+        raise(SIGTERM);
+}
+
+/* First in exit() (registered after MPI_Init, so before the MPI library's
+ * and the C++ runtime's exit handlers): hold SIGTERM until the destructor
+ * (rt_unload) or a late MPI_Finalize has written. */
+static void rt_at_exit(void)
+{
+    if (rt_g.state == RT_ON)
+        rt_term_hold_begin();
+}
+
+/* At exit without MPI_Finalize, after this rank wrote its file: launchers
+ * kill every rank once the first one is gone, so a rank waits (at most
+ * RT_EXIT_WAIT_NS) in a non-blocking barrier of the tool's communicator for
+ * the others that exit too; when all ranks exit, none is gone before every
+ * one has written.  A rank that exits alone is delayed by the bound. */
+#define RT_EXIT_WAIT_NS 1000000000ull
+static int rt_exit_rendezvous(void)
+{
+    int fin = 1;
+    if (rt_tool_comm == MPI_COMM_NULL || rt_g.world_size < 2 || PMPI_Finalized(&fin) != MPI_SUCCESS || fin)
+        return 0;
+    MPI_Request req;
+    if (PMPI_Ibarrier(rt_tool_comm, &req) != MPI_SUCCESS)
+        return 0;
+    uint64_t end = rt_now_ns() + RT_EXIT_WAIT_NS;
+    int done = 0;
+    while (!done && rt_now_ns() < end) {
+        if (PMPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            break;
+        if (!done) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return done;
+}
+
+/* This rank's own profile file, then (rank 0) run.json listing the files
+ * present; run.json exists since activation ("running").  rendezvous: then
+ * wait for the other ranks that exit (rt_exit_rendezvous) and (rank 0)
+ * rewrite run.json when they all did.
+ * Returns 0 when the profile was written. */
+static int rt_write_alone(uint32_t flags, const char *written_by, int rendezvous)
+{
+    rt_term_hold_begin();
     rt_collectors_flush();
     rt_sampler_stop();
-    /* A launcher may kill this rank once another one exited: run.json first
-     * (best effort), then the profile, then run.json with the files present. */
-    if (rt_g.world_rank == 0 && rt_rundir_ensure() == 0)
-        rt_write_run_json_present(written_by);
-    rt_write_single(flags);
+    int rc = rt_write_single(flags);
     if (rt_g.world_rank == 0)
         rt_write_run_json_present(written_by);
+    if (rendezvous && !rt_g.writer_off && rt_exit_rendezvous() && rt_g.world_rank == 0)
+        rt_write_run_json_present(written_by); /* now listing every rank's file */
+    rt_term_hold_end();
+    return rc;
 }
 
 /* The collective write: every rank's section in one file, at offsets from an
@@ -495,10 +610,17 @@ int rt_finalize_prepare(void)
         t->depth++;
     rt_collectors_flush();
     rt_sampler_stop();
-    if (rt_tool_comm == MPI_COMM_NULL || rt_write_collective() != 0) {
-        if (rt_g.world_rank == 0)
-            rt_log("collective profile write failed: each rank writes its own file");
-        rt_write_alone(PRF_RANK_FINALIZED, "finalize");
+    if (rt_g.writer_off) {
+        /* the run directory was refused at activation (one line then) */
+    } else if (rt_tool_comm == MPI_COMM_NULL || rt_write_collective() != 0) {
+        /* Each rank writes its own file; one line for the run: the first
+         * rank that failed, or rank 0 when all succeeded. */
+        unsigned failures = rt_error_count;
+        rt_fail_quiet = 1;
+        rt_write_alone(PRF_RANK_FINALIZED, "finalize", 0);
+        rt_fail_quiet = 0;
+        if (!rt_fail_once(failures) && rt_g.world_rank == 0)
+            rt_log("collective profile write failed: each rank wrote its own file");
     }
     rt_g.state = RT_WRITTEN;
     if (rt_tool_comm != MPI_COMM_NULL)
@@ -530,7 +652,7 @@ void rt_abort_prepare(void)
     if (t)
         t->depth++;
     rt_record_simple(RT_OP_ABORT, 0, 0);
-    rt_write_alone(PRF_RANK_ABORTED, "abort");
+    rt_write_alone(PRF_RANK_ABORTED, "abort", 0);
 }
 
 RT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
@@ -560,11 +682,15 @@ RT_EXPORT int MPI_Pcontrol(const int level, ...)
  * may still call MPI_Finalize: then the state is no longer RT_ON). */
 __attribute__((destructor)) static void rt_unload(void)
 {
-    if (rt_g.state != RT_ON)
+    if (rt_g.state != RT_ON) {
+        rt_term_hold_end(); /* finalized after rt_at_exit */
         return;
+    }
     rt_g.state = RT_WRITTEN;
     struct rt_thread *t = rt_self;
+    /* exit() from inside an MPI call (a signal or error handler): no MPI */
+    int in_mpi = t && t->depth > 0;
     if (t)
         t->depth++;
-    rt_write_alone(PRF_RANK_AT_EXIT, "exit");
+    rt_write_alone(PRF_RANK_AT_EXIT, "exit", !in_mpi);
 }

@@ -58,9 +58,11 @@ static int rt_fail_add(const char *part, const char *msg)
     return 1;
 }
 
+volatile int rt_fail_quiet;
+
 void rt_fail(const char *part, const char *fmt, ...)
 {
-    char msg[160];
+    char msg[400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -69,7 +71,7 @@ void rt_fail(const char *part, const char *fmt, ...)
         rt_g.flags |= PRF_RANK_SAMPLING_DISABLED;
     else if (strcmp(part, "mpi") == 0)
         rt_g.flags |= PRF_RANK_MPI_DISABLED;
-    if (rt_fail_add(part, msg))
+    if (rt_fail_add(part, msg) && !rt_fail_quiet)
         rt_log("%s disabled: %s", part, msg);
 }
 

@@ -5,6 +5,7 @@
 #include "scalana/psg_format.h"
 #include "scalana/run_info.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -91,10 +92,47 @@ static int rt_mkdir_p(const char *path)
     return 0;
 }
 
+/* What an existing directory holds: 0 nothing, 1 a ScalAna run (run.json or
+ * profile-*.sclp), 2 only other files, -1 unreadable. */
+static int rt_dir_kind(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int kind = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name;
+        if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
+            continue;
+        /* run.json, profile-*.sclp, also their temporaries of a killed write */
+        if (strncmp(n, SCALANA_RUN_INFO_FILE, strlen(SCALANA_RUN_INFO_FILE)) == 0 ||
+            (strncmp(n, "profile-", 8) == 0 && strstr(n, SCALANA_PROFILE_SUFFIX))) {
+            kind = 1;
+            break;
+        }
+        kind = 2;
+    }
+    closedir(d);
+    return kind;
+}
+
 int rt_rundir_prepare(void)
 {
     struct stat sb;
     if (stat(rt_g.run_dir, &sb) == 0) {
+        /* Only a run directory is moved aside; the user's files are never touched. */
+        int kind = S_ISDIR(sb.st_mode) ? rt_dir_kind(rt_g.run_dir) : 3;
+        if (kind != 1) {
+            if (kind == 0)
+                goto create; /* an empty directory is used as is */
+            rt_fail("writer", "%s %s: not touched, no profile written (set SCALANA_OUTPUT to a new path)",
+                    rt_g.run_dir,
+                    kind == 3    ? "exists and is not a directory"
+                    : kind == 2  ? "exists and is not a ScalAna run directory (no run.json or profile-*.sclp)"
+                                 : "exists and cannot be read");
+            return -1;
+        }
         char stamp[32], aside[4200];
         time_t now = time(NULL);
         struct tm tm;
@@ -109,6 +147,7 @@ int rt_rundir_prepare(void)
         }
         rt_log("%s existed: moved to %s", rt_g.run_dir, aside);
     }
+create:
     if (rt_mkdir_p(rt_g.run_dir) != 0) {
         rt_fail("writer", "cannot create %s: %s", rt_g.run_dir, strerror(errno));
         return -1;
@@ -118,6 +157,8 @@ int rt_rundir_prepare(void)
 
 int rt_rundir_ensure(void)
 {
+    if (rt_g.writer_off)
+        return -1;
     if (rt_mkdir_p(rt_g.run_dir) != 0) {
         rt_fail("writer", "cannot create %s: %s", rt_g.run_dir, strerror(errno));
         return -1;
@@ -136,6 +177,8 @@ int rt_write_single(uint32_t flags)
 {
     unsigned char *sec = NULL;
     size_t n = 0;
+    if (rt_g.writer_off)
+        return -1;
     if (rt_profile_encode(flags, &sec, &n) != 0) {
         rt_fail("writer", "cannot encode the profile (out of memory)");
         return -1;
@@ -227,6 +270,8 @@ void rt_run_info_fill(struct scalana_run_info *info, const char *written_by)
 int rt_write_run_json(struct scalana_run_info *info)
 {
     char path[4200], tmp[4300];
+    if (rt_g.writer_off)
+        return -1;
     snprintf(path, sizeof path, "%s/%s", rt_g.run_dir, SCALANA_RUN_INFO_FILE);
     snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
     FILE *f = fopen(tmp, "w");

@@ -41,6 +41,49 @@ static int mkdir_p(const char *path)
     return (mkdir(buf, 0777) != 0 && errno != EEXIST) ? -1 : 0;
 }
 
+/* Checks what the viewer relies on before rendering: an object whose
+ * schema_version is 1.x (docs/report.schema.json) and whose top-level fields
+ * have the schema's types (arrays runs, root_causes, vertices; objects
+ * program, data_quality, and tool and thresholds when present; scaling
+ * "strong" or "weak").  Writes the problems, "; "-separated, into why and
+ * returns their count. */
+static int check_report(const json_t *r, char *why, size_t len)
+{
+    int n = 0;
+    size_t used = 0;
+#define PROBLEM(...)                                                                  \
+    do {                                                                              \
+        if (used < len) used += (size_t)snprintf(why + used, len - used, "%s", n ? "; " : ""); \
+        if (used < len) used += (size_t)snprintf(why + used, len - used, __VA_ARGS__);  \
+        n++;                                                                          \
+    } while (0)
+    why[0] = 0;
+    if (!json_is_object(r)) {
+        PROBLEM("not a JSON object (a report.json is one)");
+        return n;
+    }
+    const json_t *sv = json_object_get(r, "schema_version");
+    if (!json_is_string(sv))
+        PROBLEM("schema_version is %s (want the string \"1.0\")", sv ? "not a string" : "missing");
+    else if (strcmp(json_string_value(sv), "1") && strncmp(json_string_value(sv), "1.", 2))
+        PROBLEM("schema_version \"%.40s\" is not one this viewer reads (1.x)", json_string_value(sv));
+    static const struct { const char *key; int array, required; } f[] = {
+        {"runs", 1, 1}, {"root_causes", 1, 1}, {"vertices", 1, 1}, {"program", 0, 1},
+        {"data_quality", 0, 1}, {"tool", 0, 0}, {"thresholds", 0, 0}};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+        const json_t *v = json_object_get(r, f[i].key);
+        if (!v && !f[i].required) continue;
+        if (!v) PROBLEM("%s is missing", f[i].key);
+        else if (f[i].array ? !json_is_array(v) : !json_is_object(v))
+            PROBLEM("%s is not an %s", f[i].key, f[i].array ? "array" : "object");
+    }
+    const json_t *sc = json_object_get(r, "scaling");
+    if (sc && (!json_is_string(sc) || (strcmp(json_string_value(sc), "strong") && strcmp(json_string_value(sc), "weak"))))
+        PROBLEM("scaling is not \"strong\" or \"weak\"");
+#undef PROBLEM
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     enum { O_SRC = 256, O_MAXV, O_NOSVG, O_NOHTML, O_NOEXTRAP, O_COLOR };
@@ -99,6 +142,14 @@ int main(int argc, char **argv)
     json_t *report = json_load_file(path, 0, &je);
     if (!report) {
         fprintf(stderr, "scalana-view: %s:%d: %s\n", path, je.line, je.text);
+        return 1;
+    }
+    char why[1024];
+    if (check_report(report, why, sizeof why)) {
+        fprintf(stderr, "scalana-view: %s: not a ScalAna report: %s\n", path, why);
+        json_decref(report);
+        free(from);
+        free(to);
         return 1;
     }
     int rc = 0;

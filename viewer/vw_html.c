@@ -248,7 +248,16 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     vw_html(o, vw_str(prog, "build_id", "?"));
     vw_puts(o, " · ");
     vw_html(o, vw_str(r->root, "scaling", "strong"));
-    vw_printf(o, " scaling · %zu runs", json_array_size(r->runs));
+    /* runs[] has one entry per process count; its directories are the runs */
+    size_t ncounts = json_array_size(r->runs), ndirs = 0, ri;
+    const json_t *rj;
+    json_array_foreach(r->runs, ri, rj) {
+        size_t nd = json_array_size(json_object_get(rj, "directories"));
+        ndirs += nd ? nd : 1;
+    }
+    vw_puts(o, " scaling · ");
+    if (ndirs != ncounts) vw_printf(o, "%zu process count%s, ", ncounts, ncounts == 1 ? "" : "s");
+    vw_printf(o, "%zu run%s", ndirs, ndirs == 1 ? "" : "s");
     if (r->largest_processes > 0) vw_printf(o, ", up to %d processes", r->largest_processes);
     if (r->largest_wall > 0) {
         vw_puts(o, " (");

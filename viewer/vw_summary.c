@@ -16,6 +16,37 @@ static void oneline(FILE *out, const char *s, size_t max)
     if (s && *s) fputs("...", out);
 }
 
+#define SUMMARY_WIDTH 100  /* terminal columns the wrapped texts fill */
+#define SUMMARY_TEXT_MAX 4000 /* bytes of one evidence or warning text printed */
+
+/* Print s wrapped at word boundaries into lines of at most SUMMARY_WIDTH
+ * columns, the first starting at column `col`, the others indented by
+ * `indent` spaces; control characters become spaces.  Never cuts a word
+ * (a word longer than a line gets a line of its own); at most
+ * SUMMARY_TEXT_MAX bytes, then "...". */
+static void wrapped(FILE *out, const char *s, size_t col, size_t indent)
+{
+    size_t done = 0;
+    int first = 1;
+    while (s && *s && done < SUMMARY_TEXT_MAX) {
+        while (*s == ' ') s++, done++;
+        size_t w = 0;
+        while (s[w] && s[w] != ' ') w++;
+        if (!w) break;
+        if (!first && col + 1 + w > SUMMARY_WIDTH) {
+            fputc('\n', out);
+            for (size_t k = 0; k < indent; k++) fputc(' ', out);
+            col = indent;
+        } else if (!first) {
+            fputc(' ', out), col++;
+        }
+        first = 0;
+        for (size_t k = 0; k < w; k++) fputc((unsigned char)s[k] < 0x20 ? ' ' : s[k], out);
+        col += w, s += w, done += w;
+    }
+    if (s && *s) fputs("...", out);
+}
+
 void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
 {
     const char *bold = C(color, "\033[1m"), *red = C(color, "\033[31m"), *yellow = C(color, "\033[33m"),
@@ -25,7 +56,17 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
     const json_t *rcs = json_object_get(report, "root_causes");
     fprintf(out, "%sScalAna report%s: ", bold, reset);
     oneline(out, vw_str(prog, "executable", "?"), 200);
-    fprintf(out, " (%s scaling, %zu runs)\n", vw_str(report, "scaling", "strong"), json_array_size(runs));
+    /* runs[] has one entry per process count; its directories are the runs */
+    size_t ncounts = json_array_size(runs), ndirs = 0, ri;
+    const json_t *rj;
+    json_array_foreach(runs, ri, rj) {
+        size_t nd = json_array_size(json_object_get(rj, "directories"));
+        ndirs += nd ? nd : 1;
+    }
+    fprintf(out, " (%s scaling, ", vw_str(report, "scaling", "strong"));
+    if (ndirs != ncounts)
+        fprintf(out, "%zu process count%s, ", ncounts, ncounts == 1 ? "" : "s");
+    fprintf(out, "%zu run%s)\n", ndirs, ndirs == 1 ? "" : "s");
 
     size_t n = json_array_size(rcs);
     if (n == 0) {
@@ -44,7 +85,9 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
             const char *file = vw_str(rc, "file", "");
             if (*file) {
                 oneline(out, file, 120);
-                fprintf(out, ":%ld", vw_int(rc, "line", 0));
+                long line = vw_int(rc, "line", 0), last = vw_int(rc, "last_line", 0);
+                if (last > line) fprintf(out, ":%ld-%ld", line, last); /* a multi-line cause: its range */
+                else fprintf(out, ":%ld", line);
             } else {
                 fputs("(no source location)", out);
             }
@@ -52,7 +95,7 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
             if (*fn) { fputs(" in ", out); oneline(out, fn, 80); }
             fprintf(out, "  %s%.3g s (%.1f%%)%s\n", bold, vw_dbl(rc, "cost_seconds", 0), vw_dbl(rc, "cost_percent", 0), reset);
             fprintf(out, "      %s", dim);
-            oneline(out, vw_str(rc, "evidence", ""), 300);
+            wrapped(out, vw_str(rc, "evidence", ""), 6, 6);
             fprintf(out, "%s\n", reset);
         }
     }
@@ -61,9 +104,17 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
         fprintf(out, "\n%sRuns%s:\n  %10s %12s %10s %12s\n", bold, reset, "processes", "wall s", "efficiency", "ranks/core");
         size_t i;
         const json_t *run;
-        json_array_foreach(runs, i, run)
-            fprintf(out, "  %10ld %12.4g %9.1f%% %12.2f\n", vw_int(run, "processes", 0), vw_dbl(run, "wall_seconds", 0),
+        json_array_foreach(runs, i, run) {
+            fprintf(out, "  %10ld %12.4g %9.1f%% %12.2f", vw_int(run, "processes", 0), vw_dbl(run, "wall_seconds", 0),
                     vw_dbl(run, "parallel_efficiency", 0) * 100, vw_dbl(run, "oversubscription", 0));
+            /* a run with ranks missing or unreadable is partial: its figures lack those ranks */
+            long miss = vw_int(run, "missing_ranks", 0), unr = vw_int(run, "unreadable_ranks", 0);
+            if (miss > 0 || json_is_true(json_object_get(run, "partial"))) {
+                fprintf(out, "  %spartial:%s %ld rank%s missing", yellow, reset, miss, miss == 1 ? "" : "s");
+                if (unr > 0) fprintf(out, " (%ld unreadable)", unr);
+            }
+            fputc('\n', out);
+        }
     }
 
     const json_t *dq = json_object_get(report, "data_quality");
@@ -75,9 +126,18 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
         const json_t *x;
         json_array_foreach(w, i, x) {
             fprintf(out, "  %swarning:%s ", yellow, reset);
-            oneline(out, json_string_value(x), 300);
+            wrapped(out, json_string_value(x), 11, 4);
             fputc('\n', out);
         }
-        if (nmiss) fprintf(out, "  %swarning:%s missing ranks: %zu (their profiles were not found)\n", yellow, reset, nmiss);
+        if (nmiss) {
+            size_t unr = 0, k;
+            const json_t *m;
+            json_array_foreach(json_object_get(dq, "missing_ranks"), k, m)
+                if (!strcmp(vw_str(m, "reason", ""), "unreadable")) unr++;
+            fprintf(out, "  %swarning:%s missing ranks: %zu", yellow, reset, nmiss);
+            if (unr == nmiss) fputs(" (their profiles are truncated, corrupt or refused)\n", out);
+            else if (unr) fprintf(out, " (%zu not written, %zu in truncated, corrupt or refused profiles)\n", nmiss - unr, unr);
+            else fputs(" (their profiles were not found)\n", out);
+        }
     }
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """run_overhead.py — overhead of the runtime on a compute-and-communicate
 program: runs it alternately without and with the runtime (default sampler
-and rate), REPEAT times each, and prints the median ratios of wall and CPU
-time (target <= 1.02), then the profile size of a run twice as long (target:
-the same within 5 %: nothing grows with run time).
+and rate), REPEAT pairs, the order inside a pair alternating (ABBA: drift in
+the machine's load cancels), and prints the median ratios of wall and CPU
+time (target <= 1.02) with their spread and the load average before and
+after, then the profile size of a run twice as long (target: the same within
+5 %: nothing grows with run time).
 
 usage: run_overhead.py BUILD_DIR MPI PROGRAM [--np 2] [--iters 2000] [--repeat 5]"""
 import argparse
@@ -40,6 +42,17 @@ def run(a, iters, with_rt, outdir):
     return float(f[f.index("wall") + 1]), float(f[f.index("cpu") + 1])
 
 
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def spread(v):
+    """min, quartiles and max of the ratios, as text."""
+    q = statistics.quantiles(v, n=4) if len(v) >= 2 else [v[0]] * 3
+    return f"min {min(v):.3f} q1 {q[0]:.3f} q3 {q[2]:.3f} max {max(v):.3f}"
+
+
 def profile_bytes(d):
     return sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d) if f.endswith(".sclp"))
 
@@ -56,16 +69,22 @@ def main():
     a.build = os.path.abspath(a.build)
     tmp = tempfile.mkdtemp(prefix="scalana-overhead-")
     wr, cr = [], []
+    load0 = loadavg()
     for i in range(a.repeat):
-        w0, c0 = run(a, a.iters, False, None)
         d = os.path.join(tmp, f"r{i}")
-        w1, c1 = run(a, a.iters, True, d)
+        if i % 2 == 0:
+            w0, c0 = run(a, a.iters, False, None)
+            w1, c1 = run(a, a.iters, True, d)
+        else:
+            w1, c1 = run(a, a.iters, True, d)
+            w0, c0 = run(a, a.iters, False, None)
         wr.append(w1 / w0)
         cr.append(c1 / c0)
         shutil.rmtree(d, ignore_errors=True)
     print(f"overhead [{a.mpi} np={a.np} iters={a.iters}]: wall ratio median {statistics.median(wr):.4f} "
           f"(all {' '.join(f'{x:.3f}' for x in wr)}), cpu ratio median {statistics.median(cr):.4f} "
           f"(all {' '.join(f'{x:.3f}' for x in cr)}); target <= 1.02")
+    print(f"spread: wall {spread(wr)}; cpu {spread(cr)}; load average {load0} before, {loadavg()} after")
     d1, d2 = os.path.join(tmp, "short"), os.path.join(tmp, "long")
     run(a, a.iters, True, d1)
     run(a, 2 * a.iters, True, d2)

@@ -99,7 +99,8 @@ struct prf_rank_info {
     uint32_t world_rank, world_size;
     uint32_t pid, flags;            /* enum prf_rank_flags */
     uint32_t hostname;              /* string */
-    uint32_t usable_cores;          /* sched_getaffinity count on this host */
+    uint32_t usable_cores;          /* CPUs in the union of the affinity masks of this host's
+                                       ranks, capped at online CPUs; same on all its ranks */
     uint32_t ranks_on_host;         /* world ranks sharing this host */
     uint32_t sampler;               /* enum prf_sampler */
     uint64_t sample_period_ns;      /* nominal period of one sample */

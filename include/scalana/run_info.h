@@ -16,7 +16,8 @@ extern "C" {
 
 struct scalana_run_host {
     char *name;
-    uint32_t usable_cores; /* CPUs in the affinity mask of the host's ranks */
+    uint32_t usable_cores; /* CPUs in the union of the affinity masks of the host's ranks,
+                              capped at its online CPUs */
     uint32_t rank_count;
     uint32_t *ranks;       /* world ranks on this host */
 };
@@ -36,7 +37,7 @@ struct scalana_run_info {
     char *executable;          /* absolute path */
     char *build_id;            /* lowercase hex, "" when the executable has none */
     char *scalana_version;
-    char *written_by;          /* "finalize", "exit", "abort" */
+    char *written_by;          /* "running" (written at MPI_Init, rewritten at the end), "finalize", "exit", "abort" */
     char **profile_files; uint32_t profile_file_count; /* names relative to the directory */
 };
 

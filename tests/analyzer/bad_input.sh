@@ -40,4 +40,85 @@ grep -q '"load_imbalance"' "$dir/single/report.json" || fail "single run: no loa
 # usage errors: exit 2
 "$ANALYZE" 2> /dev/null; [ $? -eq 2 ] || fail "no argument: exit status"
 "$ANALYZE" --help | grep -q "Usage" || fail "--help"
+# ---- the user trial's bad input (issue: messages, exe hash, partial runs) ----
+pre="$dir/trial"; mkdir -p "$pre"
+for p in 4 8; do "$SYNTH" "$pre/run-$p" imbalance $p 1 || fail "synth"; done
+# a profile of another binary copied in: its exe_hash (bytes 40-47) is not the run's build-id's
+cp -r "$pre/run-4" "$pre/foreign"
+ff=$(ls "$pre"/foreign/profile-*.sclp)
+printf '\021\042\063\104\125\146\167\210' | dd of="$ff" bs=1 seek=40 conv=notrunc 2>/dev/null
+# the fuzz path: one corrupted byte 40
+cp -r "$pre/run-8" "$pre/byte40"
+fb=$(ls "$pre"/byte40/profile-*.sclp)
+printf '\377' | dd of="$fb" bs=1 seek=40 conv=notrunc 2>/dev/null
+# truncated at 70 %: some ranks read, the run is partial
+cp -r "$pre/run-8" "$pre/trunc"
+ft=$(ls "$pre"/trunc/profile-*.sclp)
+head -c $(( $(wc -c < "$ft") * 7 / 10 )) "$ft" > "$pre/t" && mv "$pre/t" "$ft"
+# a header whose file size (bytes 32-39) is wrong: said, and the ranks inside still read
+cp -r "$pre/run-4" "$pre/fbytes"
+fz=$(ls "$pre"/fbytes/profile-*.sclp)
+printf '\377\377\377\377\377\377\377\377' | dd of="$fz" bs=1 seek=32 conv=notrunc 2>/dev/null
+# a header whose world size is absurd: a corrupt header, not 4 billion processes
+cp -r "$pre/run-4" "$pre/wsize"
+fw=$(ls "$pre"/wsize/profile-*.sclp)
+printf '\000\050\153\356' | dd of="$fw" bs=1 seek=24 conv=notrunc 2>/dev/null
+"$ANALYZE" -q --no-viewer -o "$pre/r0" "$pre/fbytes" "$pre/wsize" 2> "$dir/err" || fail "fbytes: exit status"
+grep -q "$fz: [0-9]* bytes, its header says 18446744073709551615: truncated, or a corrupt header" "$dir/err" ||
+    fail "wrong file size in the header not reported"
+grep -q "$fw: world size 4000000000 in the header is implausible" "$dir/err" || fail "absurd world size"
+# run.json says 5 processes, the profile was written by 4
+cp -r "$pre/run-4" "$pre/wrongp"
+sed -i 's/"processes": *4/"processes": 5/' "$pre/wrongp/run.json"
+"$ANALYZE" -q --no-viewer -o "$pre/r1" "$pre/run-4" "$pre/foreign" "$pre/byte40" "$pre/trunc" 2> "$dir/err"
+[ $? -eq 0 ] || fail "trial: exit status"
+grep -q "$ff: refused: written by another binary" "$dir/err" || fail "foreign profile not refused by name"
+grep -q "$fb: refused: written by another binary or corrupt" "$dir/err" || fail "byte 40 not refused by name"
+grep -q "truncated" "$dir/err" || fail "truncation not called truncated"
+grep -q "$pre/trunc): partial run: [1-9][0-9]* ranks* unreadable" "$pre/r1/report.json" || fail "truncated run not partial"
+grep -q "did not write" "$dir/err" "$pre/r1/report.json" && fail "truncated ranks said not to have written"
+"$PYTHON" - "$pre/r1/report.json" <<'PY' || fail "report: partial run"
+import json, sys
+r = json.load(open(sys.argv[1]))
+runs = {x["processes"]: x for x in r["runs"]}
+assert runs[8]["partial"] is True and runs[8]["unreadable_ranks"] > 0, runs[8]
+assert runs[4]["partial"] is False, runs[4]
+m = r["data_quality"]["missing_ranks"]
+assert m and all(x["reason"] == "unreadable" for x in m), m
+PY
+"$ANALYZE" -q --no-viewer -o "$pre/r2" "$pre/wrongp" 2> "$dir/err" || fail "wrong processes: exit status"
+grep -q "run.json says 5 processes but .* was written by a run of 4 (its world size); using 4" "$dir/err" ||
+    fail "wrong processes in run.json not reported"
+grep -q '"processes": 4' "$pre/r2/report.json" || fail "wrong processes: world size not used"
+# paths: no such directory, a file, an empty directory, each named; fatal is an error, not a warning
+mkdir -p "$pre/empty"; echo x > "$pre/afile"
+"$ANALYZE" -q --no-viewer -o "$pre/r3" "$pre/nosuch" 2> "$dir/err" && fail "nonexistent: exit 0"
+grep -q "$pre/nosuch: no such directory" "$dir/err" || fail "nonexistent: message"
+grep -q "error: nothing to analyse" "$dir/err" || fail "nothing to analyse is not an error"
+"$ANALYZE" -q --no-viewer -o "$pre/r3" "$pre/afile" 2> "$dir/err" && fail "file: exit 0"
+grep -q "$pre/afile: is a file, not a run directory" "$dir/err" || fail "file as run: message"
+"$ANALYZE" -q --no-viewer -o "$pre/r3" "$pre/run-4" "$pre/empty" 2> "$dir/err" || fail "empty: exit status"
+grep -q "$pre/empty: empty directory" "$dir/err" || fail "empty directory not named"
+# -o an existing file: why it cannot write, before reading anything
+"$ANALYZE" -q --no-viewer -o "$pre/afile" "$pre/run-4" 2> "$dir/err"; rc=$?
+[ $rc -eq 1 ] || fail "-o file: exit status $rc"
+grep -q "error: cannot write the report to $pre/afile: it is a file" "$dir/err" || fail "-o file: message"
+# --exe that does not exist or is no ELF file: errors (usage, 2)
+"$ANALYZE" -q --no-viewer --exe "$pre/nosuch-exe" -o "$pre/r3" "$pre/run-4" 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "error: --exe $pre/nosuch-exe: no such file" "$dir/err" || fail "--exe missing: $rc"
+"$ANALYZE" -q --no-viewer --exe "$pre/afile" -o "$pre/r3" "$pre/run-4" 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "not an ELF executable" "$dir/err" || fail "--exe not ELF: $rc"
+# nonsensical option values and --weak --strong
+for bad in "--min-cost -5" "--imbalance 0" "--alpha 1.5" "--min-samples -1" "-t scaling_ratio=0.5" "--weak --strong"; do
+    "$ANALYZE" -q --no-viewer $bad -o "$pre/r3" "$pre/run-4" 2> "$dir/err"; rc=$?
+    [ $rc -eq 2 ] || fail "'$bad' accepted (exit $rc)"
+    [ -s "$dir/err" ] || fail "'$bad': no message"
+done
+# stale rootcause-N files of an earlier analysis are removed; others kept; the path is normalised
+mkdir -p "$pre/r4"
+for f in rootcause-9.dot rootcause-9.svg rootcause-notes.txt; do echo old > "$pre/r4/$f"; done
+"$ANALYZE" --no-viewer -o "$pre/r4//" "$pre/run-4" "$pre/run-8" > /dev/null 2> "$dir/err" || fail "r4"
+[ -e "$pre/r4/rootcause-9.dot" ] || [ -e "$pre/r4/rootcause-9.svg" ] && fail "stale rootcause-9 kept"
+[ -e "$pre/r4/rootcause-notes.txt" ] || fail "a file the tool did not write was removed"
+grep -q "wrote $pre/r4/report.json" "$dir/err" || fail "output path not normalised"
 echo ok

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- code whose addresses are attributed ---------------------------------- */
 static volatile uint64_t sink;
@@ -259,6 +260,43 @@ static void t_attribution_psg(void **state)
     an_graph_free(&g);
     an_psg_free(&px);
     psg_graph_free(&pg);
+}
+
+/* A plain `cc ../relpath_main.c` build records a relative file name: the
+ * symbolizer joins it to DW_AT_comp_dir ("../" folded), so report.json and the
+ * viewer name a file that exists. */
+static void t_relative_source(void **state)
+{
+    (void)state;
+    const char *prog = RELPATH_PROG;
+    char bid[128] = "", cmd[4200], line[512];
+    assert_int_equal(an_elf_build_id(prog, bid, sizeof bid), 0);
+    /* the module-relative address of relpath_work (a PIE's symbol value) */
+    snprintf(cmd, sizeof cmd, "nm '%s'", prog);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    unsigned long long addr = 0;
+    char type, name[256];
+    while (fgets(line, sizeof line, p))
+        if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strcmp(name, "relpath_work")) break;
+        else addr = 0;
+    pclose(p);
+    assert_true(addr != 0);
+    struct an_strpool pool = {0};
+    struct an_symbolizer *sym = an_sym_new(&pool, prog, bid);
+    char warn[512] = "";
+    uint32_t m = an_sym_module(sym, prog, bid, warn, sizeof warn);
+    const struct an_resolved *r = an_sym_resolve(sym, m, addr + 8, 0);
+    assert_true(r->nframes >= 1);
+    const char *file = r->frames[r->nframes - 1].file;
+    assert_int_equal(strncmp(RELPATH_REL, "../", 3), 0); /* the build really was relative */
+    assert_true(file[0] == '/');
+    assert_null(strstr(file, "/../"));
+    assert_null(strstr(file, "/./"));
+    assert_non_null(strstr(file, "tests/analyzer/relpath_main.c"));
+    assert_int_equal(access(file, R_OK), 0);
+    an_sym_free(sym);
+    an_strpool_free(&pool);
 }
 
 static void t_attribution_threads_and_lost_frames(void **state)
@@ -628,6 +666,33 @@ static void t_short_serial_section(void **state)
     assert_true(has_warning(&m, "too thin", "B (t.c:4)", "6 samples", "SCALANA_FREQ", "200 Hz", NULL));
     assert_false(has_warning(&m, "oversubscription", NULL));
     an_analysis_free(&m.a);
+
+    /* balanced work with noise (one process 10 % slower, its peers wait for it):
+     * no cause, and no "too thin" lead either */
+    mini_init(&m, P, 1);
+    r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 1.2);
+    r->period_s = 0.005;
+    for (uint32_t i = 0; i < P; i++) A[i] = i == 3 ? 1.1 : 1.0, B[i] = 0, W[i] = i == 3 ? 0.001 : 0.101;
+    set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 10, 1e-4);
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 0);
+    assert_false(has_warning(&m, "too thin", NULL));
+    an_analysis_free(&m.a);
+    /* (the same with no imbalance gate would name A: the gate is what keeps it quiet) */
+    double imb = opt.th.imbalance;
+    opt.th.imbalance = 1.0;
+    mini_init(&m, P, 1);
+    r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 1.2);
+    r->period_s = 0.005;
+    set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 10, 1e-4);
+    mini_finish(&m);
+    opt.th.imbalance = imb;
+    assert_true(has_warning(&m, "too thin", "A (t.c:3)", NULL));
+    an_analysis_free(&m.a);
 }
 
 static void t_waits_per_communicator(void **state)
@@ -959,6 +1024,7 @@ int main(void)
         cmocka_unit_test(t_graph),
         cmocka_unit_test(t_psg_descend),
         cmocka_unit_test(t_attribution_psg),
+        cmocka_unit_test(t_relative_source),
         cmocka_unit_test(t_attribution_threads_and_lost_frames),
         cmocka_unit_test(t_attribution_dynamic_and_ppg),
         cmocka_unit_test(t_backtrack_imbalance),

@@ -385,6 +385,44 @@ static void test_summary(void **state)
     free(s);
 }
 
+/* The user trial's summary complaints: a multi-line cause prints its range,
+ * long evidence and warnings wrap instead of being cut, the header counts
+ * process counts and runs (directories) apart, a partial run is marked in the
+ * runs table, and ranks lost to truncated profiles are not "not found". */
+static void test_summary_wording(void **state)
+{
+    (void)state;
+    json_t *r = load_fixture("planted.json");
+    char ev[1200] = "";
+    for (int i = 0; i < 60; i++) strcat(ev, "word-of-evidence ");
+    strcat(ev, "END-OF-EVIDENCE");
+    json_object_set_new(json_array_get(json_object_get(r, "root_causes"), 0), "evidence", json_string(ev));
+    json_t *run8 = json_array_get(json_object_get(r, "runs"), 2);
+    json_object_set_new(run8, "missing_ranks", json_integer(2));
+    json_object_set_new(run8, "unreadable_ranks", json_integer(2));
+    json_object_set_new(run8, "partial", json_true());
+    json_t *mr = json_object_get(json_object_get(r, "data_quality"), "missing_ranks");
+    for (int k = 6; k < 8; k++)
+        json_array_append_new(mr, json_pack("{s:i,s:i,s:s}", "processes", 8, "rank", k, "reason", "unreadable"));
+    json_array_append_new(json_object_get(json_object_get(r, "data_quality"), "warnings"), json_string(ev));
+    char *s = summary_of_json(r);
+    assert_non_null(strstr(s, "/build/proj/src/solver.c:45-46 "));
+    assert_non_null(strstr(s, "/build/proj/src/solver.c:49 "));
+    assert_non_null(strstr(s, "(strong scaling, 3 process counts, 5 runs)"));
+    assert_non_null(strstr(s, "END-OF-EVIDENCE")); /* not cut */
+    assert_null(strstr(s, "wor\n"));
+    for (const char *l = s; *l;) {           /* wrapped: no line over 100 columns */
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        assert_true(n <= 100);
+        l += n + (e != NULL);
+    }
+    assert_non_null(strstr(s, "partial: 2 ranks missing (2 unreadable)"));
+    assert_non_null(strstr(s, "missing ranks: 2 (their profiles are truncated, corrupt or refused)"));
+    assert_null(strstr(s, "process(es)"));
+    free(s);
+}
+
 static void test_html_escape(void **state)
 {
     (void)state;
@@ -432,6 +470,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_summary_wording),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,37 @@
+#!/bin/sh
+# check_cli_input.sh VIEW FIXTURES DIR — scalana-view refuses nonsense with
+# exit status 1 and a message naming the file (schema_version, top-level
+# types), and a re-rendering removes the rootcause-N files of an earlier one
+# that it does not write again (but no other file).
+set -u
+view=$1; fix=$2; dir=$3
+rm -rf "$dir"; mkdir -p "$dir"
+fail() { echo "FAIL: $*"; cat "$dir/err" 2>/dev/null; exit 1; }
+bad() { # name json expected-words...
+    name=$1; shift; printf '%s\n' "$1" > "$dir/$name"; shift
+    "$view" -q -o "$dir/out-$name" "$dir/$name" > /dev/null 2> "$dir/err"
+    rc=$?
+    [ $rc -eq 1 ] || fail "$name: exit status $rc"
+    grep -q "$dir/$name" "$dir/err" || fail "$name: file not named"
+    for w in "$@"; do grep -q "$w" "$dir/err" || fail "$name: no '$w'"; done
+}
+bad user.json '{"schema_version":"9.9","runs":"x","vertices":{}}' 'schema_version "9.9"' 'runs is not an array' \
+    'vertices is not an array' 'root_causes is missing'
+bad array.json '[1,2]' 'not a JSON object'
+bad nover.json '{"runs":[],"root_causes":[],"vertices":[],"program":{},"data_quality":{}}' 'schema_version is missing'
+bad types.json '{"schema_version":"1.0","runs":[],"root_causes":{},"vertices":[],"program":[],"data_quality":{},"scaling":"fast"}' \
+    'root_causes is not an array' 'program is not an object' 'scaling'
+# stale cause graphs: planted.json has causes 1-3
+out="$dir/stale"; mkdir -p "$out"
+for f in rootcause-1.dot rootcause-7.dot rootcause-7.svg rootcause-12.svg rootcause-notes.txt rootcause-x.dot; do
+    echo old > "$out/$f"
+done
+"$view" -q -o "$out" "$fix/planted.json" > /dev/null 2> "$dir/err" || fail "planted.json: exit status"
+for f in rootcause-7.dot rootcause-7.svg rootcause-12.svg; do [ -e "$out/$f" ] && fail "stale $f kept"; done
+for f in rootcause-notes.txt rootcause-x.dot; do [ -e "$out/$f" ] || fail "$f is not ours but was removed"; done
+grep -qx old "$out/rootcause-1.dot" && fail "rootcause-1.dot not rewritten"
+[ -s "$out/rootcause-3.dot" ] || fail "rootcause-3.dot missing"
+# without SVG output, earlier SVGs of the causes go too
+"$view" -q --no-svg -o "$out" "$fix/planted.json" > /dev/null 2> "$dir/err" || fail "--no-svg: exit status"
+[ -e "$out/rootcause-1.svg" ] && fail "stale rootcause-1.svg kept with --no-svg"
+echo ok
