@@ -35,7 +35,11 @@ enum an_vertex_flags {
     AN_V_DYNAMIC = 1u << 0,  /* not from the PSG (recovered from call paths) */
     AN_V_LIBRARY = 1u << 1,  /* library code outside the executable, folded */
     AN_V_ROOT = 1u << 2,     /* a thread root or "outside main" */
-    AN_V_CALLSITE = 1u << 3  /* dynamic call site (a CALL-like vertex) */
+    AN_V_CALLSITE = 1u << 3, /* dynamic call site (a CALL-like vertex) */
+    AN_V_ATTRIB_ONLY = 1u << 4 /* PSG vertex flagged PSG_V_ATTRIBUTION_ONLY: a loop or call
+                                  inside a folded COMPUTE, or a function that cannot reach
+                                  MPI; the backward walk treats the enclosing COMPUTE (or
+                                  call) as one vertex */
 };
 
 struct an_vertex {
@@ -187,7 +191,8 @@ int an_psg_function(const struct an_psg *x, const char *name, uint32_t *unit, ui
 /** Descends from vertex `from` to the deepest descendant whose source range
  *  contains (file, line, column): call-like vertices must match the line (and
  *  column when both are known; when is_call, a call-like vertex on the line is
- *  preferred).  Writes the chain below `from` (outermost first) into chain
+ *  preferred); the descent goes on below a folded COMPUTE into its
+ *  attribution-only loops and calls.  Writes the chain below `from` (outermost first) into chain
  *  and returns its length (0: the location stays on `from`). */
 uint32_t an_psg_descend(const struct an_psg *x, uint32_t unit, uint32_t from, const char *file,
                         uint32_t line, uint32_t column, int is_call, uint32_t *chain,

@@ -128,6 +128,7 @@ static uint32_t psg_vertex(struct an_attr_ctx *c, uint32_t parent, uint32_t unit
         v->order = index;
         v->psg_stable_id = pv->stable_id;
         v->psg_unit = (int32_t)unit, v->psg_index = index;
+        if (pv->flags & PSG_V_ATTRIBUTION_ONLY) v->flags |= AN_V_ATTRIB_ONLY;
         v->function = an_intern(&c->g->strings, pv->display_name && *pv->display_name && pv->kind == PSG_FUNCTION
                                                     ? pv->display_name : pv->function);
         v->file = an_remap_path(c->opt, &c->g->strings, pv->file);
@@ -236,8 +237,12 @@ static struct state enter(struct an_attr_ctx *c, struct state s, const struct an
     } else if (s.mode == MODE_LIB) {
         if (!app) return s;
         s.mode = MODE_APP;
-    } else if (s.v != AN_NONE && c->g->v[s.v].kind == PSG_COMPUTE) {
-        return s; /* a COMPUTE is a leaf: callees' time stays in it */
+    } else if (s.v != AN_NONE && !has_psg &&
+               (c->g->v[s.v].kind == PSG_COMPUTE || (c->g->v[s.v].flags & AN_V_ATTRIB_ONLY))) {
+        /* inside folded work a frame without a PSG (a library call, a small
+         * helper without loops) adds no vertex: its time stays here; a
+         * function with a PSG is entered (its loops are listed) */
+        return s;
     }
     if (s.v != AN_NONE && c->g->v[s.v].depth >= MAX_DEPTH) return s;
 
@@ -262,7 +267,7 @@ static struct state enter(struct an_attr_ctx *c, struct state s, const struct an
         for (uint32_t k = 0; k < n; k++) cur = psg_vertex(c, cur, unit, chain[k]);
         if (!is_call || n == 0 || c->g->v[cur].kind == PSG_COMPUTE || c->g->v[cur].kind == PSG_LOOP ||
             c->g->v[cur].kind == PSG_BRANCH || c->g->v[cur].kind == PSG_FUNCTION) {
-            if (is_call && c->g->v[cur].kind != PSG_COMPUTE) {
+            if (is_call && c->g->v[cur].kind != PSG_COMPUTE && !(c->g->v[cur].flags & AN_V_ATTRIB_ONLY)) {
                 /* a call the PSG does not list (e.g. to a library): a dynamic call site */
                 cur = dyn_vertex(c, cur, "cs", "call", f->file, f->line, f->column, AN_V_CALLSITE, &created);
                 if (created) c->g->v[cur].kind = PSG_CALL;

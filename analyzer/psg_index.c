@@ -130,8 +130,9 @@ uint32_t an_psg_descend(const struct an_psg *x, uint32_t unit, uint32_t from, co
         if (best == AN_NONE) break;
         chain[n++] = best;
         cur = best;
-        unsigned k = un->vertices[best].kind;
-        if (is_call_like(k) || k == PSG_COMPUTE) break;
+        /* a folded COMPUTE is not a leaf: its attribution-only loops and
+         * calls lie below it */
+        if (is_call_like(un->vertices[best].kind)) break;
     }
     return n;
 }

@@ -19,7 +19,11 @@ struct sym_module {
     Dwfl_Module *mod;
     int is_exe;
     Dwarf_Die *cus; size_t ncus; int cus_done; /* every CU, for binaries without .debug_aranges */
+    struct fn_range *fns; size_t nfns; int fns_done; /* every subprogram's address ranges, sorted */
 };
+
+/* One address range of a subprogram DIE (global .debug_info offset). */
+struct fn_range { Dwarf_Addr lo, hi; Dwarf_Off die; };
 
 struct cache_entry {
     uint64_t address;
@@ -83,6 +87,7 @@ void an_sym_free(struct an_symbolizer *s)
     for (uint32_t i = 0; i < s->nmods; i++) {
         if (s->mods[i].dwfl) dwfl_end(s->mods[i].dwfl);
         free(s->mods[i].cus);
+        free(s->mods[i].fns);
     }
     free(s->mods);
     for (size_t i = 0; i < s->cache_cap; i++)
@@ -224,6 +229,102 @@ static Dwarf_Die *find_cu(struct sym_module *m, uint64_t addr, Dwarf_Addr *bias)
     return NULL;
 }
 
+/* Appends the ranges of every subprogram below die (through namespaces,
+ * classes, Fortran modules and enclosing subprograms). */
+static void index_fns(struct sym_module *m, Dwarf_Die *die, size_t *cap, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 32 || dwarf_child(die, &child) != 0) return;
+    do {
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_subprogram) {
+            Dwarf_Addr base, lo, hi;
+            ptrdiff_t off = 0;
+            while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+                if (hi <= lo) continue;
+                if (m->nfns == *cap) {
+                    *cap = *cap ? *cap * 2 : 1024;
+                    struct fn_range *n = realloc(m->fns, *cap * sizeof *n);
+                    if (!n) return;
+                    m->fns = n;
+                }
+                m->fns[m->nfns++] = (struct fn_range){lo, hi, dwarf_dieoffset(&child)};
+            }
+            index_fns(m, &child, cap, depth + 1); /* Fortran internal procedures */
+        } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+                   tag == DW_TAG_union_type || tag == DW_TAG_module) {
+            index_fns(m, &child, cap, depth + 1);
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int fn_cmp(const void *a, const void *b)
+{
+    const struct fn_range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : (x->hi > y->hi ? -1 : x->hi < y->hi);
+}
+
+/* The subprogram DIE whose ranges hold addr (the smallest when several do).
+ * libdw's dwarf_getscopes (0.188) finds no scope for a function inside a C++
+ * namespace in clang's DWARF 5 (it stops at the namespace, which has no
+ * address): the walk is done here, over an index built once per module. */
+static int find_subprogram(struct sym_module *m, Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *out)
+{
+    if (!m->fns_done) {
+        m->fns_done = 1;
+        size_t cap = 0, hsize;
+        Dwarf_Off off = 0, next;
+        Dwarf_Die cu;
+        while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+            if (dwarf_offdie(dw, off + hsize, &cu)) index_fns(m, &cu, &cap, 0);
+            off = next;
+        }
+        if (m->nfns) qsort(m->fns, m->nfns, sizeof *m->fns, fn_cmp);
+    }
+    /* last range starting at or before addr, then back over overlapping ones */
+    size_t lo = 0, hi = m->nfns;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (m->fns[mid].lo <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    const struct fn_range *best = NULL;
+    for (size_t k = lo; k-- > 0;) {
+        const struct fn_range *f = &m->fns[k];
+        if (addr < f->hi && (!best || f->hi - f->lo < best->hi - best->lo)) best = f;
+        if (lo - k > 64) break; /* ranges nest rarely and shallowly */
+    }
+    return best && dwarf_offdie(dw, best->die, out) != NULL;
+}
+
+/* Scopes holding addr from fn (a subprogram) inwards: lexical blocks and
+ * inlined subroutines, innermost first, fn last, as dwarf_getscopes_die
+ * lists them.  Returns the count (at least 1), *out malloc'ed. */
+static int scopes_in(Dwarf_Die *fn, Dwarf_Addr addr, Dwarf_Die **out)
+{
+    Dwarf_Die chain[128];
+    int n = 0;
+    chain[n++] = *fn;
+    for (int found = 1; found && n < 128;) {
+        found = 0;
+        Dwarf_Die child;
+        if (dwarf_child(&chain[n - 1], &child) != 0) break;
+        do {
+            int tag = dwarf_tag(&child);
+            if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block || tag == DW_TAG_try_block ||
+                 tag == DW_TAG_catch_block) && dwarf_haspc(&child, addr) > 0) {
+                chain[n++] = child;
+                found = 1;
+                break;
+            }
+        } while (dwarf_siblingof(&child, &child) == 0);
+    }
+    *out = malloc((size_t)n * sizeof **out);
+    if (!*out) abort();
+    for (int k = 0; k < n; k++) (*out)[k] = chain[n - 1 - k];
+    return n;
+}
+
 static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr, struct an_resolved *r)
 {
     memset(r, 0, sizeof *r);
@@ -252,23 +353,14 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         dwarf_linecol(ln, &lcol);
     }
     Dwarf_Die *scopes = NULL;
-    int nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
-    /* dwarf_getscopes follows an inlined instance into its abstract
-     * definition; the physical nesting (inlined call sites up to the real
-     * function) comes from dwarf_getscopes_die on the innermost function DIE */
-    for (int k = 0; k < nscopes; k++) {
-        int tag = dwarf_tag(&scopes[k]);
-        if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
-        Dwarf_Die inner = scopes[k];
-        Dwarf_Die *phys = NULL;
-        int nphys = dwarf_getscopes_die(&inner, &phys);
-        if (nphys > 0) {
-            free(scopes);
-            scopes = phys, nscopes = nphys;
-        } else {
-            free(phys);
-        }
-        break;
+    int nscopes = 0;
+    Dwarf_Die fn, fncu;
+    Dwarf_Addr dbias = 0;
+    Dwarf *dw = dwfl_module_getdwarf(m->mod, &dbias);
+    if (dw && find_subprogram(m, dw, addr - dbias, &fn)) {
+        nscopes = scopes_in(&fn, addr - dbias, &scopes);
+        /* call files are numbered in the line table of the function's own CU */
+        if (dwarf_diecu(&fn, &fncu, NULL, NULL)) cu = &fncu;
     }
     Dwarf_Die *chain[64];
     int nchain = 0;

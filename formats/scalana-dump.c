@@ -393,6 +393,8 @@ static void psg_text(const char *path, const struct psg_graph *g)
                 printf(" folded");
             if (v->flags & PSG_V_DEPTH_CUT)
                 printf(" depth-cut");
+            if ((v->flags & PSG_V_ATTRIBUTION_ONLY) && v->kind != PSG_FUNCTION)
+                printf(" attribution-only");
             putchar('\n');
         }
         free(depth);

@@ -17,13 +17,48 @@ bool markKept(PsgNode &N) {
   return N.Kept;
 }
 
-std::unique_ptr<PsgNode> foldToCompute(std::unique_ptr<PsgNode> N) {
+/// Moves the attribution skeleton of N into Out: its loops (nesting kept, cut
+/// at the depth limit like kept loops) and its calls to functions defined in
+/// the unit, all flagged ATTRIBUTION_ONLY.  Branches are transparent (their
+/// skeleton is lifted); straight-line code and library calls are dropped:
+/// their time stays on the enclosing loop or on the folded COMPUTE.  Depth
+/// is the number of loops around N.
+void skeleton(std::unique_ptr<PsgNode> N, unsigned Depth, unsigned Limit, bool Cut,
+              std::vector<std::unique_ptr<PsgNode>> &Out) {
+  if (N->Kind == PSG_LOOP) {
+    std::vector<std::unique_ptr<PsgNode>> Kids = std::move(N->Children);
+    N->Children.clear();
+    if (Depth + 1 > Limit) {
+      for (auto &K : Kids)
+        skeleton(std::move(K), Depth, Limit, true, Out);
+      return;
+    }
+    for (auto &K : Kids)
+      skeleton(std::move(K), Depth + 1, Limit, false, N->Children);
+    N->Lines.clear();
+    N->Flags |= PSG_V_ATTRIBUTION_ONLY | (Cut ? PSG_V_DEPTH_CUT : 0);
+    N->Kept = false;
+    Out.push_back(std::move(N));
+  } else if (N->Kind == PSG_BRANCH) {
+    for (auto &K : N->Children)
+      skeleton(std::move(K), Depth, Limit, Cut, Out);
+  } else if ((N->Kind == PSG_CALL || N->Kind == PSG_CALL_RECURSIVE) && N->SkeletonCallee) {
+    N->Flags |= PSG_V_ATTRIBUTION_ONLY | (Cut ? PSG_V_DEPTH_CUT : 0);
+    N->Kept = false;
+    Out.push_back(std::move(N));
+  }
+}
+
+/// A subtree without MPI becomes one COMPUTE (the backward walk's unit) that
+/// keeps its skeleton as children for attribution.
+std::unique_ptr<PsgNode> foldToCompute(std::unique_ptr<PsgNode> N, unsigned Depth, unsigned Limit) {
   auto C = std::make_unique<PsgNode>();
   C->Kind = PSG_COMPUTE;
   C->File = N->File;
   C->FirstLine = N->FirstLine;
   C->LastLine = N->LastLine;
   C->Flags = PSG_V_FOLDED | (N->Flags & PSG_V_DEPTH_CUT);
+  skeleton(std::move(N), Depth, Limit, false, C->Children);
   return C;
 }
 
@@ -39,7 +74,7 @@ void transform(PsgNode &N, unsigned Depth, unsigned Limit) {
         if (C->HasWork) // a run of straight-line code
           Out.push_back(std::move(C));
       } else {
-        Out.push_back(foldToCompute(std::move(C)));
+        Out.push_back(foldToCompute(std::move(C), Depth, Limit));
       }
     } else if (C->Kind == PSG_LOOP && Depth + 1 > Limit) {
       transform(*C, Depth, Limit);
@@ -101,11 +136,16 @@ void transform(PsgNode &N, unsigned Depth, unsigned Limit) {
       P->cover(C->FirstLine);
       P->cover(C->LastLine);
       P->Lines.insert(P->Lines.end(), C->Lines.begin(), C->Lines.end());
+      for (auto &K : C->Children)
+        P->Children.push_back(std::move(K));
       continue;
     }
     if (P && P->Kind == PSG_COMPUTE && C->Kind == PSG_COMPUTE && !P->FirstLine) {
       C->Flags |= P->Flags;
       C->Lines.insert(C->Lines.end(), P->Lines.begin(), P->Lines.end());
+      P->Children.insert(P->Children.end(), std::make_move_iterator(C->Children.begin()),
+                         std::make_move_iterator(C->Children.end()));
+      C->Children = std::move(P->Children);
       Merged.back() = std::move(C);
       continue;
     }
@@ -127,8 +167,10 @@ void transform(PsgNode &N, unsigned Depth, unsigned Limit) {
 void contractFunction(PsgNode &Fn, unsigned LoopDepthLimit) {
   markKept(Fn);
   transform(Fn, 0, LoopDepthLimit);
-  bool OnlyCompute = std::all_of(Fn.Children.begin(), Fn.Children.end(),
-                                 [](const auto &C) { return C->Kind == PSG_COMPUTE; });
+  // Nothing but straight-line code: the FUNCTION vertex alone says it all.
+  bool OnlyCompute = std::all_of(Fn.Children.begin(), Fn.Children.end(), [](const auto &C) {
+    return C->Kind == PSG_COMPUTE && C->Children.empty();
+  });
   if (OnlyCompute)
     Fn.Children.clear();
 }

@@ -37,13 +37,20 @@ SourcePos sourcePos(const DILocation *DL, StringRef FallbackFile) {
   while (const DILocation *IA = DL->getInlinedAt())
     DL = IA;
   StringRef Name = DL->getFilename(), Dir = DL->getDirectory();
-  if (Name.empty())
+  if (Name.empty()) {
     P.File = FallbackFile.str();
-  else if (sys::path::is_absolute(Name) || Dir.empty())
-    P.File = Name.str();
-  else {
-    SmallString<256> Full(Dir);
-    sys::path::append(Full, Name);
+  } else {
+    // Joined to the directory and folded lexically ("./cg_solve.hpp" from
+    // `-I.`, "../include" of the compiler's headers), as the analyzer's
+    // symbolizer folds DWARF names: both sides then name the same file.
+    SmallString<256> Full;
+    if (sys::path::is_absolute(Name) || Dir.empty()) {
+      Full = Name;
+    } else {
+      Full = Dir;
+      sys::path::append(Full, Name);
+    }
+    sys::path::remove_dots(Full, /*remove_dot_dot=*/true);
     P.File = std::string(Full);
   }
   P.Line = DL->getLine();
@@ -234,6 +241,7 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
       } else {
         Full = Name;
       }
+      sys::path::remove_dots(Full, /*remove_dot_dot=*/true);
       FnFile = std::string(Full);
     }
   }

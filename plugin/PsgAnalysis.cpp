@@ -15,6 +15,8 @@
 #include "scalana/psg_format.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -257,6 +259,7 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
     } else {
       Full = Name;
     }
+    sys::path::remove_dots(Full, /*remove_dot_dot=*/true);
     G.UnitName = std::string(Full);
     // nvcc compiles a temporary (/tmp/tmpxft_..._app.cudafe1.cpp) whose
     // #line directives name the real source: name the unit after the file
@@ -360,8 +363,69 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
     }
   }
 
+  // Which definitions get a FUNCTION vertex.  Those that can reach MPI/GPU
+  // (the backward walk goes through them) and main; and, for attribution,
+  // every function of the program's own sources that holds a loop or calls
+  // such a function, even when it cannot reach MPI: a sample in relax()'s
+  // loop, or in a helper inlined at -O2, must find that loop (docs/plugin.md,
+  // "Attribution-only structure").  Library internals (headers under /usr)
+  // stay out unless they reach MPI.
+  const unsigned ND = CF.Defs.size();
+  std::vector<bool> Emitted(ND, false), Eligible(ND, false);
+  {
+    std::vector<bool> Interesting(ND, false);
+    for (unsigned I = 0; I < ND; ++I) {
+      Function *F = CF.Defs[I];
+      if (!Wanted[I])
+        continue;
+      DISubprogram *SP = F->getSubprogram();
+      std::string File;
+      if (SP) {
+        SmallString<256> Full;
+        StringRef Name = SP->getFilename(), Dir = SP->getDirectory();
+        if (!sys::path::is_absolute(Name) && !Dir.empty()) {
+          Full = Dir;
+          sys::path::append(Full, Name);
+        } else {
+          Full = Name;
+        }
+        File = std::string(Full);
+      }
+      Eligible[I] = !isSystemFile(File) && !(HasDebug && (!SP || !SP->getLine()));
+      if (Eligible[I]) {
+        DominatorTree DT(*F);
+        LoopInfo LI(DT);
+        Interesting[I] = !LI.empty();
+      }
+    }
+    // callers of interesting functions are interesting (fixpoint over calls)
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (unsigned I = 0; I < ND; ++I) {
+        if (Interesting[I] || !Eligible[I])
+          continue;
+        for (BasicBlock &BB : *CF.Defs[I]) {
+          for (Instruction &Inst : BB)
+            if (auto *CB = dyn_cast<CallBase>(&Inst))
+              if (const Function *Fn = calleeOf(*CB)) {
+                auto It = CF.Index.find(Fn);
+                if (It != CF.Index.end() && Interesting[It->second]) {
+                  Interesting[I] = Changed = true;
+                  break;
+                }
+              }
+          if (Interesting[I])
+            break;
+        }
+      }
+    }
+    for (unsigned I = 0; I < ND; ++I)
+      Emitted[I] = Wanted[I] && (CF.Reaches[I] || CF.Defs[I]->getName() == "main" ||
+                                 (Eligible[I] && (Interesting[I] || KeepAll)));
+  }
+
   for (Function *F : CF.Defs) {
-    if (!Wanted[CF.Index.lookup(F)])
+    if (!Emitted[CF.Index.lookup(F)])
       continue;
     auto MakeLeaf = [&](const CallBase &CB) -> std::unique_ptr<PsgNode> {
       if (!isStructural(CB))
@@ -399,6 +463,7 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
           } else {
             N->Kind = CF.sameRecursiveScc(F, Fn) ? PSG_CALL_RECURSIVE : PSG_CALL;
             N->Kept = CF.reaches(Fn);
+            N->SkeletonCallee = Emitted[CF.Index.lookup(Fn)];
           }
         }
       }
@@ -416,20 +481,18 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
     PF.LocalLinkage = F->hasLocalLinkage();
     PF.Root = buildFunctionStructure(*F, G.UnitName, MakeLeaf);
     contractFunction(*PF.Root, G.LoopDepthLimit);
-    // A function that cannot reach MPI/GPU is folded whole: calls to it are
-    // COMPUTE in the caller (contraction), so no descent along a call path
-    // ever enters its FUNCTION vertex.  Leave it out (the graph stays small:
-    // bench/compile) unless SCALANA_PSG_ALL_FUNCTIONS=1 asks for every
-    // function; even then library internals (libstdc++'s std::function
-    // machinery, static initialisers the compiler made up) stay out.
-    // `main` is always there.
+    // A function that cannot reach MPI/GPU keeps only its attribution
+    // skeleton (its loops and calls, under folded COMPUTEs); one without
+    // lines, or without anything inside and not asked for, stays out.
     if (!CF.reaches(F) && F->getName() != "main" &&
-        (!KeepAll || isSystemFile(PF.Root->File) || (HasDebug && !PF.Root->FirstLine)))
+        ((HasDebug && !PF.Root->FirstLine) || (PF.Root->Children.empty() && !KeepAll)))
       continue;
     if (!PF.ComdatKey.empty())
       PF.Root->Flags |= PSG_V_LINKONCE;
     if (CF.reaches(F))
       PF.Root->Flags |= PSG_V_REACHES_MPI;
+    else if (F->getName() != "main")
+      PF.Root->Flags |= PSG_V_ATTRIBUTION_ONLY;
     G.Functions.push_back(std::move(PF));
   }
   return R;
@@ -454,6 +517,8 @@ static void printNode(const PsgNode &N, unsigned Depth, raw_ostream &OS) {
     OS << " folded";
   if (N.Flags & PSG_V_DEPTH_CUT)
     OS << " depth-cut";
+  if (N.Flags & PSG_V_ATTRIBUTION_ONLY)
+    OS << " attribution-only";
   OS << '\n';
   for (const auto &C : N.Children)
     printNode(*C, Depth + 1, OS);

@@ -27,6 +27,7 @@ struct PsgNode {
   bool Kept = false;      ///< holds MPI/GPU or a call that can reach one
   bool Absorbs = false;   ///< a call/loop/branch: folding it makes a FOLDED COMPUTE
   bool HasWork = false;   ///< raw COMPUTE: holds arithmetic or a library call, not only moves
+  bool SkeletonCallee = false; ///< CALL to a function the graph lists: kept when folded
   std::vector<unsigned> Lines;
   std::vector<std::unique_ptr<PsgNode>> Children;
 

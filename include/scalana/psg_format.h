@@ -70,7 +70,10 @@ enum psg_vertex_flags {
     PSG_V_DEPTH_CUT = 1u << 1,   /* LOOP folded by the kept-loop-depth limit */
     PSG_V_LINKONCE = 1u << 2,    /* FUNCTION is COMDAT/linkonce (appears once after merge) */
     PSG_V_EXTERNAL_CALLEE = 1u << 3, /* CALL to a declaration outside the unit */
-    PSG_V_REACHES_MPI = 1u << 4  /* subtree contains MPI/GPU or a call that can reach one */
+    PSG_V_REACHES_MPI = 1u << 4, /* subtree contains MPI/GPU or a call that can reach one */
+    PSG_V_ATTRIBUTION_ONLY = 1u << 5 /* LOOP/CALL kept inside a FOLDED COMPUTE (or a FUNCTION
+                                        that cannot reach MPI) so that samples find their loop;
+                                        the backward walk steps over the COMPUTE as one vertex */
 };
 
 /** Source language of a unit (DW_LANG family). */

@@ -31,7 +31,7 @@ contains
   end subroutine
 end program
 
-! CHECK:unit {{.*}}/fortran_module.f90 (Fortran, debug info, loop depth limit 10, 15 vertices)
+! CHECK:unit {{.*}}/fortran_module.f90 (Fortran, debug info, loop depth limit 10, 16 vertices)
 ! CHECK-NEXT:FUNCTION halo::exchange fortran_module.f90:9-16
 ! CHECK-NEXT:  COMPUTE fortran_module.f90:12
 ! CHECK-NEXT:  LOOP fortran_module.f90:13-14
@@ -39,6 +39,7 @@ end program
 ! CHECK-NEXT:FUNCTION main program fortran_module.f90:19-32
 ! CHECK-NEXT:  MPI MPI_Init fortran_module.f90:24:3
 ! CHECK-NEXT:  COMPUTE fortran_module.f90:25 folded
+! CHECK-NEXT:    LOOP fortran_module.f90:25 attribution-only
 ! CHECK-NEXT:  CALL step fortran_module.f90:26:3
 ! CHECK-NEXT:  MPI MPI_Finalize fortran_module.f90:27:3
 ! CHECK-NEXT:FUNCTION step fortran_module.f90:29-31
