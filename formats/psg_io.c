@@ -193,8 +193,14 @@ int psg_builder_finish(struct psg_builder *b, unsigned char **out, size_t *out_b
     unsigned char *payload = malloc(raw);
     if (!payload)
         return -1;
-    if (recs)
-        memcpy(payload, b->recs, recs);
+    /* byte planes: the records' fields change little from one record to the
+     * next (parents, lines, kinds), so byte k of every record in a row
+     * deflates to about half of the record-major layout */
+    const size_t rb = sizeof(struct psg_vertex_record);
+    const unsigned char *rp = (const unsigned char *)b->recs;
+    for (size_t k = 0; k < rb; k++)
+        for (size_t i = 0; i < b->nrecs; i++)
+            payload[k * b->nrecs + i] = rp[i * rb + k];
     memcpy(payload + recs, b->strings, b->nstr);
     uLongf zlen = compressBound((uLong)raw);
     size_t cap = sizeof(struct psg_unit_header) + zlen + 8;
@@ -209,7 +215,7 @@ int psg_builder_finish(struct psg_builder *b, unsigned char **out, size_t *out_b
     b->hdr.unit_bytes = padded;
     b->hdr.vertex_count = b->nrecs;
     b->hdr.string_bytes = (uint32_t)b->nstr;
-    b->hdr.flags |= PSG_UNIT_DEFLATED;
+    b->hdr.flags |= PSG_UNIT_DEFLATED | PSG_UNIT_BYTE_PLANES;
     memcpy(buf, &b->hdr, sizeof b->hdr);
     *out = buf;
     *out_bytes = padded;
@@ -259,9 +265,15 @@ static uint64_t check_unit(const unsigned char *p, size_t n, size_t at, uint64_t
         fail(err, errlen, "no PSG magic at byte %zu (corrupt section)", at);
         return 0;
     }
-    if (h.version != SCALANA_PSG_VERSION) {
-        fail(err, errlen, "PSG unit at byte %zu has format version %u, this tool reads %u "
-             "(rebuild with this ScalAna's scalana-cc)", at, h.version, SCALANA_PSG_VERSION);
+    if (h.version < SCALANA_PSG_MIN_VERSION || h.version > SCALANA_PSG_VERSION) {
+        fail(err, errlen, "PSG unit at byte %zu has format version %u, this tool reads %u to %u "
+             "(rebuild with this ScalAna's scalana-cc)", at, h.version, SCALANA_PSG_MIN_VERSION,
+             SCALANA_PSG_VERSION);
+        return 0;
+    }
+    if ((h.flags & PSG_UNIT_BYTE_PLANES) && h.version < 3) {
+        fail(err, errlen, "PSG unit at byte %zu: version %u with byte-plane records (corrupt "
+             "header)", at, h.version);
         return 0;
     }
     if (h.header_bytes != sizeof h || h.vertex_record_bytes != sizeof(struct psg_vertex_record)) {
@@ -290,14 +302,25 @@ static int inflate_unit(const unsigned char *src, uint64_t stored, unsigned char
     memcpy(dst, src, sizeof h);
     if (!(h.flags & PSG_UNIT_DEFLATED)) {
         memcpy(dst + sizeof h, src + sizeof h, raw - sizeof h);
-        return 0;
+    } else {
+        uLongf out = (uLongf)(raw - sizeof h);
+        uLong in = (uLong)(stored - sizeof h); /* includes zero padding after the stream */
+        int zr = uncompress2(dst + sizeof h, &out, src + sizeof h, &in);
+        if (zr != Z_OK || out != raw - sizeof h)
+            return fail(err, errlen, "PSG unit at byte %zu: compressed payload corrupt (%s)", at,
+                        zr != Z_OK ? zError(zr) : "wrong decoded size");
     }
-    uLongf out = (uLongf)(raw - sizeof h);
-    uLong in = (uLong)(stored - sizeof h); /* includes zero padding after the stream */
-    int zr = uncompress2(dst + sizeof h, &out, src + sizeof h, &in);
-    if (zr != Z_OK || out != raw - sizeof h)
-        return fail(err, errlen, "PSG unit at byte %zu: compressed payload corrupt (%s)", at,
-                    zr != Z_OK ? zError(zr) : "wrong decoded size");
+    if (h.flags & PSG_UNIT_BYTE_PLANES) {
+        const size_t rb = sizeof(struct psg_vertex_record), nr = h.vertex_count;
+        unsigned char *planes = malloc(nr * rb + 1), *recs = dst + sizeof h;
+        if (!planes)
+            return fail(err, errlen, "PSG unit at byte %zu: out of memory", at);
+        memcpy(planes, recs, nr * rb);
+        for (size_t k = 0; k < rb; k++)
+            for (size_t i = 0; i < nr; i++)
+                recs[i * rb + k] = planes[k * nr + i];
+        free(planes);
+    }
     return 0;
 }
 

@@ -484,9 +484,21 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
     // A function that cannot reach MPI/GPU keeps only its attribution
     // skeleton (its loops and calls, under folded COMPUTEs); one without
     // lines, or without anything inside and not asked for, stays out.
-    if (!CF.reaches(F) && F->getName() != "main" &&
-        ((HasDebug && !PF.Root->FirstLine) || (PF.Root->Children.empty() && !KeepAll)))
-      continue;
+    if (!CF.reaches(F) && F->getName() != "main") {
+      if ((HasDebug && !PF.Root->FirstLine) || (PF.Root->Children.empty() && !KeepAll))
+        continue;
+      // Nothing in it is walked: its folded COMPUTEs need not stand apart;
+      // the FUNCTION holds the skeleton directly (a smaller graph).
+      std::vector<std::unique_ptr<PsgNode>> Flat;
+      for (auto &C : PF.Root->Children) {
+        if (C->Kind == PSG_COMPUTE)
+          for (auto &K : C->Children)
+            Flat.push_back(std::move(K));
+        else
+          Flat.push_back(std::move(C));
+      }
+      PF.Root->Children = std::move(Flat);
+    }
     if (!PF.ComdatKey.empty())
       PF.Root->Flags |= PSG_V_LINKONCE;
     if (CF.reaches(F))

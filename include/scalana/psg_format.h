@@ -22,7 +22,9 @@ extern "C" {
  *   unit   := psg_unit_header  payload  zero padding to 8
  *   payload:= psg_vertex_record[vertex_count]  strings, stored as one zlib
  *             (RFC 1950) stream when PSG_UNIT_DEFLATED is set (always, from
- *             version 2 on), else as is
+ *             version 2 on), else as is; with PSG_UNIT_BYTE_PLANES (always,
+ *             from version 3 on) the records part holds byte k of every
+ *             record before byte k+1 (record i's byte k at k*vertex_count+i)
  *   strings:= string_bytes bytes of NUL-terminated UTF-8; offset 0 is "".
  *   unit_bytes (in the header) covers header, payload and padding.
  *
@@ -40,7 +42,9 @@ extern "C" {
 #define SCALANA_PSG_SECTION ".scalana_psg"
 #define SCALANA_PSG_MAGIC "SCLNPSG" /* 8 bytes with the NUL */
 #define SCALANA_PSG_MAGIC_LEN 8
-#define SCALANA_PSG_VERSION 2u /* 2: payload deflated (PSG_UNIT_DEFLATED) */
+#define SCALANA_PSG_VERSION 3u /* 2: payload deflated (PSG_UNIT_DEFLATED);
+                                  3: records stored as byte planes (PSG_UNIT_BYTE_PLANES) */
+#define SCALANA_PSG_MIN_VERSION 2u /* oldest version readers still accept */
 #define PSG_NO_PARENT UINT32_MAX
 
 /** Vertex kinds (ALGORITHMS.md §1).  Values are fixed forever. */
@@ -61,7 +65,9 @@ enum psg_kind {
 enum psg_unit_flags {
     PSG_UNIT_HAS_DEBUG_INFO = 1u << 0, /* lines/columns are meaningful */
     PSG_UNIT_OPTIMIZED = 1u << 1,      /* built at -O1 or above */
-    PSG_UNIT_DEFLATED = 1u << 2        /* records + strings are one zlib stream */
+    PSG_UNIT_DEFLATED = 1u << 2,       /* records + strings are one zlib stream */
+    PSG_UNIT_BYTE_PLANES = 1u << 3     /* records stored transposed: byte 0 of every record,
+                                          then byte 1, ... (version 3 on; deflates to half) */
 };
 
 /** Vertex flags. */

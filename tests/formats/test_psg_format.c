@@ -25,7 +25,16 @@ static unsigned char *to_plain(const unsigned char *u, size_t n, size_t *out_n)
     uLong sl = n - sizeof h;
     assert_int_equal(uncompress2(p + sizeof h, &dl, u + sizeof h, &sl), Z_OK);
     assert_int_equal(dl, raw - sizeof h);
-    h.flags &= ~(uint32_t)PSG_UNIT_DEFLATED;
+    if (h.flags & PSG_UNIT_BYTE_PLANES) { /* back to one record after the other */
+        size_t nr = h.vertex_count;
+        unsigned char *planes = malloc(nr * 64 + 1);
+        memcpy(planes, p + sizeof h, nr * 64);
+        for (size_t k = 0; k < 64; k++)
+            for (size_t i = 0; i < nr; i++)
+                p[sizeof h + i * 64 + k] = planes[k * nr + i];
+        free(planes);
+    }
+    h.flags &= ~(uint32_t)(PSG_UNIT_DEFLATED | PSG_UNIT_BYTE_PLANES);
     h.unit_bytes = padded;
     memcpy(p, &h, sizeof h);
     *out_n = padded;

@@ -1,7 +1,7 @@
 // MPI in a callee: calls that can reach MPI stay CALL vertices; a function
 // with no MPI folds whole: a call to it is a folded COMPUTE keeping the CALL
-// as an attribution-only child, and the callee's FUNCTION keeps its loop
-// (attribution-only) for samples; SCALANA_PSG_ALL_FUNCTIONS=1 adds nothing.
+// as an attribution-only child, and the callee's FUNCTION holds its loop
+// (attribution-only) directly; SCALANA_PSG_ALL_FUNCTIONS=1 adds nothing.
 // RUN: %scalana-cc -O0 %s -o %t.O0 -lm
 // RUN: %scalana-dump --psg %t.O0 | %FileCheck %s
 // RUN: %scalana-cc -O3 %s -o %t.O3 -lm
@@ -45,11 +45,10 @@ int main(int argc, char **argv)
 
 
 // ALL: FUNCTION stencil callee_fold.c:{{.*}}
-// ALL-NEXT: COMPUTE callee_fold.c:{{.*}} folded
 // ALL-NEXT: LOOP callee_fold.c:{{.*}} attribution-only
 // ALL-NEXT: FUNCTION reduce callee_fold.c:{{.*}}
 
-// CHECK:unit {{.*}}/callee_fold.c (C, debug info, loop depth limit 10, 17 vertices)
+// CHECK:unit {{.*}}/callee_fold.c (C, debug info, loop depth limit 10, 16 vertices)
 // CHECK-NEXT:FUNCTION main callee_fold.c:34-43
 // CHECK-NEXT:  MPI MPI_Init callee_fold.c:37:5
 // CHECK-NEXT:  COMPUTE callee_fold.c:38-39 folded
@@ -63,8 +62,7 @@ int main(int argc, char **argv)
 // CHECK-NEXT:    CALL stencil callee_fold.c:30:10 attribution-only
 // CHECK-NEXT:  CALL reduce callee_fold.c:31:5
 // CHECK-NEXT:FUNCTION stencil callee_fold.c:14-23
-// CHECK-NEXT:  COMPUTE callee_fold.c:17-22 folded
-// CHECK-NEXT:    LOOP callee_fold.c:17-22 attribution-only
+// CHECK-NEXT:  LOOP callee_fold.c:17-22 attribution-only
 // CHECK-NEXT:FUNCTION reduce callee_fold.c:26
 // CHECK-NEXT:  MPI MPI_Allreduce callee_fold.c:26:33
 // CHECK-NOT:{{.}}

@@ -1,0 +1,46 @@
+! modproc.f90 — a Fortran module procedure with the stencil loop, called
+! from the main program's iteration loop next to an MPI_Allreduce; at -O2
+! the call may be inlined.  The samples must reach relax's loop
+! (inline_attr.py checks report.json).
+module kernels
+  implicit none
+contains
+  subroutine relax(a, b, n)
+    integer, intent(in) :: n
+    real(8), intent(inout) :: a(n, n), b(n, n)
+    integer :: i, j
+    do j = 2, n - 1 ! @relax-loop
+      do i = 2, n - 1
+        b(i, j) = 0.25d0 * (a(i - 1, j) + a(i + 1, j) + a(i, j - 1) + a(i, j + 1)) + 1d-3 * b(i, j)
+      end do
+    end do
+    do j = 2, n - 1 ! @copy-loop
+      do i = 2, n - 1
+        a(i, j) = b(i, j)
+      end do
+    end do
+  end subroutine relax
+end module kernels
+
+program modproc
+  use kernels
+  implicit none
+  include 'mpif.h'
+  integer, parameter :: n = 400
+  real(8), allocatable :: a(:, :), b(:, :)
+  real(8) :: s
+  integer :: ierr, rank, it
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  allocate(a(n, n), b(n, n))
+  a = 1d0
+  b = 0d0
+  s = 0d0
+  do it = 1, 2500 ! @main-loop
+    call relax(a, b, n) ! @call-relax
+    s = b(2, 2)
+    call MPI_Allreduce(MPI_IN_PLACE, s, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+  end do
+  if (rank == 0) print *, s
+  call MPI_Finalize(ierr)
+end program modproc
