@@ -36,10 +36,12 @@ enum an_vertex_flags {
     AN_V_LIBRARY = 1u << 1,  /* library code outside the executable, folded */
     AN_V_ROOT = 1u << 2,     /* a thread root or "outside main" */
     AN_V_CALLSITE = 1u << 3, /* dynamic call site (a CALL-like vertex) */
-    AN_V_ATTRIB_ONLY = 1u << 4 /* PSG vertex flagged PSG_V_ATTRIBUTION_ONLY: a loop or call
-                                  inside a folded COMPUTE, or a function that cannot reach
-                                  MPI; the backward walk treats the enclosing COMPUTE (or
-                                  call) as one vertex */
+    AN_V_ATTRIB_ONLY = 1u << 4, /* PSG vertex flagged PSG_V_ATTRIBUTION_ONLY: a loop or call
+                                   inside a folded COMPUTE, or a function that cannot reach
+                                   MPI; the backward walk treats the enclosing COMPUTE (or
+                                   call) as one vertex */
+    AN_V_CALL_INLINED = 1u << 5,   /* call-like vertex entered through a DWARF inline chain */
+    AN_V_CALL_OUTOFLINE = 1u << 6  /* call-like vertex entered through a real call (a frame) */
 };
 
 struct an_vertex {
@@ -55,7 +57,8 @@ struct an_vertex {
     uint64_t psg_stable_id;/* 0 for dynamic vertices */
     int32_t psg_unit;      /* -1 for dynamic vertices */
     uint32_t psg_index;
-    const char *name, *function, *file; /* interned */
+    const char *name, *function, *file; /* interned; function: demangled, as a person reads it */
+    const char *linkage;   /* linkage name of the enclosing function ("" when unknown), interned */
 };
 
 /** The vertex table: every (parent, key) once. */
@@ -139,6 +142,17 @@ int an_threshold_at(const struct an_thresholds *t, size_t i, const char **name, 
 /** Source path after --source-path remapping (first matching prefix). The
  *  result is interned in pool. */
 const char *an_remap_path(const struct an_options *o, struct an_strpool *pool, const char *file);
+
+/* ---- Names (demangle.c) ------------------------------------------------------ */
+
+/** The name a person reads for a linkage name: a C++ (Itanium ABI, "_Z")
+ *  name demangled by libstdc++'s __cxa_demangle; other names (C, Fortran,
+ *  names that do not demangle) unchanged.  Interned in pool; never NULL. */
+const char *an_demangle(struct an_strpool *pool, const char *name);
+/** A demangled function name without its return type and argument list
+ *  ("void ns::f<int>(int*, int) const" -> "ns::f<int>"), for one-line
+ *  locations.  Interned in pool. */
+const char *an_short_function(struct an_strpool *pool, const char *name);
 
 /* ---- Symbols (libdw) -------------------------------------------------------- */
 

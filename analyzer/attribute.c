@@ -129,8 +129,18 @@ static uint32_t psg_vertex(struct an_attr_ctx *c, uint32_t parent, uint32_t unit
         v->psg_stable_id = pv->stable_id;
         v->psg_unit = (int32_t)unit, v->psg_index = index;
         if (pv->flags & PSG_V_ATTRIBUTION_ONLY) v->flags |= AN_V_ATTRIB_ONLY;
-        v->function = an_intern(&c->g->strings, pv->display_name && *pv->display_name && pv->kind == PSG_FUNCTION
-                                                    ? pv->display_name : pv->function);
+        /* the enclosing function as a person reads it: the display name the
+         * pass gave its FUNCTION vertex (the root of the PSG subtree) */
+        const struct psg_unit *pu = &c->psg->g->units[unit];
+        uint32_t root = index;
+        for (uint32_t hops = 0; pu->vertices[root].parent != PSG_NO_PARENT && pu->vertices[root].parent < pu->vertex_count &&
+                                hops < pu->vertex_count; hops++)
+            root = pu->vertices[root].parent;
+        const struct psg_vertex *rv = &pu->vertices[root];
+        v->function = rv->kind == PSG_FUNCTION && rv->display_name && *rv->display_name
+                          ? an_intern(&c->g->strings, rv->display_name)
+                          : an_demangle(&c->g->strings, pv->function);
+        v->linkage = an_intern(&c->g->strings, pv->function);
         v->file = an_remap_path(c->opt, &c->g->strings, pv->file);
         const char *name;
         char buf[512];
@@ -162,7 +172,8 @@ static uint32_t dyn_vertex(struct an_attr_ctx *c, uint32_t parent, const char *t
     if (*created) {
         v->kind = AN_KIND_DYNAMIC;
         v->flags = flags | AN_V_DYNAMIC;
-        v->function = an_intern(&c->g->strings, name);
+        v->function = an_demangle(&c->g->strings, name);
+        v->linkage = an_intern(&c->g->strings, name);
         v->name = v->function;
         v->file = an_remap_path(c->opt, &c->g->strings, file);
         v->line = v->last_line = line;
@@ -215,9 +226,28 @@ static uint32_t reattach(struct an_attr_ctx *c, const char *function)
     return m;
 }
 
-/* Enters logical frame f from state s. */
+static struct state enter1(struct an_attr_ctx *c, struct state s, const struct an_frame *f, int is_call,
+                           int thread_root_join);
+
+/* Enters logical frame f from state s; a call frame (is_call) marks the
+ * call-like vertex it reaches as entered inline (the next frame is in the
+ * same physical frame: `inlined`) or through a real call, for call chains. */
 static struct state enter(struct an_attr_ctx *c, struct state s, const struct an_frame *f, int is_call,
-                          int thread_root_join)
+                          int inlined, int thread_root_join)
+{
+    s = enter1(c, s, f, is_call, thread_root_join);
+    if (is_call && s.v != AN_NONE && s.mode == MODE_APP) {
+        struct an_vertex *v = &c->g->v[s.v];
+        if (v->kind == PSG_CALL || v->kind == PSG_CALL_INDIRECT || v->kind == PSG_CALL_RECURSIVE ||
+            (v->flags & AN_V_CALLSITE))
+            v->flags |= inlined ? AN_V_CALL_INLINED : AN_V_CALL_OUTOFLINE;
+    }
+    return s;
+}
+
+/* Enters logical frame f from state s. */
+static struct state enter1(struct an_attr_ctx *c, struct state s, const struct an_frame *f, int is_call,
+                           int thread_root_join)
 {
     uint32_t unit = 0, fi = 0;
     int has_psg = c->psg && an_psg_function(c->psg, f->function, &unit, &fi);
@@ -269,8 +299,13 @@ static struct state enter(struct an_attr_ctx *c, struct state s, const struct an
             c->g->v[cur].kind == PSG_BRANCH || c->g->v[cur].kind == PSG_FUNCTION) {
             if (is_call && c->g->v[cur].kind != PSG_COMPUTE && !(c->g->v[cur].flags & AN_V_ATTRIB_ONLY)) {
                 /* a call the PSG does not list (e.g. to a library): a dynamic call site */
+                uint32_t at = cur;
                 cur = dyn_vertex(c, cur, "cs", "call", f->file, f->line, f->column, AN_V_CALLSITE, &created);
-                if (created) c->g->v[cur].kind = PSG_CALL;
+                if (created) {
+                    struct an_vertex *cv = &c->g->v[cur];
+                    cv->kind = PSG_CALL;
+                    cv->function = c->g->v[at].function, cv->linkage = c->g->v[at].linkage;
+                }
             }
         }
         s.v = cur;
@@ -295,7 +330,8 @@ static struct state enter(struct an_attr_ctx *c, struct state s, const struct an
             char nm[512];
             snprintf(nm, sizeof nm, "call at line %u", f->line);
             uint32_t cs = dyn_vertex(c, fv, "cs", nm, f->file, f->line, f->column, AN_V_CALLSITE, &created);
-            if (created) c->g->v[cs].kind = PSG_CALL, c->g->v[cs].function = v->function;
+            if (created)
+                c->g->v[cs].kind = PSG_CALL, c->g->v[cs].function = v->function, c->g->v[cs].linkage = v->linkage;
             s.v = cs;
         } else {
             s.v = fv;
@@ -317,7 +353,7 @@ static struct state step(struct an_attr_ctx *c, struct state s, const struct prf
         (*unresolved)++;
         static const struct an_frame unk = {"<unknown>", "", 0, 0, 0, 0};
         if (s.mode == MODE_PRE) return s;
-        return enter(c, s, &unk, n->kind != PRF_CCT_PC, 0);
+        return enter(c, s, &unk, n->kind != PRF_CCT_PC, 0, 0);
     }
     uint32_t mid = module_ids[n->module];
     uint8_t flags = 0;
@@ -336,7 +372,7 @@ static struct state step(struct an_attr_ctx *c, struct state s, const struct prf
     c->no_memo = 0;
     for (uint32_t k = 0; k < r->nframes; k++) {
         int last = k + 1 == r->nframes;
-        s = enter(c, s, &r->frames[k], last ? n->kind != PRF_CCT_PC : 1, thread_root_join);
+        s = enter(c, s, &r->frames[k], last ? n->kind != PRF_CCT_PC : 1, !last, thread_root_join);
     }
     m = memo && !c->no_memo ? memo_find(c, in.v, in.mode, mid, n->address, (uint8_t)n->kind, flags, 1) : NULL;
     if (m) {

@@ -123,7 +123,7 @@ uint32_t an_graph_get(struct an_graph *g, uint32_t parent, uint64_t key, int *cr
     v->key = key;
     v->first_child = v->next_sibling = AN_NONE;
     v->psg_unit = -1;
-    v->name = v->function = v->file = "";
+    v->name = v->function = v->file = v->linkage = "";
     if (parent != AN_NONE) {
         struct an_vertex *p = &g->v[parent];
         v->depth = p->depth + 1;

@@ -88,7 +88,7 @@ static uint32_t mpi_vertex(struct an_graph *g, uint32_t v, uint32_t op)
         m->flags = AN_V_DYNAMIC;
         m->op = op;
         m->name = an_intern(&g->strings, an_mpi_name(op));
-        m->function = p->function;
+        m->function = p->function, m->linkage = p->linkage;
         m->file = p->file;
         m->line = m->last_line = p->line;
         m->column = p->column;

@@ -117,6 +117,100 @@ static json_t *metrics_json(const struct an_analysis *a, uint32_t v)
     return arr;
 }
 
+/* ---- where a cause is: the vertex, its function and the call chain ---------- */
+
+static int is_function_vertex(const struct an_vertex *v)
+{
+    return v->kind == PSG_FUNCTION || (v->kind == AN_KIND_DYNAMIC && !(v->flags & (AN_V_CALLSITE | AN_V_ROOT)));
+}
+
+static int is_call_vertex(const struct an_vertex *v)
+{
+    return v->kind == PSG_CALL || v->kind == PSG_CALL_INDIRECT || v->kind == PSG_CALL_RECURSIVE ||
+           (v->flags & AN_V_CALLSITE);
+}
+
+/** The call chain of vertex v from the outermost function (main, or a
+ *  thread's root) to the function holding v: one entry per call site on the
+ *  way, {function (the caller, demangled), linkage_name, file, line, inlined}.
+ *  A function entered with no call vertex above it (a thread root, a call
+ *  the PSG matched to no call site) gives an entry at its parent's line.
+ *  inlined: every time the call was entered, it was through a DWARF inline
+ *  chain (no frame of its own). */
+static json_t *call_chain_json(const struct an_analysis *a, uint32_t v)
+{
+    const struct an_graph *g = &a->g;
+    uint32_t sites[256];
+    uint32_t n = 0;
+    for (uint32_t x = v; x != AN_NONE && n < 256; x = g->v[x].parent) {
+        if (!is_function_vertex(&g->v[x])) continue;
+        uint32_t p = g->v[x].parent;
+        if (p == AN_NONE) break;
+        sites[n++] = p; /* the call vertex, or whatever the function hangs under */
+    }
+    json_t *arr = json_array();
+    while (n--) {
+        const struct an_vertex *c = &g->v[sites[n]];
+        json_t *o = json_object();
+        json_object_set_new(o, "function", json_string(c->function ? c->function : ""));
+        if (c->linkage && *c->linkage && strcmp(c->linkage, c->function ? c->function : "") != 0)
+            json_object_set_new(o, "linkage_name", json_string(c->linkage));
+        json_object_set_new(o, "file", json_string(c->file ? c->file : ""));
+        json_object_set_new(o, "line", json_integer(c->line));
+        if (c->column) json_object_set_new(o, "column", json_integer(c->column));
+        json_object_set_new(o, "inlined", json_boolean(is_call_vertex(c) && (c->flags & AN_V_CALL_INLINED) &&
+                                                       !(c->flags & AN_V_CALL_OUTOFLINE)));
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : (p ? p : "");
+}
+
+/** One line a person reads: "loop relax.c:12-15 in relax_block, inlined into
+ *  main at relax.c:33" (innermost first; "called from" for real calls). */
+static json_t *location_text(const struct an_analysis *a, uint32_t v, json_t *chain)
+{
+    struct an_strpool *pool = (struct an_strpool *)&a->g.strings;
+    const struct an_vertex *x = &a->g.v[v];
+    const char *what;
+    char buf[4096];
+    switch (x->kind) {
+    case PSG_LOOP: what = "loop"; break;
+    case PSG_BRANCH: what = "branch"; break;
+    case PSG_COMPUTE: what = "code"; break;
+    case PSG_FUNCTION: what = "function"; break;
+    case PSG_MPI: what = an_mpi_name(x->op); break;
+    case PSG_GPU: what = "GPU call"; break;
+    case PSG_CALL: case PSG_CALL_INDIRECT: case PSG_CALL_RECURSIVE: what = "call"; break;
+    default: what = (x->flags & AN_V_CALLSITE) ? "call" : "function"; break;
+    }
+    size_t k = 0;
+    uint32_t last = x->last_line > x->line ? x->last_line : x->line;
+    if (x->file && *x->file && x->line) {
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s %s:%u", what, base_name(x->file), x->line);
+        if (last > x->line) k += (size_t)snprintf(buf + k, sizeof buf - k, "-%u", last);
+    } else {
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s (no source line)", what);
+    }
+    if (x->function && *x->function)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, " in %s", an_short_function(pool, x->function));
+    for (size_t i = json_array_size(chain); i-- > 0 && k < sizeof buf - 1;) {
+        const json_t *e = json_array_get(chain, i);
+        const char *fn = json_string_value(json_object_get(e, "function"));
+        const char *file = json_string_value(json_object_get(e, "file"));
+        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %s %s at %s:%lld",
+                              json_is_true(json_object_get(e, "inlined")) ? "inlined into" : "called from",
+                              an_short_function(pool, fn ? fn : ""), base_name(file),
+                              (long long)json_integer_value(json_object_get(e, "line")));
+    }
+    return json_string(buf);
+}
+
 static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of)
 {
     json_t *arr = json_array();
@@ -140,6 +234,12 @@ static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of)
         json_object_set_new(o, "kind", json_string(x->kind == AN_KIND_DYNAMIC ? "DYNAMIC" : an_kind_name(x->kind)));
         json_object_set_new(o, "name", json_string(x->name));
         json_object_set_new(o, "function", json_string(x->function));
+        if (x->linkage && *x->linkage && strcmp(x->linkage, x->function) != 0)
+            json_object_set_new(o, "linkage_name", json_string(x->linkage));
+        if (is_call_vertex(x) && (x->flags & (AN_V_CALL_INLINED | AN_V_CALL_OUTOFLINE)))
+            json_object_set_new(o, "inlined", json_boolean((x->flags & AN_V_CALL_INLINED) &&
+                                                           !(x->flags & AN_V_CALL_OUTOFLINE)));
+        if (x->flags & AN_V_ATTRIB_ONLY) json_object_set_new(o, "attribution_only", json_true());
         json_object_set_new(o, "file", json_string(x->file));
         json_object_set_new(o, "line", json_integer(x->line));
         json_object_set_new(o, "last_line", json_integer(x->last_line >= x->line ? x->last_line : x->line));
@@ -183,6 +283,11 @@ static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of
         json_object_set_new(o, "line", json_integer(x->line));
         json_object_set_new(o, "last_line", json_integer(x->last_line >= x->line ? x->last_line : x->line));
         json_object_set_new(o, "function", json_string(x->function));
+        if (x->linkage && *x->linkage && strcmp(x->linkage, x->function) != 0)
+            json_object_set_new(o, "linkage_name", json_string(x->linkage));
+        json_t *chain = call_chain_json(a, c->vertex);
+        json_object_set_new(o, "location", location_text(a, c->vertex, chain));
+        json_object_set_new(o, "call_chain", chain);
         json_object_set_new(o, "vertex", json_integer(index_of[c->vertex]));
         json_object_set_new(o, "cost_seconds", num(c->cost));
         json_object_set_new(o, "cost_percent", num(wall > 0 ? c->cost / wall * 100 : 0));

@@ -158,7 +158,11 @@ vw_graph *vw_path_graph(const struct vw_report *r, const json_t *rc, size_t max)
     lab.len = 0;
     vw_printf(&lab, "Root cause #%ld: ", vw_int(rc, "rank", 0));
     vw_label_text(&lab, vw_category_title(vw_str(rc, "category", NULL)), 0);
-    if (*vw_str(rc, "file", "")) {
+    if (*vw_str(rc, "location", "")) {
+        /* "loop relax.c:12-15 in relax_block, inlined into main at relax.c:33" */
+        vw_puts(&lab, "\\n");
+        vw_label_text(&lab, vw_str(rc, "location", ""), 200);
+    } else if (*vw_str(rc, "file", "")) {
         vw_puts(&lab, " at ");
         vw_label_text(&lab, vw_basename(vw_str(rc, "file", "")), 60);
         vw_printf(&lab, ":%ld", vw_int(rc, "line", 0));

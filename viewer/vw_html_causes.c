@@ -90,6 +90,12 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
         if (*vw_str(rc, "file", "")) {
             vw_html(o, vw_str(rc, "file", ""));
             vw_printf(o, ":%ld–%ld</dd>", vw_int(rc, "line", 0), vw_int(rc, "last_line", vw_int(rc, "line", 0)));
+            if (*vw_str(rc, "location", "")) {
+                /* the loop, its function and the chain of call sites from main */
+                vw_puts(o, "<dt>where</dt><dd class=\"where\">");
+                vw_html(o, vw_str(rc, "location", ""));
+                vw_puts(o, "</dd>");
+            }
         } else {
             vw_puts(o, "(no source location: code without debug information or outside the program)</dd>");
         }

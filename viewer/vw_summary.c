@@ -83,7 +83,11 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
             fprintf(out, "  %s#%ld%s %s%-26s%s ", bold, vw_int(rc, "rank", (long)i + 1), reset, red,
                     vw_category_title(vw_str(rc, "category", NULL)), reset);
             const char *file = vw_str(rc, "file", "");
-            if (*file) {
+            const char *where = vw_str(rc, "location", "");
+            if (*where) {
+                /* the loop, its function and the chain of call sites from main */
+                oneline(out, where, 240);
+            } else if (*file) {
                 oneline(out, file, 120);
                 long line = vw_int(rc, "line", 0), last = vw_int(rc, "last_line", 0);
                 if (last > line) fprintf(out, ":%ld-%ld", line, last); /* a multi-line cause: its range */
@@ -92,7 +96,7 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
                 fputs("(no source location)", out);
             }
             const char *fn = vw_str(rc, "function", "");
-            if (*fn) { fputs(" in ", out); oneline(out, fn, 80); }
+            if (*fn && !*where) { fputs(" in ", out); oneline(out, fn, 80); }
             fprintf(out, "  %s%.3g s (%.1f%%)%s\n", bold, vw_dbl(rc, "cost_seconds", 0), vw_dbl(rc, "cost_percent", 0), reset);
             fprintf(out, "      %s", dim);
             wrapped(out, vw_str(rc, "evidence", ""), 6, 6);

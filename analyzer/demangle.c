@@ -1,0 +1,63 @@
+/* demangle.c — C++ linkage names to the names a person reads, with the
+ * Itanium C++ ABI demangler of libstdc++ (__cxa_demangle), which every C++
+ * toolchain on the system ships; C and Fortran names pass through. */
+#include "analyzer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* libstdc++'s demangler (cxxabi.h), declared here to keep this file C */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+const char *an_demangle(struct an_strpool *pool, const char *name)
+{
+    if (!name || name[0] != '_' || name[1] != 'Z') return an_intern(pool, name);
+    /* clones keep their suffix after the demangled name: _Z3fooi.cold */
+    int status = 0;
+    char *d = __cxa_demangle(name, NULL, NULL, &status);
+    if (!d || status != 0) {
+        free(d);
+        return an_intern(pool, name);
+    }
+    const char *r = an_intern(pool, d);
+    free(d);
+    return r;
+}
+
+const char *an_short_function(struct an_strpool *pool, const char *name)
+{
+    if (!name || !*name) return an_intern(pool, name);
+    size_t n = strlen(name);
+    /* the argument list: the last top-level "(...)" (a trailing " const",
+     * " &", "[clone .cold]" after it goes with it) */
+    size_t end = n;
+    int depth = 0;
+    for (size_t i = n; i-- > 0;) {
+        char ch = name[i];
+        if (ch == ')' ) depth++;
+        else if (ch == '(' && depth > 0 && --depth == 0) {
+            /* "operator()" keeps its own parentheses */
+            if (i >= 8 && !strncmp(name + i - 8, "operator", 8)) continue;
+            end = i;
+            break;
+        }
+    }
+    /* the return type: text up to the last space outside <...> and (...) */
+    size_t start = 0;
+    int angle = 0, paren = 0;
+    for (size_t i = 0; i < end; i++) {
+        char ch = name[i];
+        if (ch == '<') angle++;
+        else if (ch == '>' && angle > 0) angle--;
+        else if (ch == '(') paren++;
+        else if (ch == ')' && paren > 0) paren--;
+        else if (ch == ' ' && !angle && !paren && i + 1 < end && strncmp(name + i + 1, "const", 5) != 0 &&
+                 (i < 8 || strncmp(name + i - 8, "operator", 8) != 0))
+            start = i + 1;
+    }
+    char buf[1024];
+    size_t len = end - start < sizeof buf - 1 ? end - start : sizeof buf - 1;
+    memcpy(buf, name + start, len);
+    buf[len] = 0;
+    return an_intern(pool, len ? buf : name);
+}
