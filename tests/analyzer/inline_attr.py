@@ -17,6 +17,13 @@ receives the samples and which the MPI time:
                   MPI_Allreduce stays under the dot call sites in the loop.
   fortran_module  a module procedure inlined into the main program at -O2:
                   the samples reach its loops.
+  c_helper_chain  c_helper with rank 0 smoothing four times the rows: the
+                  root cause lies in smooth() and its call chain is the one
+                  call site in main, inlined.
+  cxx_names       the C++ program with an imbalance and a part built without
+                  the pass: no mangled (_Z) name reaches the terminal summary,
+                  a person-facing field of report.json (all but linkage_name),
+                  index.html or a DOT file; linkage names are kept.
 
 Vertices are named by paths of steps KIND[:@marker][=name]: a marker is a
 comment "@name" in the sources, naming its line; "=name" a substring of the
@@ -37,7 +44,7 @@ SRC = os.path.join(HERE, "inline")
 # nearly all of it); margins are wide because 2 cores are shared
 CASES = {
     "c_helper": {
-        "compiler": "scalana-cc", "flags": ["-O2"], "sources": ["helper.c"],
+        "build": [("scalana-cc", ["-O2"], ["helper.c"])],
         "inlined": {"main": ["smooth", "total"]},
         "cpu": [
             # (path, minimum share of all CPU time outside MPI)
@@ -50,10 +57,11 @@ CASES = {
         ],
     },
     "cxx_template": {
-        "compiler": "scalana-cxx", "flags": ["-O3"], "sources": ["cg_main.cpp"],
+        "build": [("scalana-cxx", ["-O3"], ["cg_main.cpp"]),
+                  ("scalana-cxx", ["-O3", "--scalana-no-plugin"], ["cg_extra.cpp"])],
         "inlined": {"cg_solve": ["matvec_std", "mini::dot"]},
         "cpu": [
-            ("LOOP:@cg-loop/COMPUTE/CALL:@cg-matvec=matvec_std/FUNCTION=matvec_std/LOOP:@matvec-loop", 0.30),
+            ("LOOP:@cg-loop/COMPUTE/CALL:@cg-matvec=matvec_std/FUNCTION=matvec_std/LOOP/LOOP:@matvec-loop", 0.30),
             ("FUNCTION=cg_solve/LOOP:@cg-loop", 0.60),
         ],
         "mpi": [
@@ -63,13 +71,24 @@ CASES = {
         "no_cpu_on": [("FUNCTION=cg_solve", 0.10)],  # the function itself: at most this share
     },
     "fortran_module": {
-        "compiler": "scalana-fc", "flags": ["-O2"], "sources": ["modproc.f90"],
+        "build": [("scalana-fc", ["-O2"], ["modproc.f90"])],
         "inlined": {"_QQmain": ["relax"]},
         "cpu": [
             ("LOOP:@main-loop/COMPUTE/CALL:@call-relax=relax/FUNCTION=relax/LOOP:@relax-loop", 0.35),
             ("CALL:@call-relax=relax/FUNCTION=relax", 0.80),
         ],
         "mpi": [("LOOP:@main-loop/MPI", 0.90)],
+    },
+    "c_helper_chain": {
+        "build": [("scalana-cc", ["-O2"], ["helper.c"])], "args": ["imbalance"],
+        "inlined": {"main": ["smooth", "total"]},
+        "chain": {"function": "smooth", "calls": [("main", "@call-smooth", True)]},
+    },
+    "cxx_names": {
+        "build": [("scalana-cxx", ["-O3"], ["cg_main.cpp"]),
+                  ("scalana-cxx", ["-O3", "--scalana-no-plugin"], ["cg_extra.cpp"])],
+        "args": ["imbalance"], "viewer": True, "names": True,
+        "inlined": {"cg_solve": ["matvec_std", "mini::dot"]},
     },
 }
 
@@ -155,6 +174,73 @@ def check_inlined(exe, inlined):
                               % (callee, caller, calls[0].strip()))
 
 
+def check_chain(report, want, marks):
+    """A root cause inside want["function"] whose call_chain is want["calls"]
+    ((caller, call-line marker, inlined) from main) and whose location names
+    each call."""
+    causes = [c for c in report["root_causes"] if want["function"] in c["function"]]
+    for c in report["root_causes"]:
+        print("  #%d %s: %s" % (c["rank"], c["category"], c.get("location")))
+    if not causes:
+        raise Failure("no root cause in %s" % want["function"])
+    c = causes[0]
+    chain = c.get("call_chain", [])
+    if len(chain) != len(want["calls"]):
+        raise Failure("call chain %s, wanted %d call sites" % (chain, len(want["calls"])))
+    for got, (fn, mark, inlined) in zip(chain, want["calls"]):
+        where = marks[mark.lstrip("@")]
+        if got["function"] != fn or (os.path.basename(got["file"]), got["line"]) not in where \
+                or got["inlined"] != inlined:
+            raise Failure("call site %s, wanted %s at %s (inlined %s)" % (got, fn, sorted(where), inlined))
+        text = "%s %s at %s:%d" % ("inlined into" if inlined else "called from", fn,
+                                   os.path.basename(got["file"]), got["line"])
+        if text not in c.get("location", ""):
+            raise Failure("location %r does not say %r" % (c.get("location"), text))
+    print("ok")
+    return 0
+
+
+MANGLED = re.compile(r"(?<![A-Za-z0-9_])_Z[A-Za-z0-9_]")
+
+
+def check_names(report, summary, out):
+    """No mangled C++ name in what a person reads; linkage names kept."""
+    errors = []
+    def walk(o, where):
+        if isinstance(o, dict):
+            for k, v in o.items():
+                if k != "linkage_name":
+                    walk(v, where + "." + k)
+        elif isinstance(o, list):
+            for i, v in enumerate(o):
+                walk(v, "%s[%d]" % (where, i))
+        elif isinstance(o, str) and MANGLED.search(o):
+            errors.append("report.json%s: %s" % (where, o[:120]))
+    walk(report, "")
+    texts = {"summary": summary}
+    for f in sorted(os.listdir(out)):
+        if f.endswith(".dot") or f == "index.html":
+            texts[f] = open(os.path.join(out, f), errors="replace").read()
+    if "index.html" not in texts or not any(f.endswith(".dot") for f in texts):
+        errors.append("the viewer wrote no index.html or DOT file")
+    for name, text in texts.items():
+        for m in MANGLED.finditer(text):
+            errors.append("%s: ...%s..." % (name, text[max(0, m.start() - 40):m.end() + 40]))
+            break
+    linkage = [v for v in report["vertices"] if v.get("linkage_name", "").startswith("_Z")]
+    dynamic = [v for v in linkage if v.get("dynamic")]
+    print("  %d vertices keep a _Z linkage name (%d dynamic), %d root causes"
+          % (len(linkage), len(dynamic), len(report["root_causes"])))
+    if not dynamic:
+        errors.append("no dynamic vertex with a C++ linkage name: the test does not test demangling")
+    if not report["root_causes"]:
+        errors.append("no root cause: the summary shows no function name")
+    if errors:
+        raise Failure("\n".join(errors[:20]))
+    print("ok")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--case", required=True, choices=sorted(CASES))
@@ -163,7 +249,8 @@ def main():
     ap.add_argument("--mpirun", default="mpirun")
     a = ap.parse_args()
     case = CASES[a.case]
-    for tool in (case["compiler"], "scalana-run", "scalana-analyze"):
+    tools = sorted({b[0] for b in case["build"]}) + ["scalana-run", "scalana-analyze"]
+    for tool in tools:
         if not os.access(os.path.join(a.bindir, tool), os.X_OK):
             print("skip: %s missing" % tool)
             return 77
@@ -172,21 +259,30 @@ def main():
         return 77
     shutil.rmtree(a.workdir, ignore_errors=True)
     os.makedirs(a.workdir)
-    sources = [os.path.join(SRC, s) for s in case["sources"]]
     exe = os.path.join(a.workdir, a.case)
-    run([os.path.join(a.bindir, case["compiler"])] + case["flags"] + sources + ["-o", exe],
-        a.workdir)
+    objs = []
+    for compiler, flags, srcs in case["build"]:
+        for src in srcs:
+            obj = os.path.join(a.workdir, os.path.splitext(src)[0] + ".o")
+            run([os.path.join(a.bindir, compiler)] + flags + ["-c", os.path.join(SRC, src), "-o", obj],
+                a.workdir)
+            objs.append(obj)
+    run([os.path.join(a.bindir, case["build"][0][0])] + objs + ["-o", exe], a.workdir)
     check_inlined(exe, case["inlined"])
     run_dir = os.path.join(a.workdir, "run-2p")
     env = dict(os.environ, SCALANA_OUTPUT=run_dir)
     run([os.path.join(a.bindir, "scalana-run"), a.mpirun, "--allow-run-as-root", "--oversubscribe",
-         "-n", "2", exe], a.workdir, env)
+         "-n", "2", exe] + case.get("args", []), a.workdir, env)
     out = os.path.join(a.workdir, "report")
-    run([os.path.join(a.bindir, "scalana-analyze"), "-q", "--no-viewer", "-o", out, run_dir],
-        a.workdir)
+    summary = run([os.path.join(a.bindir, "scalana-analyze"), "--color", "never", "-o", out]
+                  + ([] if case.get("viewer") else ["--no-viewer"]) + [run_dir], a.workdir)
     report = json.load(open(os.path.join(out, "report.json")))
-    marks = markers([os.path.join(SRC, f) for f in os.listdir(SRC)])
+    marks = markers([os.path.join(SRC, f) for f in sorted(os.listdir(SRC))])
 
+    if "chain" in case:
+        return check_chain(report, case["chain"], marks)
+    if case.get("names"):
+        return check_names(report, summary, out)
     verts = report["vertices"]
     total_cpu = sum(last(v, "cpu_mean_seconds") for v in verts)
     total_mpi = sum(last(v, "mpi_mean_seconds") for v in verts

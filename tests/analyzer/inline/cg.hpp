@@ -24,16 +24,20 @@ template <typename V> double dot(const V &x, const V &y)
 }
 
 template <typename M, typename V> struct matvec_std {
+    int reps = 1; // more than 1: a process that multiplies again (load imbalance)
     void operator()(const M &A, const V &x, V &y) const
     {
-        for (int r = 0; r < A.n; ++r) { // @matvec-loop
-            double sum = 0;
-            for (int k = A.row[r]; k < A.row[r + 1]; ++k)
-                sum += A.val[k] * x[A.col[k]];
-            y[r] = sum;
-        }
+        for (int rep = 0; rep < reps; ++rep)
+            for (int r = 0; r < A.n; ++r) { // @matvec-loop
+                double sum = 0;
+                for (int k = A.row[r]; k < A.row[r + 1]; ++k)
+                    sum += A.val[k] * x[A.col[k]];
+                y[r] = sum;
+            }
     }
 };
+
+double check_residual(const Csr &A, const std::vector<double> &x, const std::vector<double> &b, int reps);
 
 template <typename M, typename V, typename Op>
 int cg_solve(const M &A, const V &b, V &x, Op matvec, int max_iter)
