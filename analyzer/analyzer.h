@@ -149,9 +149,10 @@ const char *an_remap_path(const struct an_options *o, struct an_strpool *pool, c
  *  name demangled by libstdc++'s __cxa_demangle; other names (C, Fortran,
  *  names that do not demangle) unchanged.  Interned in pool; never NULL. */
 const char *an_demangle(struct an_strpool *pool, const char *name);
-/** A demangled function name without its return type and argument list
- *  ("void ns::f<int>(int*, int) const" -> "ns::f<int>"), for one-line
- *  locations.  Interned in pool. */
+/** A demangled function name without its return type and argument list,
+ *  template argument lists longer than 24 characters elided ("void
+ *  ns::f<int>(int*, int) const" -> "ns::f<int>", "ns::cg<ns::Csr<double,
+ *  int, int>, ...>" -> "ns::cg<...>"), for one-line locations.  Interned. */
 const char *an_short_function(struct an_strpool *pool, const char *name);
 
 /* ---- Symbols (libdw) -------------------------------------------------------- */

@@ -24,6 +24,9 @@ const char *an_demangle(struct an_strpool *pool, const char *name)
     return r;
 }
 
+/* template argument lists longer than this many characters are elided */
+#define SHORT_TEMPLATE_ARGS 24
+
 const char *an_short_function(struct an_strpool *pool, const char *name)
 {
     if (!name || !*name) return an_intern(pool, name);
@@ -55,9 +58,25 @@ const char *an_short_function(struct an_strpool *pool, const char *name)
                  (i < 8 || strncmp(name + i - 8, "operator", 8) != 0))
             start = i + 1;
     }
+    /* long template argument lists read as "<...>": "miniFE::cg_solve<...>"
+     * (report.json's function fields keep the full name) */
     char buf[1024];
-    size_t len = end - start < sizeof buf - 1 ? end - start : sizeof buf - 1;
-    memcpy(buf, name + start, len);
+    size_t len = 0;
+    for (size_t i = start; i < end && len < sizeof buf - 8;) {
+        if (name[i] == '<' && !(i >= start + 8 && !strncmp(name + i - 8, "operator", 8)) &&
+            !(i >= start + 9 && !strncmp(name + i - 9, "operator<", 9))) {
+            size_t j = i + 1;
+            int d = 1;
+            for (; j < end && d; j++) d += name[j] == '<' ? 1 : name[j] == '>' ? -1 : 0;
+            if (!d && j - i - 2 > SHORT_TEMPLATE_ARGS) {
+                memcpy(buf + len, "<...>", 5);
+                len += 5;
+                i = j;
+                continue;
+            }
+        }
+        buf[len++] = name[i++];
+    }
     buf[len] = 0;
     return an_intern(pool, len ? buf : name);
 }
