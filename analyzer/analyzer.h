@@ -238,6 +238,18 @@ struct an_phase_run {
     float *time, *count;        /* [P] seconds inside, times entered */
 };
 
+/** Exact computation time between two consecutive MPI calls of one thread
+ *  (exit of the previous call to entry of the next), in one run, per world rank. */
+struct an_interval {
+    uint32_t prev_vertex;  /* MPI vertex of the previous call; AN_NONE: thread start */
+    uint32_t next_vertex;  /* MPI vertex of the next call; AN_NONE: thread end */
+    float *count;          /* [P] intervals seen */
+    float *wall;           /* [P] sum of wall seconds */
+    float *wall_min, *wall_max, *wall_sq; /* [P] seconds, seconds, seconds^2 */
+    float *cpu;            /* [P] CPU seconds in the intervals (exact or estimated: see cpu_exact) */
+    int cpu_exact;         /* 1 when cpu is from the thread CPU clock, 0 when estimated */
+};
+
 struct an_run {
     char *dir;
     struct scalana_run_info info;
@@ -257,6 +269,9 @@ struct an_run {
     size_t *peer_first;         /* [P+1] offsets into peers by rank, after finish */
     struct an_edge *edges; size_t nedges;
     struct an_phase_run *phases; uint32_t nphases;
+    /* exact computation between consecutive MPI calls (PRF_REC_INTERVALS) */
+    struct an_interval *intervals; uint32_t nintervals;
+    int has_intervals;          /* 1 when at least one rank's profile recorded intervals */
     /* data quality */
     uint64_t samples, dropped, overruns, unresolved, cct_overflow, unmatched;
     uint64_t vol_switches, invol_switches;
@@ -317,6 +332,13 @@ static inline double an_vtime(const struct an_vrun *x, uint32_t i)
     if (x->mpi) t += x->mpi[i];
     return t;
 }
+/** Per-rank seconds of computation immediately before MPI vertex `next_vertex`
+ *  in run r: the sum over intervals ending there (wall seconds when want_cpu is 0,
+ *  CPU seconds when 1), into out[P].  Returns 1 when the run recorded intervals,
+ *  0 when it did not (older profiles; out is then zeroed). */
+int an_interval_before(const struct an_run *r, uint32_t next_vertex, int want_cpu, double *out);
+/** The same for the intervals starting right after MPI vertex `prev_vertex`. */
+int an_interval_after(const struct an_run *r, uint32_t prev_vertex, int want_cpu, double *out);
 /** Rank x rank bytes and messages (sender-major, P*P doubles each, malloc'ed);
  *  returns 0 or -1. */
 int an_run_matrix(const struct an_run *r, double **bytes, double **messages);
