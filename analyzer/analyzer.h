@@ -111,13 +111,22 @@ struct an_thresholds {
     double rotation;          /* latest-peer share under which blame "rotates" */
     double gpu_busy_share;    /* GPU busy share of the run under which its idle time is analysed */
     double matrix_max;        /* largest process count with a rank x rank matrix in report.json */
+    double location_share;    /* a child holding this share of a cause's excess becomes its location */
+    double waiting_share;     /* a process waits when its wait is this share of the largest */
+    double symptom_share;     /* a wait (or measured difference) must reach this share of the min cost */
+    double unexplained_factor;/* an unexplained wait is its own cause at this many min costs */
+    double contention_max;    /* contention above which unexplained waits are the scheduler's */
+    double bandwidth_bytes;   /* bytes per call above which a transfer is bandwidth-bound */
+    double weak_slope;        /* total-work log-log slope above which the runs are weak scaling */
+    double scaling_band;      /* |slope - weak_slope| under which the detected mode is uncertain */
 };
 
 struct an_options {
     char **run_dirs; int run_dir_count;
     const char *out_dir;
     const char *exe;          /* --exe, or NULL: from run.json */
-    int weak;                 /* --weak */
+    int weak;                 /* --weak (or detected: see an_analysis.scaling) */
+    int scaling_flag;         /* 1 when --weak or --strong was given */
     const char **remap_from, **remap_to; int remap_count; /* --source-path OLD=NEW */
     int quiet, progress, color, no_viewer, json_stdout;
     struct an_thresholds th;
@@ -379,12 +388,19 @@ struct an_model_out {
 /** One backtracking step. */
 struct an_step { uint32_t vertex, process; const char *edge; double wait; };
 
+/** Root-cause categories: include/scalana/categories.def, the one list. */
 enum an_category {
-    AN_CAT_LOAD_IMBALANCE, AN_CAT_NON_SCALABLE, AN_CAT_SERIAL, AN_CAT_GROWING_COMM,
-    AN_CAT_LATE_SENDER, AN_CAT_LATE_RECEIVER, AN_CAT_WAIT_COLLECTIVE, AN_CAT_GPU_IDLE,
-    AN_CAT_GPU_BOUND, AN_CAT_H2D, AN_CAT_CONTENTION, AN_CAT_ROTATING
+#define SCALANA_CATEGORY(e, name, label, remedy) AN_CAT_##e,
+#include "scalana/categories.def"
+#undef SCALANA_CATEGORY
+    AN_CAT_COUNT
 };
+/** report.json name of a category ("load_imbalance"); never NULL. */
 const char *an_category_name(enum an_category c);
+/** Label for a person ("load imbalance"); never NULL. */
+const char *an_category_label(enum an_category c);
+/** One-sentence remedy a person can act on; never NULL. */
+const char *an_category_remedy(enum an_category c);
 
 struct an_cause {
     uint32_t vertex;
@@ -395,8 +411,19 @@ struct an_cause {
     uint32_t *waiting; uint32_t nwaiting;
     uint32_t symptom;          /* vertex, AN_NONE if itself */
     struct an_step *path; uint32_t npath;
+    double cost_noise;         /* seconds: the cost's uncertainty (repetition spread, sampling) */
     char evidence[768];
+    const char *cost_rule;     /* how cost was computed (report.json cost_rule), static text */
     int merged;
+};
+
+/** How the scaling mode (strong or weak) was chosen: report.json scaling_mode. */
+struct an_scaling_mode {
+    int weak;                  /* the mode used */
+    int from_flag;             /* 1: --strong/--weak; 0: detected from the runs */
+    int uncertain;             /* detected with a slope inside the uncertain band */
+    double work_slope;         /* log-log slope of the total work (CPU s over processes) vs p */
+    uint32_t counts;           /* process counts the slope was fitted on */
 };
 
 /** Whole analysis state. */
@@ -411,6 +438,8 @@ struct an_analysis {
     double *loss;              /* [g.n] scaling loss seconds at the largest count */
     uint32_t *vflags;          /* [g.n] AN_F_* */
     struct an_cause *causes; uint32_t ncauses;
+    struct an_cause *candidates; uint32_t ncandidates; /* found, but under the thresholds */
+    struct an_scaling_mode scaling;
     char **warnings; uint32_t nwarnings;
     int has_psg;
     int echo_warnings;         /* also print warnings on stderr as they happen (while reading) */

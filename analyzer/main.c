@@ -281,8 +281,9 @@ static void print_summary_fallback(FILE *out, const struct an_analysis *a)
         const struct an_cause *c = &a->causes[k];
         const struct an_vertex *v = &a->g.v[c->vertex];
         fprintf(out, "%2u. %s:%u-%u  %s  %s  %.3g s (%.1f%%)\n    %s\n", k + 1, v->file, v->line,
-                v->last_line, v->function, an_category_name(c->cat), c->cost,
+                v->last_line, v->function, an_category_label(c->cat), c->cost,
                 big->wall > 0 ? c->cost / big->wall * 100 : 0.0, c->evidence);
+        fprintf(out, "    what to do: %s\n", an_category_remedy(c->cat));
     }
 }
 #endif
