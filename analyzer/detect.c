@@ -128,6 +128,25 @@ void an_split_values(const struct an_detect *d, const double *x, double period, 
         out->k_heavy = (double)k1 / bj, out->k_light = (double)k2 / (n - bj);
         out->p_value = scalana_poisson_test(k1, bj, k2, n - bj, SCALANA_GREATER);
         out->significant = ratio && out->p_value < th->alpha / (n - 1);
+        /* sorting by noisy counts pulls the luckiest light processes into the
+         * heavy group: keep the members whose own count exceeds the light
+         * group's at alpha / n (all of them when none does on its own: many
+         * mildly heavy processes) */
+        if (out->significant && bj > 1) {
+            uint32_t keep = 0;
+            for (uint32_t k = 0; k < bj; k++) {
+                uint64_t ki = (uint64_t)llround(x[ix[k]] / period);
+                if (scalana_poisson_test(ki, 1, k2, n - bj, SCALANA_GREATER) < th->alpha / n) ix[keep++] = ix[k];
+            }
+            if (keep && keep < bj) {
+                double kk = 0;
+                for (uint32_t k = 0; k < keep; k++) kk += x[ix[k]];
+                out->heavy_mean = kk / keep, out->nheavy = keep;
+                for (uint32_t k = 0; k < keep; k++) out->heavy[k] = ix[k];
+                qsort(out->heavy, keep, sizeof *out->heavy, by_rank);
+                out->k_heavy = kk / period / keep;
+            }
+        }
     } else {
         out->p_value = 0;
         out->significant = ratio && out->heavy_mean - out->mean >= th->symptom_share * d->min_cost;
@@ -143,11 +162,25 @@ void an_split_free(struct an_split *s)
 
 double an_balance_saving(const struct an_run *r, const double *x)
 {
-    double mx = -INFINITY, sum = 0;
-    uint32_t n = 0;
+    uint32_t *ix = an_xmalloc((r->P + 1) * sizeof *ix), n = 0;
     for (uint32_t i = 0; i < r->P; i++)
-        if (r->present[i]) mx = fmax(mx, x[i]), sum += x[i], n++;
-    return n ? mx - sum / n : 0;
+        if (r->present[i]) ix[n++] = i;
+    if (n < 2) {
+        free(ix);
+        return 0;
+    }
+    sort_x = x;
+    qsort(ix, n, sizeof *ix, by_value_desc);
+    double tot = 0, hi = 0, best = -1, saving = 0;
+    for (uint32_t k = 0; k < n; k++) tot += x[ix[k]];
+    /* the critical (heavy) group: the split with the largest between-group variance */
+    for (uint32_t j = 1; j < n; j++) {
+        hi += x[ix[j - 1]];
+        double mh = hi / j, ml = (tot - hi) / (n - j), v = (double)j * (n - j) * (mh - ml) * (mh - ml);
+        if (v > best) best = v, saving = mh - tot / n;
+    }
+    free(ix);
+    return saving > 0 ? saving : 0;
 }
 
 double an_group_excess(void *ctx, uint32_t v)
@@ -418,7 +451,7 @@ void an_find_root_causes(struct an_analysis *a)
             continue;
         }
         if (c->cost > big->wall && big->wall > 0) c->cost = big->wall;
-        c->cost_noise = cost_noise(a, c);
+        c->cost_noise = fmax(c->cost_noise, cost_noise(a, c));
         if (c->cost < d.min_cost || c->cost <= 0) {
             a->vflags[c->vertex] &= ~(uint32_t)AN_F_ROOT_CAUSE;
             if (c->cost > 0) {
@@ -440,7 +473,21 @@ void an_find_root_causes(struct an_analysis *a)
     free(d.prev), free(d.last_child);
 }
 
-double an_balance_saving_reps(const struct an_detect *d, uint32_t v, double *spread)
+double an_group_saving(const struct an_run *r, const double *x, const uint32_t *procs, uint32_t np)
+{
+    double h = 0, all = 0;
+    uint32_t nh = 0, n = 0;
+    for (uint32_t k = 0; k < np; k++)
+        if (procs[k] < r->P && r->present[procs[k]]) h += x[procs[k]], nh++;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i]) all += x[i], n++;
+    if (!nh || !n) return an_balance_saving(r, x);
+    double s = h / nh - all / n;
+    return s > 0 ? s : 0;
+}
+
+double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np,
+                              double *spread)
 {
     const struct an_scale *big = d->big;
     double s[256], lo = INFINITY, hi = -INFINITY;
@@ -450,7 +497,7 @@ double an_balance_saving_reps(const struct an_detect *d, uint32_t v, double *spr
         if (v >= r->nvr || (!r->vr[v].icpu && !r->vr[v].igpu)) continue;
         double *x = an_xmalloc((r->P + 1) * sizeof *x);
         for (uint32_t i = 0; i < r->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
-        s[n] = an_balance_saving(r, x);
+        s[n] = np ? an_group_saving(r, x, procs, np) : an_balance_saving(r, x);
         lo = fmin(lo, s[n]), hi = fmax(hi, s[n]);
         n++;
         free(x);

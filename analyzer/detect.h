@@ -76,14 +76,23 @@ struct an_split {
 void an_split_values(const struct an_detect *d, const double *x, double period, struct an_split *out);
 void an_split_free(struct an_split *s);
 
-/** The saving of balancing values x over the present processes: max - mean
- *  (seconds: the critical process would take the mean). */
+/** The saving of balancing values x over the present processes: the mean of
+ *  the critical (heavy) group minus the mean of all (seconds: balanced, every
+ *  process would take the mean).  The group is the split of largest
+ *  between-group variance (for one heavy process: max - mean); its mean, not
+ *  the max, so that the noisiest of k heavy processes does not set the cost. */
 double an_balance_saving(const struct an_run *r, const double *x);
 
-/** The same for vertex v's work (an_work) at the largest count: the median
- *  over its repetitions, so that repeated sets of runs give the same cost;
- *  *spread (may be NULL) gets max - min over the repetitions. */
-double an_balance_saving_reps(const struct an_detect *d, uint32_t v, double *spread);
+/** The saving of balancing when the culprits procs[0..np) are known: their
+ *  mean minus the mean of all present processes (seconds, 0 or more). */
+double an_group_saving(const struct an_run *r, const double *x, const uint32_t *procs, uint32_t np);
+
+/** The saving of balancing vertex v's work (an_work) at the largest count
+ *  with culprits procs (np 0: an_balance_saving): the median over its
+ *  repetitions, so that repeated sets of runs give the same cost; *spread
+ *  (may be NULL) gets max - min over the repetitions. */
+double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np,
+                              double *spread);
 
 /* ---- Causes --------------------------------------------------------------------- */
 

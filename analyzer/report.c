@@ -374,6 +374,11 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
                             x->kind == PSG_MPI ? an_mpi_name(x->op) : (x->name && *x->name ? x->name : x->function),
                             x->file, x->line, top[k][0], wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0);
     }
+    double rest = 100 - comp_pct - mpi_pct;
+    if (rest >= 10 && len > 0 && (size_t)len < sizeof text)
+        len += snprintf(text + len, sizeof text - len,
+                        "; %.0f%% in neither (start-up, I/O, or waiting for a core: contention %.2gx)", rest,
+                        fmax(1, r->contention));
     if (len > 0 && (size_t)len < sizeof text - 2) snprintf(text + len, sizeof text - len, ".");
     free(top);
     json_object_set_new(o, "top_vertices", tv);

@@ -6,10 +6,13 @@
  *    and scheduling);
  *  - volume: the bytes per call grew, are bandwidth-bound (bandwidth_bytes)
  *    and the time of its fastest process grew;
- *  - latency: the time of its fastest process (at a collective the last
+ *  - latency (collectives only): the time of its fastest process (the last
  *    arrival, which waited for nobody; so not a wait) grew by scaling_ratio
- *    and the minimum cost, also when each call moves the same few bytes (a
- *    latency-bound Allreduce whose cost grows like log p or worse).
+ *    and the minimum cost from the smallest count with two or more processes
+ *    (on one process a collective is a copy), also when each call moves the
+ *    same few bytes (a latency-bound Allreduce whose cost grows like log p or
+ *    worse).  Not for point-to-point calls and completions: there even the
+ *    fastest process's time is mostly waiting for its partners.
  * On a contended run the cause is still reported, with a caveat.  Its cost is
  * the growth of the fastest process's time: what the run would save if the
  * operation cost per process what it cost at the smallest count. */
@@ -52,11 +55,12 @@ static double fastest_seconds(const struct an_run *r, uint32_t v)
     return isfinite(mn) ? mn / fmax(1, r->contention) : 0;
 }
 
-/* The smallest count where v exists (s0), or -1. */
-static int first_scale(const struct an_analysis *a, uint32_t v)
+/* The smallest count below the largest where v exists, with at least
+ * min_p processes (s0), or -1. */
+static int first_scale(const struct an_analysis *a, uint32_t v, uint32_t min_p)
 {
     for (uint32_t s = 0; s + 1 < a->nscales; s++)
-        if (a->vm[(size_t)s * a->g.n + v].present) return (int)s;
+        if (a->scales[s].P >= min_p && a->vm[(size_t)s * a->g.n + v].present) return (int)s;
     return -1;
 }
 
@@ -74,7 +78,7 @@ static void mark(struct an_detect *d)
         const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
         if (vx->kind != PSG_MPI || !mb->present || an_mpi_is_init(vx->op)) continue;
         enum an_mpi_role role = an_mpi_role(vx->op);
-        int s0 = first_scale(a, v);
+        int s0 = first_scale(a, v, 1);
         if (s0 < 0 || role == AN_MPI_OTHER) continue;
         const struct an_vmetrics *m0 = &a->vm[(size_t)s0 * d->N + v];
         const struct an_run *r0 = a->scales[s0].rep;
@@ -85,7 +89,12 @@ static void mark(struct an_detect *d)
         int transfer = x1 / fmax(x0, 1e-9) >= th->scaling_ratio && x1 - x0 >= d->min_cost;
         int grows = f1 / fmax(f0, 1e-9) >= th->scaling_ratio && f1 - f0 >= d->min_cost;
         int volume = b0 > 0 && b1 >= th->bandwidth_bytes && b1 / b0 >= th->scaling_ratio && grows;
-        int latency = grows;
+        int latency = 0;
+        int s2 = first_scale(a, v, 2);
+        if (role == AN_MPI_COLLECTIVE && s2 >= 0) {
+            double g0 = fastest_seconds(a->scales[s2].rep, v);
+            latency = f1 / fmax(g0, 1e-9) >= th->scaling_ratio && f1 - g0 >= d->min_cost;
+        }
         if ((transfer || volume || latency) && a->loss[v] >= d->min_cost && a->loss[v] > spread)
             a->vflags[v] |= AN_F_NON_SCALABLE;
     }
@@ -100,7 +109,7 @@ static void find(struct an_detect *d)
     for (uint32_t v = 0; v < d->N; v++) {
         const struct an_vertex *vx = &a->g.v[v];
         if (!(a->vflags[v] & AN_F_NON_SCALABLE) || vx->kind != PSG_MPI) continue;
-        int s0 = first_scale(a, v);
+        int s0 = first_scale(a, v, 1);
         if (s0 < 0) continue;
         const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
         const struct an_vmetrics *m0 = &a->vm[(size_t)s0 * d->N + v];

@@ -63,7 +63,7 @@ static void find(struct an_detect *d)
         }
         c->cat = an_classify_computation(d, c->vertex, procs, np);
         double noise = 0;
-        c->cost = an_balance_saving_reps(d, c->vertex, &noise);
+        c->cost = an_balance_saving_reps(d, c->vertex, procs, np, &noise);
         c->cost_noise = noise;
         c->cost_rule = "balanced work: max - mean over the processes of the code's CPU (+GPU) time";
         an_cause_procs(c, procs, np);

@@ -246,7 +246,7 @@ static void exact_intervals(struct walk *b, uint32_t m)
         an_split_values(d, x, 0, &sp);
         if (sp.significant) {
             b->exact = 1;
-            b->exact_saving = an_balance_saving(d->r, x);
+            b->exact_saving = an_group_saving(d->r, x, sp.heavy, sp.nheavy);
             memset(b->exact_heavy, 0, d->P);
             for (uint32_t k = 0; k < sp.nheavy; k++) b->exact_heavy[sp.heavy[k]] = 1;
         }
@@ -447,7 +447,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
             rule = "balanced computation interval: max - mean of the exact per-process times between the two MPI "
                    "calls, at most the largest wait it explains";
         } else {
-            cost = fmin(an_balance_saving_reps(d, best, &noise), largest);
+            cost = fmin(an_balance_saving_reps(d, root, procs, np, &noise), largest);
             rule = "balanced work: max - mean over the processes of the code's CPU (+GPU) time, at most the "
                    "largest wait it explains";
         }
@@ -456,6 +456,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
             c->cat = cat;
             c->cost = cost;
             c->cost_rule = rule;
+            c->cost_noise = noise;
             c->symptom = s;
             free(c->path);
             /* path: symptom, crossing, walk back to the candidate, then the located root */
