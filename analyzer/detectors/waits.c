@@ -586,8 +586,10 @@ static void find(struct an_detect *d)
     while (b.seen_cap < 4 * b.capw) b.seen_cap *= 2;
     b.seen = calloc(b.seen_cap, sizeof *b.seen);
     if (!b.seen) abort();
+    /* flagged symptoms, and waits of symptom_share of the minimum cost whose
+     * causes may become candidates (backtrack_symptom checks the size) */
     for (uint32_t v = 0; v < d->N; v++)
-        if (d->a->vflags[v] & AN_F_WAITING) backtrack_symptom(&b, v);
+        if (d->a->g.v[v].kind == PSG_MPI && v < d->r->nvr && d->r->vr[v].mpi) backtrack_symptom(&b, v);
     an_split_free(&b.last);
     free(b.waits), free(b.score_cache), free(b.exact_heavy), free(b.w), free(b.seen);
 }
