@@ -441,6 +441,17 @@ void an_find_root_causes(struct an_analysis *a)
             break;
         }
     }
+    /* a culprit is never a waiting process (merges may have widened the culprits) */
+    for (uint32_t i = 0; i < a->ncauses; i++) {
+        struct an_cause *c = &a->causes[i];
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < c->nwaiting; k++) {
+            int cul = 0;
+            for (uint32_t j = 0; j < c->nprocs && !cul; j++) cul = c->procs[j] == c->waiting[k];
+            if (!cul) c->waiting[n++] = c->waiting[k];
+        }
+        c->nwaiting = n;
+    }
     /* thresholds: under them a cause is a candidate, never a root cause */
     uint32_t n = 0;
     const struct an_scale *big = d.big;

@@ -108,6 +108,24 @@ void an_options_free(struct an_options *o)
     o->run_dirs = NULL, o->remap_from = o->remap_to = NULL;
 }
 
+/* Prints text wrapped at 78 columns, each line indented by indent spaces. */
+static void print_wrapped(FILE *out, const char *text, int indent)
+{
+    int col = 0;
+    while (*text) {
+        while (*text == ' ') text++;
+        int w = 0;
+        while (text[w] && text[w] != ' ') w++;
+        if (!w) break;
+        if (col && col + 1 + w > 78) fputc('\n', out), col = 0;
+        if (!col) col = fprintf(out, "%*s", indent, "");
+        else fputc(' ', out), col++;
+        col += fprintf(out, "%.*s", w, text);
+        text += w;
+    }
+    if (col) fputc('\n', out);
+}
+
 static void usage(FILE *out)
 {
     fputs(
@@ -142,7 +160,7 @@ static void usage(FILE *out)
         "2 usage error.  See scalana-analyze(1) and docs/analyzer.md.\n\n",
         out);
     fputs("Root-cause categories (report.json name: what to do):\n", out);
-#define SCALANA_CATEGORY(e, name, label, remedy) fprintf(out, "  %s\n      %s\n", name, remedy);
+#define SCALANA_CATEGORY(e, name, label, remedy) fprintf(out, "  %s\n", name), print_wrapped(out, remedy, 6);
 #include "scalana/categories.def"
 #undef SCALANA_CATEGORY
 }
