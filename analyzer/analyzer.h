@@ -281,6 +281,9 @@ struct an_run {
     /* exact computation between consecutive MPI calls (PRF_REC_INTERVALS) */
     struct an_interval *intervals; uint32_t nintervals;
     int has_intervals;          /* 1 when at least one rank's profile recorded intervals */
+    uint32_t *interval_slots, interval_mask; /* (prev, next) -> index + 1, open addressing */
+    uint64_t interval_overflow; /* intervals the runtime could not record (pair table full,
+                                   no context), all ranks */
     /* data quality */
     uint64_t samples, dropped, overruns, unresolved, cct_overflow, unmatched;
     uint64_t vol_switches, invol_switches;
@@ -341,6 +344,16 @@ static inline double an_vtime(const struct an_vrun *x, uint32_t i)
     if (x->mpi) t += x->mpi[i];
     return t;
 }
+/** Adds rank `rank`'s interval records to run r: each context is replaced by
+ *  its MPI vertex (ctx_vertex[context], AN_NONE when unattributed: such
+ *  records are skipped), records of several threads or contexts with the same
+ *  vertex pair are merged (sums; min of minima, max of maxima).  CPU seconds
+ *  are the thread CPU clock's where read, else the CPU-time sampler's periods
+ *  times period_s, else (no CPU-time sampler) the wall time as an upper bound;
+ *  cpu_exact stays 1 while every merged interval was read with the clock.
+ *  Called by an_run_add_rank.  Aborts on allocation failure. */
+void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank_data *d,
+                          const uint32_t *ctx_vertex, double period_s);
 /** Per-rank seconds of computation immediately before MPI vertex `next_vertex`
  *  in run r: the sum over intervals ending there (wall seconds when want_cpu is 0,
  *  CPU seconds when 1), into out[P].  Returns 1 when the run recorded intervals,

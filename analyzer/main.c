@@ -458,6 +458,10 @@ int main(int argc, char **argv)
             an_warn(&a, "%u process%s (%s): %u %s missing (did not write a profile)", r->P,
                     r->P == 1 ? "" : "es", r->dir, unwritten,
                     unwritten == 1 ? "rank" : "ranks");
+        if (r->interval_overflow)
+            an_warn(&a, "%u process%s: %llu computation intervals between MPI calls not recorded (the runtime's "
+                        "table of context pairs was full, or a call had no context): times before and after "
+                        "MPI calls are partial", r->P, r->P == 1 ? "" : "es", (unsigned long long)r->interval_overflow);
         if (r->samples && r->dropped * 10 > r->samples)
             an_warn(&a, "%u process%s: %llu of %llu samples dropped", r->P, r->P == 1 ? "" : "es", (unsigned long long)r->dropped,
                     (unsigned long long)r->samples);

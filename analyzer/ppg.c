@@ -49,7 +49,7 @@ void an_run_free(struct an_run *r)
         free(x->count), free(x->wall), free(x->wall_min), free(x->wall_max), free(x->wall_sq);
         free(x->cpu);
     }
-    free(r->intervals);
+    free(r->intervals), free(r->interval_slots);
     free(r->phases);
     free(r->ranks_on_host), free(r->usable_cores);
     free(r->peers), free(r->peer_first), free(r->edges), free(r->missing), free(r->unreadable);
@@ -235,6 +235,8 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         q->time[rank] += (float)(ph->time_ns * 1e-9);
         q->count[rank] += (float)ph->count;
     }
+    if (d->has_intervals)
+        an_run_add_intervals(r, rank, d, ctx_v, period);
     free(ctx_v);
     free(nv);
     return 0;
