@@ -118,13 +118,22 @@ struct an_thresholds {
     double rotation;          /* latest-peer share under which blame "rotates" */
     double gpu_busy_share;    /* GPU busy share of the run under which its idle time is analysed */
     double matrix_max;        /* largest process count with a rank x rank matrix in report.json */
+    double location_share;    /* a child holding this share of a cause's excess becomes its location */
+    double waiting_share;     /* a process waits when its wait is this share of the largest */
+    double symptom_share;     /* a wait (or measured difference) must reach this share of the min cost */
+    double unexplained_factor;/* an unexplained wait is its own cause at this many min costs */
+    double contention_max;    /* contention above which unexplained waits are the scheduler's */
+    double bandwidth_bytes;   /* bytes per call above which a transfer is bandwidth-bound */
+    double weak_slope;        /* total-work log-log slope above which the runs are weak scaling */
+    double scaling_band;      /* |slope - weak_slope| under which the detected mode is uncertain */
 };
 
 struct an_options {
     char **run_dirs; int run_dir_count;
     const char *out_dir;
     const char *exe;          /* --exe, or NULL: from run.json */
-    int weak;                 /* --weak */
+    int weak;                 /* --weak (or detected: see an_analysis.scaling) */
+    int scaling_flag;         /* 1 when --weak or --strong was given */
     const char **remap_from, **remap_to; int remap_count; /* --source-path OLD=NEW */
     int quiet, progress, color, no_viewer, json_stdout;
     struct an_thresholds th;
@@ -258,6 +267,18 @@ struct an_phase_run {
     float *time, *count;        /* [P] seconds inside, times entered */
 };
 
+/** Exact computation time between two consecutive MPI calls of one thread
+ *  (exit of the previous call to entry of the next), in one run, per world rank. */
+struct an_interval {
+    uint32_t prev_vertex;  /* MPI vertex of the previous call; AN_NONE: thread start */
+    uint32_t next_vertex;  /* MPI vertex of the next call; AN_NONE: thread end */
+    float *count;          /* [P] intervals seen */
+    float *wall;           /* [P] sum of wall seconds */
+    float *wall_min, *wall_max, *wall_sq; /* [P] seconds, seconds, seconds^2 */
+    float *cpu;            /* [P] CPU seconds in the intervals (exact or estimated: see cpu_exact) */
+    int cpu_exact;         /* 1 when cpu is from the thread CPU clock, 0 when estimated */
+};
+
 struct an_run {
     char *dir;
     struct scalana_run_info info;
@@ -277,6 +298,12 @@ struct an_run {
     size_t *peer_first;         /* [P+1] offsets into peers by rank, after finish */
     struct an_edge *edges; size_t nedges;
     struct an_phase_run *phases; uint32_t nphases;
+    /* exact computation between consecutive MPI calls (PRF_REC_INTERVALS) */
+    struct an_interval *intervals; uint32_t nintervals;
+    int has_intervals;          /* 1 when at least one rank's profile recorded intervals */
+    uint32_t *interval_slots, interval_mask; /* (prev, next) -> index + 1, open addressing */
+    uint64_t interval_overflow; /* intervals the runtime could not record (pair table full,
+                                   no context), all ranks */
     /* data quality */
     uint64_t samples, dropped, overruns, unresolved, cct_overflow, unmatched;
     uint64_t vol_switches, invol_switches;
@@ -337,6 +364,23 @@ static inline double an_vtime(const struct an_vrun *x, uint32_t i)
     if (x->mpi) t += x->mpi[i];
     return t;
 }
+/** Adds rank `rank`'s interval records to run r: each context is replaced by
+ *  its MPI vertex (ctx_vertex[context], AN_NONE when unattributed: such
+ *  records are skipped), records of several threads or contexts with the same
+ *  vertex pair are merged (sums; min of minima, max of maxima).  CPU seconds
+ *  are the thread CPU clock's where read, else the CPU-time sampler's periods
+ *  times period_s, else (no CPU-time sampler) the wall time as an upper bound;
+ *  cpu_exact stays 1 while every merged interval was read with the clock.
+ *  Called by an_run_add_rank.  Aborts on allocation failure. */
+void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank_data *d,
+                          const uint32_t *ctx_vertex, double period_s);
+/** Per-rank seconds of computation immediately before MPI vertex `next_vertex`
+ *  in run r: the sum over intervals ending there (wall seconds when want_cpu is 0,
+ *  CPU seconds when 1), into out[P].  Returns 1 when the run recorded intervals,
+ *  0 when it did not (older profiles; out is then zeroed). */
+int an_interval_before(const struct an_run *r, uint32_t next_vertex, int want_cpu, double *out);
+/** The same for the intervals starting right after MPI vertex `prev_vertex`. */
+int an_interval_after(const struct an_run *r, uint32_t prev_vertex, int want_cpu, double *out);
 /** Rank x rank bytes and messages (sender-major, P*P doubles each, malloc'ed);
  *  returns 0 or -1. */
 int an_run_matrix(const struct an_run *r, double **bytes, double **messages);
@@ -377,12 +421,19 @@ struct an_model_out {
 /** One backtracking step. */
 struct an_step { uint32_t vertex, process; const char *edge; double wait; };
 
+/** Root-cause categories: include/scalana/categories.def, the one list. */
 enum an_category {
-    AN_CAT_LOAD_IMBALANCE, AN_CAT_NON_SCALABLE, AN_CAT_SERIAL, AN_CAT_GROWING_COMM,
-    AN_CAT_LATE_SENDER, AN_CAT_LATE_RECEIVER, AN_CAT_WAIT_COLLECTIVE, AN_CAT_GPU_IDLE,
-    AN_CAT_GPU_BOUND, AN_CAT_H2D, AN_CAT_CONTENTION, AN_CAT_ROTATING
+#define SCALANA_CATEGORY(e, name, label, remedy) AN_CAT_##e,
+#include "scalana/categories.def"
+#undef SCALANA_CATEGORY
+    AN_CAT_COUNT
 };
+/** report.json name of a category ("load_imbalance"); never NULL. */
 const char *an_category_name(enum an_category c);
+/** Label for a person ("load imbalance"); never NULL. */
+const char *an_category_label(enum an_category c);
+/** One-sentence remedy a person can act on; never NULL. */
+const char *an_category_remedy(enum an_category c);
 
 struct an_cause {
     uint32_t vertex;
@@ -393,8 +444,19 @@ struct an_cause {
     uint32_t *waiting; uint32_t nwaiting;
     uint32_t symptom;          /* vertex, AN_NONE if itself */
     struct an_step *path; uint32_t npath;
+    double cost_noise;         /* seconds: the cost's uncertainty (repetition spread, sampling) */
     char evidence[768];
+    const char *cost_rule;     /* how cost was computed (report.json cost_rule), static text */
     int merged;
+};
+
+/** How the scaling mode (strong or weak) was chosen: report.json scaling_mode. */
+struct an_scaling_mode {
+    int weak;                  /* the mode used */
+    int from_flag;             /* 1: --strong/--weak; 0: detected from the runs */
+    int uncertain;             /* detected with a slope inside the uncertain band */
+    double work_slope;         /* log-log slope of the total work (CPU s over processes) vs p */
+    uint32_t counts;           /* process counts the slope was fitted on */
 };
 
 /** Whole analysis state. */
@@ -409,6 +471,8 @@ struct an_analysis {
     double *loss;              /* [g.n] scaling loss seconds at the largest count */
     uint32_t *vflags;          /* [g.n] AN_F_* */
     struct an_cause *causes; uint32_t ncauses;
+    struct an_cause *candidates; uint32_t ncandidates; /* found, but under the thresholds */
+    struct an_scaling_mode scaling;
     char **warnings; uint32_t nwarnings;
     int has_psg;
     int echo_warnings;         /* also print warnings on stderr as they happen (while reading) */

@@ -281,8 +281,9 @@ static void print_summary_fallback(FILE *out, const struct an_analysis *a)
         const struct an_cause *c = &a->causes[k];
         const struct an_vertex *v = &a->g.v[c->vertex];
         fprintf(out, "%2u. %s:%u-%u  %s  %s  %.3g s (%.1f%%)\n    %s\n", k + 1, v->file, v->line,
-                v->last_line, v->function, an_category_name(c->cat), c->cost,
+                v->last_line, v->function, an_category_label(c->cat), c->cost,
                 big->wall > 0 ? c->cost / big->wall * 100 : 0.0, c->evidence);
+        fprintf(out, "    what to do: %s\n", an_category_remedy(c->cat));
     }
 }
 #endif
@@ -457,6 +458,10 @@ int main(int argc, char **argv)
             an_warn(&a, "%u process%s (%s): %u %s missing (did not write a profile)", r->P,
                     r->P == 1 ? "" : "es", r->dir, unwritten,
                     unwritten == 1 ? "rank" : "ranks");
+        if (r->interval_overflow)
+            an_warn(&a, "%u process%s: %llu computation intervals between MPI calls not recorded (the runtime's "
+                        "table of context pairs was full, or a call had no context): times before and after "
+                        "MPI calls are partial", r->P, r->P == 1 ? "" : "es", (unsigned long long)r->interval_overflow);
         if (r->samples && r->dropped * 10 > r->samples)
             an_warn(&a, "%u process%s: %llu of %llu samples dropped", r->P, r->P == 1 ? "" : "es", (unsigned long long)r->dropped,
                     (unsigned long long)r->samples);

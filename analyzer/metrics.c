@@ -113,50 +113,76 @@ double an_min_cost(const struct an_analysis *a)
     return fmax(th->min_cost_seconds, th->min_cost_percent / 100.0 * big->wall / f);
 }
 
-/* Transfer cost of MPI vertex v per process, in uncontended seconds: calls per
- * process times how much longer its shortest single call took than the
- * shortest call of any other operation of the same role (the control: a
- * latency-bound call under the same scheduling), divided by the contention. */
-static double transfer_seconds(const struct an_analysis *a, const struct an_run *r, uint32_t v)
+/* Strong or weak scaling from the runs: per computation vertex, the log-log
+ * slope of its total CPU time (mean x processes) against p, and the median of
+ * those slopes weighted by the vertex's total at the smallest count.  Strong
+ * scaling keeps the total work (slope 0), weak scaling multiplies it by p
+ * (slope 1); a weighted median is not moved by a replicated part of a
+ * strong-scaling program (it grows like p too) unless that part holds most of
+ * the work.  Above weak_slope: weak; within scaling_band of it: a warning.
+ * --strong/--weak override. */
+static void detect_scaling_mode(struct an_analysis *a)
 {
-    if (v >= r->nvr || !r->vr[v].ncalls || !r->present_count) return 0;
-    enum an_mpi_role role = an_mpi_role(a->g.v[v].op);
-    double base = INFINITY;
-    for (uint32_t u = 0; u < r->nvr && u < a->g.n; u++) {
-        if (u == v || !r->vr[u].ncalls || r->vr[u].min_call_s <= 0 || a->g.v[u].kind != PSG_MPI) continue;
-        if (an_mpi_role(a->g.v[u].op) != role) continue;
-        base = fmin(base, r->vr[u].min_call_s);
+    struct an_scaling_mode *m = &a->scaling;
+    const struct an_thresholds *th = &a->opt->th;
+    uint32_t S = a->nscales, N = a->g.n;
+    m->weak = a->opt->weak, m->from_flag = a->opt->scaling_flag, m->counts = S, m->work_slope = NAN;
+    if (S < 2) return;
+    double *slope = malloc((N + 1) * sizeof *slope), *wt = malloc((N + 1) * sizeof *wt);
+    if (!slope || !wt) abort();
+    uint32_t n = 0;
+    double wsum = 0;
+    for (uint32_t v = 0; v < N; v++) {
+        if (is_mpi(&a->g.v[v])) continue;
+        double lp[256], lw[256], w0 = 0;
+        uint32_t k = 0;
+        for (uint32_t s = 0; s < S && k < 256; s++) {
+            const struct an_vmetrics *vm = &a->vm[(size_t)s * N + v];
+            double tot = vm->present ? vm->cpu_mean * a->scales[s].P : 0;
+            if (!(tot > 0)) continue;
+            if (!k) w0 = tot;
+            lp[k] = log((double)a->scales[s].P), lw[k] = log(tot), k++;
+        }
+        if (k < 2 || !(w0 > 0)) continue;
+        double mx = 0, my = 0, sxx = 0, sxy = 0;
+        for (uint32_t q = 0; q < k; q++) mx += lp[q], my += lw[q];
+        mx /= k, my /= k;
+        for (uint32_t q = 0; q < k; q++) sxx += (lp[q] - mx) * (lp[q] - mx), sxy += (lp[q] - mx) * (lw[q] - my);
+        if (!(sxx > 0)) continue;
+        slope[n] = sxy / sxx, wt[n] = w0, wsum += w0, n++;
     }
-    if (!isfinite(base)) base = 0;
-    double per_call = r->vr[v].min_call_s - base;
-    if (per_call < 0) per_call = 0;
-    return r->vr[v].calls / r->present_count * per_call / fmax(1, r->contention);
-}
-
-/* Bytes per call above which a transfer is bandwidth-bound rather than
- * latency-bound: MPI libraries switch from eager to rendezvous protocols
- * between 4 and 64 KiB (Open MPI's shared-memory and TCP eager limits are
- * 4-64 KiB, MPICH's 64 KiB).  Below it, a call's time growing with p on a
- * crowded machine is scheduling, not volume. */
-#define AN_BANDWIDTH_BOUND_BYTES 65536.0
-
-/* Bytes (sent + received) per call of MPI vertex v, over all processes of run r. */
-static double bytes_per_call(const struct an_run *r, uint32_t v)
-{
-    if (v >= r->nvr || r->vr[v].calls <= 0) return 0;
-    return (r->vr[v].bytes_sent + r->vr[v].bytes_recv) / r->vr[v].calls;
-}
-
-/* Time inside MPI vertex v of the process that spent the least there (at a
- * collective: the last arrival, which waited for nobody), in uncontended
- * seconds (divided by the run's contention). */
-static double fastest_seconds(const struct an_run *r, uint32_t v)
-{
-    if (v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) return 0;
-    double mn = INFINITY;
-    for (uint32_t i = 0; i < r->P; i++)
-        if (r->present[i] && r->vr[v].ncalls[i] > 0) mn = fmin(mn, r->vr[v].mpi[i]);
-    return isfinite(mn) ? mn / fmax(1, r->contention) : 0;
+    if (n) {
+        /* weighted median: sort by slope, walk to half the weight */
+        for (uint32_t i = 1; i < n; i++)
+            for (uint32_t j = i; j > 0 && slope[j - 1] > slope[j]; j--) {
+                double t = slope[j]; slope[j] = slope[j - 1], slope[j - 1] = t;
+                t = wt[j], wt[j] = wt[j - 1], wt[j - 1] = t;
+            }
+        double acc = 0;
+        uint32_t i = 0;
+        for (; i < n; i++) {
+            acc += wt[i];
+            if (acc >= 0.5 * wsum) break;
+        }
+        m->work_slope = slope[i < n ? i : n - 1];
+    }
+    free(slope), free(wt);
+    if (!isfinite(m->work_slope)) return;
+    int weak = m->work_slope > th->weak_slope;
+    m->uncertain = fabs(m->work_slope - th->weak_slope) < th->scaling_band;
+    if (m->from_flag) {
+        if (weak != a->opt->weak && !m->uncertain)
+            an_warn(a, "analysed as %s scaling (--%s), but the total work grows with a log-log slope of %.2f "
+                       "in p, which looks like %s scaling (strong: 0, weak: 1)",
+                    a->opt->weak ? "weak" : "strong", a->opt->weak ? "weak" : "strong", m->work_slope,
+                    weak ? "weak" : "strong");
+        return;
+    }
+    a->opt->weak = m->weak = weak;
+    if (m->uncertain)
+        an_warn(a, "scaling mode uncertain: the total work (CPU seconds summed over processes) grows with a "
+                   "log-log slope of %.2f in p (strong scaling: 0, weak: 1); analysed as %s scaling, give "
+                   "--strong or --weak to decide", m->work_slope, weak ? "weak" : "strong");
 }
 
 void an_compute_metrics(struct an_analysis *a)
@@ -234,38 +260,12 @@ void an_compute_metrics(struct an_analysis *a)
             mx->metric = "inclusive_max_seconds";
         }
     }
-    /* flags at the largest count */
-    const struct an_run *r = big->rep;
-    const struct an_thresholds *th = &a->opt->th;
-    double min_cost = an_min_cost(a);
+    /* scaling loss at the largest count (the decisions are the detectors') */
+    detect_scaling_mode(a);
     for (uint32_t v = 0; v < N; v++) {
         const struct an_vertex *vx = &a->g.v[v];
         const struct an_vmetrics *mb = &a->vm[(size_t)(S - 1) * N + v];
-        if (!mb->present) continue;
-        /* imbalance of the vertex's own time (exclusive) at the largest count */
-        if (!is_mpi(vx) && mb->mean > 0 && mb->max / mb->mean >= th->imbalance && mb->max - mb->mean >= min_cost) {
-            const struct an_vrun *x = &r->vr[v];
-            double per = r->period_s > 0 ? r->period_s : 0.01;
-            uint64_t kmax = (uint64_t)llround(mb->max / per), kmean = (uint64_t)llround(mb->mean / per);
-            double alpha = th->alpha / (r->present_count ? r->present_count : 1);
-            if (x->samples >= th->min_samples &&
-                scalana_counts_differ(kmax, 1, kmean, 1, SCALANA_GREATER, alpha, 0))
-                a->vflags[v] |= AN_F_IMBALANCED;
-        }
-        if (is_mpi(vx)) {
-            double w[1];
-            (void)w;
-            double *waits = malloc((r->P + 1) * sizeof *waits);
-            if (waits) {
-                an_waits(a, r, v, waits);
-                double mw = 0;
-                for (uint32_t i = 0; i < r->P; i++) mw = fmax(mw, waits[i]);
-                if (mw >= min_cost) a->vflags[v] |= AN_F_WAITING;
-                free(waits);
-            }
-        }
-        if (S < 2) continue;
-        /* scaling loss on the vertex's own time (exclusive, mean over processes) */
+        if (!mb->present || S < 2) continue;
         const struct an_vmetrics *m0 = NULL;
         uint32_t s0 = 0;
         for (uint32_t s = 0; s < S - 1; s++)
@@ -275,41 +275,12 @@ void an_compute_metrics(struct an_analysis *a)
             /* appears only at the largest count: all of it is loss */
             a->loss[v] = mb->mean;
         } else if (is_mpi(vx)) {
-            /* communication: its transfer cost (transfer_seconds) should not grow with p */
-            const struct an_run *r0 = a->scales[s0].rep;
-            double x0 = transfer_seconds(a, r0, v), x1 = transfer_seconds(a, r, v);
+            /* communication: its time should not grow with p */
             a->loss[v] = mb->mean - m0->mean;
-            double spread = fmax(mb->spread, m0->spread);
-            enum an_mpi_role role = an_mpi_role(vx->op);
-            /* or: the bytes each call moves grew with p, and so did the time of the
-             * process that waited least, beyond what the machine's contention
-             * explains (on a crowded machine even the shortest call of a
-             * 32 MB Allgather is mostly scheduling, so the control above can
-             * hide it; a latency-bound call moves the same bytes at every p) */
-            double b0 = bytes_per_call(r0, v), b1 = bytes_per_call(r, v);
-            double f0 = fastest_seconds(r0, v), f1 = fastest_seconds(r, v);
-            int transfer = x1 / fmax(x0, 1e-9) >= th->scaling_ratio && x1 - x0 >= min_cost;
-            int volume = b0 > 0 && b1 >= AN_BANDWIDTH_BOUND_BYTES && b1 / b0 >= th->scaling_ratio && f1 / fmax(f0, 1e-9) >= th->scaling_ratio &&
-                         f1 - f0 >= min_cost;
-            if (role != AN_MPI_OTHER && (transfer || volume) && a->loss[v] >= min_cost && a->loss[v] > spread)
-                a->vflags[v] |= AN_F_NON_SCALABLE;
         } else {
             double ideal = a->opt->weak ? scalana_ideal_weak(m0->mean, p0, P)
                                         : scalana_ideal_strong(m0->mean, p0, P);
             a->loss[v] = mb->mean - ideal;
-            double spread = fmax(mb->spread, m0->spread);
-            if (ideal > 0 && mb->mean / ideal >= th->scaling_ratio && a->loss[v] >= min_cost &&
-                a->loss[v] > spread) {
-                double per0 = a->scales[s0].rep->period_s, per1 = r->period_s;
-                uint64_t k1 = (uint64_t)llround(r->vr[v].samples);
-                uint64_t k0 = (uint64_t)llround(a->scales[s0].rep->vr[v].samples);
-                /* totals over processes: strong scaling keeps the total, weak scales it with p */
-                double e1 = (a->opt->weak ? P : 1) * (per1 > 0 ? 1 / per1 : 1);
-                double e0 = (a->opt->weak ? p0 : 1) * (per0 > 0 ? 1 / per0 : 1);
-                if (scalana_counts_differ(k1, e1, k0, e0, SCALANA_GREATER, th->alpha,
-                                          (uint64_t)th->min_samples))
-                    a->vflags[v] |= AN_F_NON_SCALABLE;
-            }
         }
         if (a->loss[v] < 0) a->loss[v] = 0;
     }
@@ -376,6 +347,9 @@ void an_analysis_free(struct an_analysis *a)
     for (uint32_t i = 0; i < a->ncauses; i++)
         free(a->causes[i].procs), free(a->causes[i].waiting), free(a->causes[i].path);
     free(a->causes);
+    for (uint32_t i = 0; i < a->ncandidates; i++)
+        free(a->candidates[i].procs), free(a->candidates[i].waiting), free(a->candidates[i].path);
+    free(a->candidates);
     for (uint32_t i = 0; i < a->nwarnings; i++) free(a->warnings[i]);
     free(a->warnings);
     if (a->phases) json_decref((json_t *)a->phases);

@@ -53,6 +53,30 @@ static const struct threshold_def thresholds[] = {
      "than this share of the run (engineering choice: the GPU idled more than it worked)"},
     {"matrix_max", TH(matrix_max), 256,
      "largest process count whose rank x rank matrix is written to report.json (P^2 numbers)"},
+    {"location_share", TH(location_share), 0.5,
+     "location rule: a cause moves into the child (loop, call, block) that holds more than this "
+     "share of its excess time, i.e. most of it"},
+    {"waiting_share", TH(waiting_share), 0.1,
+     "a process counts as waiting at a symptom when its wait is at least this share of the "
+     "largest (smaller waits are the noise of a balanced exchange)"},
+    {"symptom_share", TH(symptom_share), 0.5,
+     "a wait is a symptom, and a measured (not sampled) difference evidence, from this share of "
+     "the minimum cost: half, so that two symptoms of one cause can add up to it"},
+    {"unexplained_factor", TH(unexplained_factor), 2,
+     "a wait no computation explains is its own cause from this many minimum costs: it has no "
+     "culprit code, so it must stand clearly above noise"},
+    {"contention_max", TH(contention_max), 1.5,
+     "contention (wall/CPU of the best-served process) above which waits that no computation "
+     "explains are left to the scheduler (a third of the time lost to other processes)"},
+    {"bandwidth_bytes", TH(bandwidth_bytes), 65536,
+     "bytes per call above which a transfer is bandwidth-bound: MPI eager limits are 4-64 KiB "
+     "(Open MPI shared memory and TCP, MPICH 64 KiB)"},
+    {"weak_slope", TH(weak_slope), 0.5,
+     "scaling mode: total work (CPU seconds over processes) growing with a log-log slope above "
+     "this is weak scaling (strong: slope 0, weak: slope 1; halfway)"},
+    {"scaling_band", TH(scaling_band), 0.25,
+     "the detected scaling mode is uncertain (a warning) when the total-work slope lies within "
+     "this of weak_slope"},
 };
 #define NTH (sizeof thresholds / sizeof *thresholds)
 
@@ -84,6 +108,24 @@ void an_options_free(struct an_options *o)
     o->run_dirs = NULL, o->remap_from = o->remap_to = NULL;
 }
 
+/* Prints text wrapped at 78 columns, each line indented by indent spaces. */
+static void print_wrapped(FILE *out, const char *text, int indent)
+{
+    int col = 0;
+    while (*text) {
+        while (*text == ' ') text++;
+        int w = 0;
+        while (text[w] && text[w] != ' ') w++;
+        if (!w) break;
+        if (col && col + 1 + w > 78) fputc('\n', out), col = 0;
+        if (!col) col = fprintf(out, "%*s", indent, "");
+        else fputc(' ', out), col++;
+        col += fprintf(out, "%.*s", w, text);
+        text += w;
+    }
+    if (col) fputc('\n', out);
+}
+
 static void usage(FILE *out)
 {
     fputs(
@@ -111,13 +153,16 @@ static void usage(FILE *out)
         "  -q, --quiet             no summary, no progress\n"
         "  -h, --help              this help\n"
         "  -V, --version           version\n\n"
-        "Categories: load_imbalance serial_bottleneck non_scalable_computation\n"
-        "  growing_communication late_sender late_receiver wait_at_collective\n"
-        "  rotating_blame gpu_bound host_device_transfer gpu_idle.\n"
+        "Without --weak/--strong the scaling mode is detected from how the total work\n"
+        "(CPU seconds summed over processes) changes with p; report.json scaling_mode.\n\n"
         "User phases (scalana_phase_begin/end) get per-phase figures in report.json.\n\n"
         "Exit status: 0 analysed (root causes or not), 1 nothing could be analysed,\n"
-        "2 usage error.  See scalana-analyze(1) and docs/analyzer.md.\n",
+        "2 usage error.  See scalana-analyze(1) and docs/analyzer.md.\n\n",
         out);
+    fputs("Root-cause categories (report.json name: what to do):\n", out);
+#define SCALANA_CATEGORY(e, name, label, remedy) fprintf(out, "  %s\n", name), print_wrapped(out, remedy, 6);
+#include "scalana/categories.def"
+#undef SCALANA_CATEGORY
 }
 
 /* Values that make sense for a threshold: (lo, hi), ends open or closed.
@@ -137,6 +182,14 @@ static const struct { const char *name; double lo, hi; int lo_open, hi_open; con
     {"rotation", 0, 1, 0, 0, "a fraction from 0 to 1"},
     {"gpu_busy_share", 0, 1, 0, 0, "a fraction from 0 to 1"},
     {"matrix_max", 0, INFINITY, 0, 1, "a process count, 0 or more"},
+    {"location_share", 0, 1, 1, 0, "a fraction in (0, 1]"},
+    {"waiting_share", 0, 1, 0, 0, "a fraction from 0 to 1"},
+    {"symptom_share", 0, INFINITY, 0, 1, "a factor, 0 or more"},
+    {"unexplained_factor", 0, INFINITY, 0, 1, "a factor, 0 or more"},
+    {"contention_max", 1, INFINITY, 0, 1, "a slowdown factor, 1 or more"},
+    {"bandwidth_bytes", 0, INFINITY, 0, 1, "bytes, 0 or more"},
+    {"weak_slope", 0, 1, 1, 1, "a log-log slope between 0 and 1 (exclusive)"},
+    {"scaling_band", 0, 1, 0, 0, "a slope difference from 0 to 1"},
 };
 
 static int set_threshold(struct an_options *o, const char *name, const char *value)
@@ -192,7 +245,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
                 fputs("scalana-analyze: --weak and --strong exclude each other: give one\n", stderr);
                 return -1;
             }
-            o->weak = c == O_WEAK, scaling_set = 1;
+            o->weak = c == O_WEAK, scaling_set = 1, o->scaling_flag = 1;
             break;
         case O_SRC: {
             char *eq = strchr(optarg, '=');

@@ -44,6 +44,12 @@ void an_run_free(struct an_run *r)
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
     for (uint32_t k = 0; k < r->nphases; k++) free(r->phases[k].time), free(r->phases[k].count);
+    for (uint32_t k = 0; k < r->nintervals; k++) {
+        struct an_interval *x = &r->intervals[k];
+        free(x->count), free(x->wall), free(x->wall_min), free(x->wall_max), free(x->wall_sq);
+        free(x->cpu);
+    }
+    free(r->intervals), free(r->interval_slots);
     free(r->phases);
     free(r->ranks_on_host), free(r->usable_cores);
     free(r->peers), free(r->peer_first), free(r->edges), free(r->missing), free(r->unreadable);
@@ -229,6 +235,8 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         q->time[rank] += (float)(ph->time_ns * 1e-9);
         q->count[rank] += (float)ph->count;
     }
+    if (d->has_intervals)
+        an_run_add_intervals(r, rank, d, ctx_v, period);
     free(ctx_v);
     free(nv);
     return 0;

@@ -268,12 +268,22 @@ static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of)
     return arr;
 }
 
-static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of)
+/* The largest run's wall time divided by its contention: what it would take
+ * with a core per process (the base of cost_percent and of the minimum cost). */
+static double uncontended_wall(const struct an_analysis *a)
+{
+    if (!a->nscales) return 0;
+    const struct an_scale *big = &a->scales[a->nscales - 1];
+    return big->wall / fmax(1, big->rep->contention);
+}
+
+static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of, const struct an_cause *list,
+                           uint32_t count)
 {
     json_t *arr = json_array();
-    double wall = a->nscales ? a->scales[a->nscales - 1].wall : 0;
-    for (uint32_t k = 0; k < a->ncauses; k++) {
-        const struct an_cause *c = &a->causes[k];
+    double wall = a->nscales ? a->scales[a->nscales - 1].wall : 0, base = uncontended_wall(a);
+    for (uint32_t k = 0; k < count; k++) {
+        const struct an_cause *c = &list[k];
         const struct an_vertex *x = &a->g.v[c->vertex];
         if (index_of[c->vertex] == AN_NONE) continue;
         json_t *o = json_object();
@@ -290,7 +300,11 @@ static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of
         json_object_set_new(o, "call_chain", chain);
         json_object_set_new(o, "vertex", json_integer(index_of[c->vertex]));
         json_object_set_new(o, "cost_seconds", num(c->cost));
-        json_object_set_new(o, "cost_percent", num(wall > 0 ? c->cost / wall * 100 : 0));
+        json_object_set_new(o, "cost_percent", num(base > 0 ? fmin(100, c->cost / base * 100) : 0));
+        json_object_set_new(o, "cost_percent_of_wall", num(wall > 0 ? fmin(100, c->cost / wall * 100) : 0));
+        json_object_set_new(o, "cost_noise_seconds", num(c->cost_noise));
+        if (c->cost_rule) json_object_set_new(o, "cost_rule", json_string(c->cost_rule));
+        json_object_set_new(o, "remedy", json_string(an_category_remedy(c->cat)));
         json_t *pr = json_array();
         for (uint32_t i = 0; i < c->nprocs && i < 1024; i++) json_array_append_new(pr, json_integer(c->procs[i]));
         json_object_set_new(o, "processes", pr);
@@ -407,6 +421,76 @@ static json_t *quality_json(const struct an_analysis *a)
     return o;
 }
 
+static int by_seconds_desc(const void *x, const void *y)
+{
+    const double *a = x, *b = y;
+    if (a[0] != b[0]) return a[0] > b[0] ? -1 : 1;
+    return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/* Where the time goes at the largest count: computation vs MPI (mean over
+ * processes, share of the wall time) and the vertices with the most own time
+ * (mean over processes), with a sentence built from these numbers only. */
+static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *index_of)
+{
+    if (!a->nscales) return json_null();
+    const struct an_scale *big = &a->scales[a->nscales - 1];
+    const struct an_run *r = big->rep;
+    uint32_t S = a->nscales, N = a->g.n;
+    json_t *o = json_object();
+    double wall = big->wall, mpi = r->mpi_mean;
+    json_object_set_new(o, "processes", json_integer(big->P));
+    json_object_set_new(o, "wall_seconds", num(wall));
+    json_object_set_new(o, "mpi_seconds_mean", num(mpi));
+    double mpi_pct = wall > 0 ? fmin(100, mpi / wall * 100) : 0;
+    double comp = 0;
+    double (*top)[2] = malloc((N + 1) * sizeof *top);
+    uint32_t nt = 0;
+    if (!top) abort();
+    for (uint32_t v = 0; v < N; v++) {
+        const struct an_vmetrics *m = &a->vm[(size_t)(S - 1) * N + v];
+        if (!m->present || index_of[v] == AN_NONE) continue;
+        if (a->g.v[v].kind != PSG_MPI) comp += m->mean;
+        if (m->mean > 0) top[nt][0] = m->mean, top[nt][1] = v, nt++;
+    }
+    double comp_pct = wall > 0 ? fmin(100, comp / wall * 100) : 0;
+    json_object_set_new(o, "computation_seconds_mean", num(comp));
+    json_object_set_new(o, "computation_percent", num(comp_pct));
+    json_object_set_new(o, "mpi_percent", num(mpi_pct));
+    qsort(top, nt, sizeof *top, by_seconds_desc);
+    json_t *tv = json_array();
+    char text[1024];
+    int len = snprintf(text, sizeof text, "At %u processes (%.3g s): %.0f%% of the time in computation, %.0f%% in MPI",
+                       big->P, wall, comp_pct, mpi_pct);
+    for (uint32_t k = 0; k < nt && k < 5; k++) {
+        uint32_t v = (uint32_t)top[k][1];
+        const struct an_vertex *x = &a->g.v[v];
+        json_t *e = json_object();
+        json_object_set_new(e, "vertex", json_integer(index_of[v]));
+        json_object_set_new(e, "label", json_string(x->kind == PSG_MPI ? an_mpi_name(x->op) : x->name));
+        json_object_set_new(e, "file", json_string(x->file));
+        json_object_set_new(e, "line", json_integer(x->line));
+        json_object_set_new(e, "function", json_string(x->function));
+        json_object_set_new(e, "seconds_mean", num(top[k][0]));
+        json_object_set_new(e, "percent", num(wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0));
+        json_array_append_new(tv, e);
+        if (k < 3 && len > 0 && (size_t)len < sizeof text)
+            len += snprintf(text + len, sizeof text - len, "%s%s %s:%u (%.3g s, %.0f%%)", k ? ", " : "; most: ",
+                            x->kind == PSG_MPI ? an_mpi_name(x->op) : (x->name && *x->name ? x->name : x->function),
+                            x->file, x->line, top[k][0], wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0);
+    }
+    double rest = 100 - comp_pct - mpi_pct;
+    if (rest >= 10 && len > 0 && (size_t)len < sizeof text)
+        len += snprintf(text + len, sizeof text - len,
+                        "; %.0f%% in neither (start-up, I/O, or waiting for a core: contention %.2gx)", rest,
+                        fmax(1, r->contention));
+    if (len > 0 && (size_t)len < sizeof text - 2) snprintf(text + len, sizeof text - len, ".");
+    free(top);
+    json_object_set_new(o, "top_vertices", tv);
+    json_object_set_new(o, "text", json_string(text));
+    return o;
+}
+
 void *an_report_build(const struct an_analysis *a)
 {
     json_t *root = json_object();
@@ -421,6 +505,12 @@ void *an_report_build(const struct an_analysis *a)
     json_object_set_new(prog, "has_psg", json_boolean(a->has_psg));
     json_object_set_new(root, "program", prog);
     json_object_set_new(root, "scaling", json_string(a->opt->weak ? "weak" : "strong"));
+    json_t *sm = json_object();
+    json_object_set_new(sm, "mode", json_string(a->opt->weak ? "weak" : "strong"));
+    json_object_set_new(sm, "source", json_string(a->scaling.from_flag ? "flag" : a->scaling.counts < 2 || !isfinite(a->scaling.work_slope) ? "default" : "detected"));
+    json_object_set_new(sm, "uncertain", json_boolean(a->scaling.uncertain));
+    json_object_set_new(sm, "work_slope", isfinite(a->scaling.work_slope) ? json_real(a->scaling.work_slope) : json_null());
+    json_object_set_new(root, "scaling_mode", sm);
     json_t *th = json_object();
     const char *name;
     double val;
@@ -431,7 +521,9 @@ void *an_report_build(const struct an_analysis *a)
     uint32_t *index_of = malloc((a->g.n + 1) * sizeof *index_of);
     if (!index_of) abort();
     json_t *verts = vertices_json(a, index_of);
-    json_object_set_new(root, "root_causes", causes_json(a, index_of));
+    json_object_set_new(root, "root_causes", causes_json(a, index_of, a->causes, a->ncauses));
+    json_object_set_new(root, "candidates", causes_json(a, index_of, a->candidates, a->ncandidates));
+    json_object_set_new(root, "time_summary", time_summary_json(a, index_of));
     json_object_set_new(root, "vertices", verts);
     json_t *comm = communication_json(a, index_of);
     if (comm) json_object_set_new(root, "communication", comm);

@@ -24,6 +24,8 @@ _Static_assert(sizeof(struct prf_gpu_activity) == 48, "prf_gpu_activity");
 _Static_assert(sizeof(struct prf_phase) == 24, "prf_phase");
 _Static_assert(sizeof(struct prf_thread) == 32, "prf_thread");
 _Static_assert(sizeof(struct prf_runtime_error) == 8, "prf_runtime_error");
+_Static_assert(sizeof(struct prf_interval_table) == 32, "prf_interval_table");
+_Static_assert(sizeof(struct prf_interval) == 88, "prf_interval");
 
 uint32_t prf_crc32(const void *data, size_t n)
 {
@@ -127,6 +129,12 @@ int prf_encode_rank(const struct prf_rank_data *d, unsigned char **out, size_t *
     ob_array(&b, PRF_REC_PHASES, d->phases, d->phase_count, sizeof *d->phases);
     ob_array(&b, PRF_REC_THREADS, d->threads, d->thread_count, sizeof *d->threads);
     ob_array(&b, PRF_REC_ERRORS, d->errors, d->error_count, sizeof *d->errors);
+    if (d->has_intervals) {
+        struct prf_interval_table t = d->interval_info;
+        t.count = d->intervals ? d->interval_count : 0;
+        ob_record2(&b, PRF_REC_INTERVALS, &t, sizeof t, d->intervals,
+                   (size_t)t.count * sizeof *d->intervals);
+    }
     ob_record2(&b, PRF_REC_END, NULL, 0, NULL, 0);
     if (b.failed) {
         free(b.p);
@@ -153,7 +161,8 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 static const char *record_name(uint32_t t)
 {
     static const char *const n[] = {"END", "RANK_INFO", "STRINGS", "MODULES", "CCT", "SAMPLES",
-                                    "MPI", "PEERS", "COMM", "GPU", "PHASES", "THREADS", "ERRORS"};
+                                    "MPI", "PEERS", "COMM", "GPU", "PHASES", "THREADS", "ERRORS",
+                                    "INTERVALS"};
     return t < sizeof n / sizeof *n ? n[t] : "unknown";
 }
 
@@ -210,6 +219,24 @@ static int validate(const struct prf_rank_data *d, char *err, size_t errlen)
         if (d->threads[i].creator != PRF_NONE && d->threads[i].creator >= d->cct_count)
             return fail(err, errlen, "thread record %u names CCT node %u", i,
                         d->threads[i].creator);
+    if (d->has_intervals && d->interval_info.cpu_mode > PRF_IV_CPU_SAMPLES)
+        return fail(err, errlen, "INTERVALS record has unknown CPU mode %u",
+                    d->interval_info.cpu_mode);
+    for (uint32_t i = 0; i < d->interval_count; i++) {
+        const struct prf_interval *v = &d->intervals[i];
+        if ((v->prev_context != PRF_NONE && v->prev_context >= d->mpi_count) ||
+            (v->next_context != PRF_NONE && v->next_context >= d->mpi_count))
+            return fail(err, errlen, "interval %u names MPI contexts %u -> %u of %u", i,
+                        v->prev_context, v->next_context, d->mpi_count);
+        if (v->count == 0 || v->cpu_count > v->count || v->wall_min_ns > v->wall_max_ns ||
+            v->wall_max_ns > v->wall_ns || v->cpu_wall_ns > v->wall_ns ||
+            !(v->wall_sq_ns2 >= 0))
+            return fail(err, errlen, "interval %u is inconsistent (count %llu, CPU-clock count "
+                        "%llu, wall %llu ns, min %llu, max %llu)", i,
+                        (unsigned long long)v->count, (unsigned long long)v->cpu_count,
+                        (unsigned long long)v->wall_ns, (unsigned long long)v->wall_min_ns,
+                        (unsigned long long)v->wall_max_ns);
+    }
     return 0;
 }
 
@@ -290,6 +317,30 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
         ARRAY(PRF_REC_THREADS, threads, thread_count)
         ARRAY(PRF_REC_ERRORS, errors, error_count)
 #undef ARRAY
+        case PRF_REC_INTERVALS: {
+            struct prf_interval_table t;
+            if (out->has_intervals) {
+                prf_rank_free(out);
+                return fail(err, errlen, "duplicate INTERVALS record at byte %zu", at);
+            }
+            if (h.payload_bytes < sizeof t) {
+                prf_rank_free(out);
+                return fail(err, errlen, "INTERVALS record at byte %zu is %u bytes, shorter than "
+                            "its %zu-byte head", at, h.payload_bytes, sizeof t);
+            }
+            memcpy(&t, pl, sizeof t);
+            if ((uint64_t)t.count * sizeof(struct prf_interval) != h.payload_bytes - sizeof t) {
+                prf_rank_free(out);
+                return fail(err, errlen, "INTERVALS record at byte %zu: %u entries but %zu bytes "
+                            "after the head", at, t.count, (size_t)h.payload_bytes - sizeof t);
+            }
+            out->has_intervals = 1;
+            out->interval_info = t;
+            out->intervals = t.count ? (struct prf_interval *)(void *)((unsigned char *)pl + sizeof t)
+                                     : NULL;
+            out->interval_count = t.count;
+            break;
+        }
         case PRF_REC_COMM: {
             struct prf_comm c;
             if (h.payload_bytes < sizeof c) {

@@ -35,6 +35,12 @@ static const char *sampler_name(uint32_t s)
     return s <= PRF_SAMPLER_PAPI ? n[s] : "?";
 }
 
+static const char *interval_cpu_name(uint32_t m)
+{
+    static const char *const n[] = {"off", "auto", "clock", "samples"};
+    return m <= PRF_IV_CPU_SAMPLES ? n[m] : "?";
+}
+
 static const char *gpu_kind_name(uint32_t k)
 {
     static const char *const n[] = {"?", "kernel", "memcpy", "memset", "sync"};
@@ -208,7 +214,40 @@ static json_t *rank_json(const struct prf_rank_data *d)
                                                 prf_string(d, d->errors[k].part), "message",
                                                 prf_string(d, d->errors[k].message)));
     json_object_set_new(r, "errors", errors);
+    if (d->has_intervals) {
+        json_t *iv = json_array();
+        for (uint32_t k = 0; k < d->interval_count; k++) {
+            const struct prf_interval *v = &d->intervals[k];
+            json_array_append_new(
+                iv, json_pack("{sI sI sI sI sI sI sI sf sI sI sI sI}", "prev_context",
+                              v->prev_context == PRF_NONE ? (json_int_t)-1 : (json_int_t)v->prev_context,
+                              "next_context",
+                              v->next_context == PRF_NONE ? (json_int_t)-1 : (json_int_t)v->next_context,
+                              "thread", (json_int_t)v->thread, "count", (json_int_t)v->count,
+                              "wall_ns", (json_int_t)v->wall_ns, "wall_min_ns",
+                              (json_int_t)v->wall_min_ns, "wall_max_ns", (json_int_t)v->wall_max_ns,
+                              "wall_sq_ns2", v->wall_sq_ns2, "cpu_ns", (json_int_t)v->cpu_ns,
+                              "cpu_count", (json_int_t)v->cpu_count, "cpu_wall_ns",
+                              (json_int_t)v->cpu_wall_ns, "cpu_samples", (json_int_t)v->cpu_samples));
+        }
+        json_object_set_new(r, "intervals",
+                            json_pack("{ss sI sI sI so}", "cpu_mode",
+                                      interval_cpu_name(d->interval_info.cpu_mode), "long_ns",
+                                      (json_int_t)d->interval_info.long_ns, "overflow",
+                                      (json_int_t)d->interval_info.overflow, "dropped",
+                                      (json_int_t)d->interval_info.dropped, "pairs", iv));
+    }
     return r;
+}
+
+/* "MPI_Barrier#3" for an interval's context, "start"/"end" for PRF_NONE. */
+static void interval_side(const struct prf_rank_data *d, uint32_t ctx, const char *none, char *buf,
+                          size_t n)
+{
+    if (ctx == PRF_NONE)
+        snprintf(buf, n, "%s", none);
+    else
+        snprintf(buf, n, "%s#%u", scalana_mpi_op_name(d->mpi[ctx].op), ctx);
 }
 
 static void rank_text(const struct prf_rank_data *d)
@@ -254,6 +293,21 @@ static void rank_text(const struct prf_rank_data *d)
     for (uint32_t k = 0; k < d->error_count; k++)
         printf("  disabled %s: %s\n", prf_string(d, d->errors[k].part),
                prf_string(d, d->errors[k].message));
+    if (d->has_intervals)
+        printf("  intervals %u pairs  cpu %s  long %.3f ms  overflow %" PRIu64 "  dropped %" PRIu64
+               "\n", d->interval_count, interval_cpu_name(d->interval_info.cpu_mode),
+               d->interval_info.long_ns / 1e6, d->interval_info.overflow,
+               d->interval_info.dropped);
+    for (uint32_t k = 0; k < d->interval_count; k++) {
+        const struct prf_interval *v = &d->intervals[k];
+        char a[64], b[64];
+        interval_side(d, v->prev_context, "start", a, sizeof a);
+        interval_side(d, v->next_context, "end", b, sizeof b);
+        printf("  interval %s -> %s thread %u count %" PRIu64 "  wall %.6f s (min %.6f max %.6f)"
+               "  cpu clock %.6f s over %" PRIu64 "  cpu samples %" PRIu64 "\n",
+               a, b, v->thread, v->count, v->wall_ns / 1e9, v->wall_min_ns / 1e9,
+               v->wall_max_ns / 1e9, v->cpu_ns / 1e9, v->cpu_count, v->cpu_samples);
+    }
 }
 
 static int dump_run(const char *dir, int as_json, long only_rank)

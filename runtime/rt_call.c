@@ -46,6 +46,9 @@ MPI_Status *rt_scratch_statuses(struct rt_call *c, int n)
 /* ---- enter / exit ------------------------------------------------------------ */
 void rt_call_enter(struct rt_call *c)
 {
+    /* The computation interval before this call ends here, before any of the
+     * wrapper's own work. */
+    uint64_t iv_now = rt_ticks();
     struct rt_thread *t = rt_self;
     if (!t)
         t = rt_thread_get();
@@ -57,6 +60,8 @@ void rt_call_enter(struct rt_call *c)
     }
     t->depth++;
     t->in_rt = 1;
+    uint64_t iv_sig = t->cpu_signals;
+    uint64_t iv_cpu = RT_UNLIKELY(t->iv.cpu0 != UINT64_MAX) ? rt_thread_cpu_ns() : 0;
     /* Handles the call will change: keep their values from before it. */
     if ((c->roles & RT_ROLE_REQUEST) && c->a.request)
         c->req_saved = *c->a.request;
@@ -85,6 +90,10 @@ void rt_call_enter(struct rt_call *c)
     uint32_t pflags = ((c->flags & RT_CALL_NONBLOCKING) ? PRF_MPI_NONBLOCKING : 0) |
                       ((c->flags & RT_CALL_FORTRAN) ? PRF_MPI_FORTRAN : 0);
     c->ctx = rt_ctx_get(t, frames, n, truncated, c->op, comm_id, pflags, &node);
+    if (RT_LIKELY(c->ctx != UINT32_MAX))
+        rt_iv_end(t, c->ctx, iv_now, iv_sig, iv_cpu);
+    else
+        rt_iv_drop(t);
     t->cur_mpi_node = node;
     t->in_rt = 0;
     c->t0 = rt_ticks();
@@ -622,6 +631,8 @@ void rt_call_exit(struct rt_call *c)
         break;
     }
     t->depth--;
+    if (t->depth == 0)
+        rt_iv_begin(t, c->ctx); /* the next interval starts after the wrapper's own work */
     t->in_rt = 0;
 }
 

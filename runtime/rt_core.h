@@ -31,6 +31,8 @@ struct rt_options {
     uint32_t cct_nodes;     /* per-thread node cap */
     const char *output;     /* SCALANA_OUTPUT or NULL */
     int quiet;              /* SCALANA_QUIET: no informational lines */
+    int intervals;          /* SCALANA_INTERVALS: -1 off, else enum prf_interval_cpu */
+    uint64_t interval_long_ns; /* SCALANA_INTERVAL_LONG_US in ns */
 };
 RT_HIDDEN extern struct rt_options rt_opt;
 /** Reads the SCALANA_* environment into rt_opt (defaults, clamping, one line
@@ -115,6 +117,58 @@ RT_HIDDEN int rt_cct_init(struct rt_cct *c, uint32_t cap, uint32_t thread_index)
 RT_HIDDEN uint32_t rt_cct_insert(struct rt_cct *c, void *const *frames, int n, uint32_t leaf_kind,
                                  int truncated);
 
+/* ---- computation intervals (rt_interval.c) ---------------------------------
+ * Per thread, the time from the exit of one MPI wrapper to the entry of the
+ * next, aggregated per (previous context, next context) in a per-thread
+ * table: no locks, bounded by the distinct pairs (RT_IV_MAX_PAIRS). */
+struct rt_thread;
+#define RT_IV_MAX_PAIRS 16384u  /* per thread; later pairs are counted in overflow */
+#define RT_IV_LONG_SLOTS 256u   /* contexts remembered as "followed by a long interval" */
+struct rt_iv_pair {
+    uint32_t prev, next;      /* context ids (rt_ctx index), PRF_NONE: thread start/end */
+    uint64_t count;           /* 0: empty slot */
+    uint64_t ticks, min_ticks, max_ticks;
+    double sq_ticks;          /* sum of squared ticks */
+    uint64_t cpu_ns, cpu_count, cpu_ticks, cpu_samples;
+};
+enum rt_iv_state { RT_IV_IDLE = 0, RT_IV_OPEN = 1, RT_IV_LOST = 2 };
+struct rt_iv_thread {
+    uint32_t state;           /* enum rt_iv_state: IDLE inside a call, before activation, after
+                                 MPI_Finalize; LOST after a call without context (OOM) */
+    uint32_t prev;            /* context the open interval started after, PRF_NONE: thread start */
+    uint64_t t0;              /* ticks when it started */
+    uint64_t cpu0;            /* thread CPU clock (ns) then, UINT64_MAX when not read */
+    uint64_t sig0;            /* cpu_signals then */
+    struct rt_iv_pair *pairs; /* open addressing, mask + 1 slots (malloc'ed by the owner) */
+    uint32_t mask, n;
+    uint64_t overflow, dropped;
+    uint32_t long_after[RT_IV_LONG_SLOTS]; /* ctx + 1 whose last following interval was long */
+};
+/** Options and the "long" threshold in ticks: at activation (after rt_options_read). */
+RT_HIDDEN void rt_iv_init(void);
+/** Opens thread t's first interval (registration; prev = PRF_NONE); own:
+ *  called on t itself (else its CPU clock cannot be read). */
+RT_HIDDEN void rt_iv_thread_start(struct rt_thread *t, int own);
+/** Closes the open interval at the entry of an MPI call with context ctx
+ *  (PRF_NONE: the thread's end);
+ *  now: ticks read first thing in the wrapper, sig: cpu_signals then, cpu:
+ *  the thread CPU clock then (only used when the interval start read it). */
+RT_HIDDEN void rt_iv_end(struct rt_thread *t, uint32_t ctx, uint64_t now, uint64_t sig, uint64_t cpu);
+/** At the entry of an MPI call whose context could not be recorded (out of
+ *  memory): the open interval is counted as dropped. */
+RT_HIDDEN void rt_iv_drop(struct rt_thread *t);
+/** Opens the interval after the MPI call with context ctx (last thing in the wrapper). */
+RT_HIDDEN void rt_iv_begin(struct rt_thread *t, uint32_t ctx);
+/** Closes the open interval with next = PRF_NONE (thread exit, profile write without
+ *  MPI_Finalize) and stops recording on t. */
+RT_HIDDEN void rt_iv_thread_end(struct rt_thread *t);
+/** The calling thread's CPU clock in ns (CLOCK_THREAD_CPUTIME_ID, a system call). */
+RT_HIDDEN uint64_t rt_thread_cpu_ns(void);
+/** Mode (enum prf_interval_cpu) and whether intervals are recorded at all. */
+RT_HIDDEN extern int rt_iv_enabled;
+RT_HIDDEN extern uint32_t rt_iv_cpu_mode;
+RT_HIDDEN extern uint64_t rt_iv_long_ns;
+
 /* ---- threads (rt_thread.c) ------------------------------------------------ */
 struct rt_thread {
     uint32_t index;           /* ROOT address and prf_sample.thread */
@@ -130,6 +184,9 @@ struct rt_thread {
     timer_t timer; int timer_ok;
     int papi_eventset;
     uint64_t samples_taken, samples_weight, samples_dropped, samples_overrun;
+    volatile uint64_t cpu_signals; /* CPU-time sampler periods delivered (1 + overrun each,
+                                      dropped ones too): read at each MPI call (rt_interval.c) */
+    struct rt_iv_thread iv;   /* computation intervals (rt_interval.c) */
     int in_use;               /* 0 when the thread exited (state kept for writing / reuse) */
     struct rt_thread *next;
 };

@@ -192,6 +192,7 @@ void rt_activate(int thread_level)
     rt_g.world_rank = (uint32_t)rank;
     rt_g.world_size = (uint32_t)size;
     rt_options_read();
+    rt_iv_init();
     rt_g.mpi_library = SCALANA_MPI_NAME;
     rt_g.thread_level = thread_level;
     rt_g.mt = thread_level == MPI_THREAD_MULTIPLE;
@@ -262,19 +263,34 @@ int rt_wrap_slow(void)
     return rt_g.state == RT_ON && (!t || t->depth == 0);
 }
 
-/* Records a hand-written call in its calling context. */
+/* Records a hand-written call in its calling context.  Its place among the
+ * computation intervals: MPI_Init opens the thread's first one (after it),
+ * MPI_Finalize and MPI_Abort close the last one (before them), MPI_Pcontrol
+ * closes one and opens the next. */
 static void rt_record_simple(uint32_t op, uint64_t dt, uint64_t comm_id)
 {
+    uint64_t iv_now = rt_ticks();
     struct rt_thread *t = rt_thread_get();
     if (!t)
         return;
     t->in_rt = 1;
+    uint64_t iv_sig = t->cpu_signals;
+    uint64_t iv_cpu = t->iv.cpu0 != UINT64_MAX ? rt_thread_cpu_ns() : 0;
     void *frames[RT_MAX_DEPTH];
     int truncated = 0;
     int n = rt_capture_path(frames, RT_MAX_DEPTH, &truncated);
     uint32_t node;
     uint32_t ctx = rt_ctx_get(t, frames, n, truncated, op, comm_id, 0, &node);
     rt_ctx_add(ctx, dt, 0, 0);
+    int init = op == RT_OP_INIT || op == RT_OP_INIT_THREAD;
+    if (!init && (t->depth == 0 || op == RT_OP_ABORT)) { /* MPI_Abort raised the depth */
+        if (ctx != UINT32_MAX)
+            rt_iv_end(t, ctx, iv_now, iv_sig, iv_cpu);
+        else
+            rt_iv_drop(t);
+    }
+    if (init || (op == RT_OP_PCONTROL && t->depth == 0))
+        rt_iv_begin(t, ctx);
     t->in_rt = 0;
 }
 

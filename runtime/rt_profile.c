@@ -40,6 +40,7 @@ int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes)
 {
     struct prf_rank_data d;
     memset(&d, 0, sizeof d);
+    struct prf_interval *ivs = NULL;
     struct rt_strtab st = {0};
     rt_str(&st, "x"); /* reserve offset 0 for "" */
     st.buf[0] = '\0';
@@ -168,6 +169,58 @@ int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes)
         o->last_wait_ns = rt_ticks_to_ns(p->last_wait_ns, f);
     }
 
+    /* Computation intervals: the writing thread's open one ends here (at exit
+     * without MPI_Finalize; after MPI_Finalize's entry none is open).  Other
+     * threads' open intervals are not closed (they may still run). */
+    if (rt_iv_enabled) {
+        if (rt_self)
+            rt_iv_thread_end(rt_self);
+        uint32_t npairs = 0;
+        for (uint32_t i = 0; i < nthreads; i++)
+            if (byidx[i])
+                npairs += byidx[i]->iv.n;
+        ivs = calloc(npairs ? npairs : 1, sizeof *ivs);
+        if (!ivs)
+            goto fail;
+        d.has_intervals = 1;
+        d.interval_info.cpu_mode = rt_iv_cpu_mode;
+        d.interval_info.long_ns = rt_iv_cpu_mode == PRF_IV_CPU_AUTO ? rt_iv_long_ns : 0;
+        double f2 = f * f;
+        for (uint32_t i = 0; i < nthreads; i++) {
+            struct rt_thread *t = byidx[i];
+            if (!t)
+                continue;
+            d.interval_info.overflow += t->iv.overflow;
+            d.interval_info.dropped += t->iv.dropped;
+            const struct rt_iv_pair *pairs = __atomic_load_n(&t->iv.pairs, __ATOMIC_ACQUIRE);
+            for (uint32_t k = 0; pairs && k <= t->iv.mask && d.interval_count < npairs; k++) {
+                const struct rt_iv_pair *e = &pairs[k];
+                if (!e->count)
+                    continue;
+                struct prf_interval *o = &ivs[d.interval_count++];
+                o->prev_context = e->prev < nctx ? e->prev : PRF_NONE;
+                o->next_context = e->next < nctx ? e->next : PRF_NONE;
+                o->thread = i;
+                o->count = e->count;
+                o->wall_ns = rt_ticks_to_ns(e->ticks, f);
+                o->wall_min_ns = rt_ticks_to_ns(e->min_ticks, f);
+                o->wall_max_ns = rt_ticks_to_ns(e->max_ticks, f);
+                if (o->wall_max_ns > o->wall_ns) /* rounding */
+                    o->wall_max_ns = o->wall_ns;
+                if (o->wall_min_ns > o->wall_max_ns)
+                    o->wall_min_ns = o->wall_max_ns;
+                o->wall_sq_ns2 = e->sq_ticks * f2;
+                o->cpu_ns = e->cpu_ns;
+                o->cpu_count = e->cpu_count;
+                o->cpu_wall_ns = rt_ticks_to_ns(e->cpu_ticks, f);
+                if (o->cpu_wall_ns > o->wall_ns)
+                    o->cpu_wall_ns = o->wall_ns;
+                o->cpu_samples = e->cpu_samples;
+            }
+        }
+        d.intervals = ivs;
+    }
+
     /* Communicators: members listed by the member with local rank 0 only. */
     uint32_t ncomm = 0, nmembers = 0;
     struct rt_comm_rec *comms = rt_comm_rec_array(&ncomm);
@@ -289,12 +342,12 @@ int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes)
     free(byidx); free(base); free(mods);
     free(d.cct); free(d.modules); free(d.samples); free(d.mpi); free(d.peers);
     free(d.comms); free(d.comm_members); free(d.comm_member_first);
-    free(d.gpu); free(d.phases); free(d.threads); free(d.errors); free(st.buf);
+    free(d.gpu); free(d.phases); free(d.threads); free(d.errors); free(st.buf); free(ivs);
     return rc;
 fail:
     free(byidx); free(base);
     free(d.cct); free(d.modules); free(d.samples); free(d.mpi); free(d.peers);
     free(d.comms); free(d.comm_members); free(d.comm_member_first);
-    free(d.gpu); free(d.phases); free(d.threads); free(d.errors); free(st.buf);
+    free(d.gpu); free(d.phases); free(d.threads); free(d.errors); free(st.buf); free(ivs);
     return -1;
 }

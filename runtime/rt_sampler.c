@@ -126,6 +126,8 @@ static void rt_handler(int sig, siginfo_t *si, void *ucv)
         ucontext_t *uc = ucv;
         uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
         t->samples_overrun += (uint64_t)si->si_overrun;
+        if (rt_sampler_kind == PRF_SAMPLER_CPUTIME) /* periods of this thread's CPU time */
+            t->cpu_signals += 1 + (uint64_t)si->si_overrun;
         rt_sample(t, pc, uc, 1 + (uint64_t)si->si_overrun);
         __atomic_sub_fetch(&rt_g.in_flight, 1, __ATOMIC_RELEASE);
     }

@@ -33,6 +33,7 @@ static void rt_thread_exit(void *p)
         return;
     rt_sampler_thread_stop(t);
     t->in_rt = 1;
+    rt_iv_thread_end(t); /* the thread's last interval, to its exit */
     rt_self = NULL;
     if (rt_thread_exit_hook)
         rt_thread_exit_hook();
@@ -77,6 +78,7 @@ static struct rt_thread *rt_thread_alloc(pid_t tid)
     t->depth = 0;
     t->in_rt = 0;
     t->in_use = 1;
+    rt_iv_thread_start(t, tid == (pid_t)syscall(SYS_gettid));
     return t;
 }
 

@@ -63,7 +63,16 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
     vw_puts(o, "<section id=\"causes\"><h2>Root causes</h2>");
     size_t n = json_array_size(r->root_causes);
     if (n == 0) {
-        vw_puts(o, "<p>No root cause was found: no vertex fails to scale or is out of balance beyond the thresholds.</p></section>");
+        /* where the time goes, in the analyzer's own numbers (report time_summary) */
+        const json_t *ts = json_object_get(r->root, "time_summary");
+        vw_puts(o, "<p>No root cause above the thresholds.");
+        if (*vw_str(ts, "text", "")) {
+            vw_puts(o, " ");
+            vw_html(o, vw_str(ts, "text", ""));
+        }
+        size_t nc = json_array_size(json_object_get(r->root, "candidates"));
+        if (nc) vw_printf(o, " %zu candidate%s under the thresholds in report.json (candidates).", nc, nc == 1 ? "" : "s");
+        vw_puts(o, "</p></section>");
         return;
     }
     vw_puts(o, "<p class=\"note\">Ranked by the run time they explain at the largest process count. Click one for its backtracking path and source.</p><ol class=\"causes\">");
@@ -85,6 +94,10 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
         vw_num(o, vw_dbl(rc, "cost_seconds", 0));
         vw_printf(o, " s (%.1f%%)</span></button><p class=\"evidence\">", vw_dbl(rc, "cost_percent", 0));
         vw_html(o, vw_str(rc, "evidence", ""));
+        if (*vw_category_remedy(cat)) {
+            vw_puts(o, "</p><p class=\"remedy\"><b>What to do:</b> ");
+            vw_html(o, vw_category_remedy(cat));
+        }
         vw_printf(o, "</p><div class=\"detail\" id=\"cause-%ld-detail\" hidden><dl>", rank);
         vw_puts(o, "<dt>location</dt><dd class=\"loc\">");
         if (*vw_str(rc, "file", "")) {

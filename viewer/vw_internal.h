@@ -56,6 +56,8 @@ VW_HIDDEN const json_t *vw_metrics_last(const json_t *v);
 VW_HIDDEN int vw_has_flag(const json_t *v, const char *flag);
 /* "Category name" for display of a root_cause.category value. */
 VW_HIDDEN const char *vw_category_title(const char *category);
+/* One-sentence remedy of a category ("" when unknown). */
+VW_HIDDEN const char *vw_category_remedy(const char *category);
 
 /* ---- source files (vw_source.c) */
 /* Open `file` after applying the --source-path prefix pairs of opt; NULL if not found. */

@@ -53,26 +53,28 @@ int vw_has_flag(const json_t *v, const char *flag)
     return 0;
 }
 
+/* The categories: include/scalana/categories.def (one list for the analyzer,
+ * the viewer, --help and the schema). */
+static const struct { const char *key, *title, *remedy; } categories[] = {
+#define SCALANA_CATEGORY(e, name, label, remedy) {name, label, remedy},
+#include "scalana/categories.def"
+#undef SCALANA_CATEGORY
+};
+
 const char *vw_category_title(const char *c)
 {
-    static const struct { const char *key, *title; } t[] = {
-        {"load_imbalance", "load imbalance"},
-        {"non_scalable_computation", "non-scalable computation"},
-        {"serial_bottleneck", "serial bottleneck"},
-        {"growing_communication", "growing communication"},
-        {"late_sender", "late sender"},
-        {"late_receiver", "late receiver"},
-        {"wait_at_collective", "wait at collective"},
-        {"gpu_idle", "GPU idle"},
-        {"gpu_bound", "GPU-bound"},
-        {"host_device_transfer", "host-device transfer"},
-        {"resource_contention", "resource contention"},
-        {"rotating_blame", "rotating blame"},
-    };
     if (!c) return "unknown";
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strcmp(c, t[i].key) == 0) return t[i].title;
+    for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
+        if (strcmp(c, categories[i].key) == 0) return categories[i].title;
     return c;
+}
+
+const char *vw_category_remedy(const char *c)
+{
+    if (!c) return "";
+    for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
+        if (strcmp(c, categories[i].key) == 0) return categories[i].remedy;
+    return "";
 }
 
 static const json_t *empty_array(void)

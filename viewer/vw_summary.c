@@ -70,7 +70,15 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
 
     size_t n = json_array_size(rcs);
     if (n == 0) {
-        fprintf(out, "\nNo root cause found.\n");
+        const json_t *ts = json_object_get(report, "time_summary");
+        fprintf(out, "\nNo root cause above the thresholds.\n");
+        if (*vw_str(ts, "text", "")) {
+            fputs("  ", out);
+            wrapped(out, vw_str(ts, "text", ""), 2, 2);
+            fputc('\n', out);
+        }
+        size_t nc = json_array_size(json_object_get(report, "candidates"));
+        if (nc) fprintf(out, "  %zu candidate%s under the thresholds: see report.json (candidates).\n", nc, nc == 1 ? "" : "s");
     } else {
         fprintf(out, "\n%sRoot causes%s (time explained at the largest process count):\n", bold, reset);
         size_t i;
@@ -101,6 +109,12 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
             fprintf(out, "      %s", dim);
             wrapped(out, vw_str(rc, "evidence", ""), 6, 6);
             fprintf(out, "%s\n", reset);
+            const char *fix = vw_category_remedy(vw_str(rc, "category", NULL));
+            if (*fix) {
+                fputs("      what to do: ", out);
+                wrapped(out, fix, 18, 8);
+                fputc('\n', out);
+            }
         }
     }
 

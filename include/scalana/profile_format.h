@@ -80,7 +80,8 @@ enum prf_record_type {
     PRF_REC_GPU = 9,         /* struct prf_gpu_activity[] */
     PRF_REC_PHASES = 10,     /* struct prf_phase[] */
     PRF_REC_THREADS = 11,    /* struct prf_thread[] */
-    PRF_REC_ERRORS = 12      /* struct prf_runtime_error[] (parts that disabled themselves) */
+    PRF_REC_ERRORS = 12,     /* struct prf_runtime_error[] (parts that disabled themselves) */
+    PRF_REC_INTERVALS = 13   /* one struct prf_interval_table, then struct prf_interval[count] */
 };
 
 enum prf_sampler { PRF_SAMPLER_NONE = 0, PRF_SAMPLER_CPUTIME = 1, PRF_SAMPLER_REALTIME = 2,
@@ -244,6 +245,51 @@ struct prf_runtime_error {
     uint32_t message;  /* string */
 };
 
+/** How the CPU time of the computation intervals was measured. */
+enum prf_interval_cpu {
+    PRF_IV_CPU_OFF = 0,     /* not measured: cpu_* fields are 0 */
+    PRF_IV_CPU_AUTO = 1,    /* the thread CPU clock on intervals predicted to last at least
+                               long_ns (the previous interval after the same context did);
+                               CPU-time sampler periods on the others */
+    PRF_IV_CPU_CLOCK = 2,   /* the thread CPU clock on every interval */
+    PRF_IV_CPU_SAMPLES = 3  /* CPU-time sampler periods only */
+};
+
+/** Head of PRF_REC_INTERVALS: the computation intervals of this rank.
+ *  Written whenever the runtime recorded intervals (count may be 0). */
+struct prf_interval_table {
+    uint32_t count;         /* struct prf_interval entries that follow */
+    uint32_t cpu_mode;      /* enum prf_interval_cpu */
+    uint64_t long_ns;       /* PRF_IV_CPU_AUTO: wall length that makes an interval "long" */
+    uint64_t overflow;      /* intervals not recorded: the thread's pair table was full */
+    uint64_t dropped;       /* intervals not recorded for another reason (no context) */
+};
+
+/** Computation between two consecutive MPI calls of one thread: from the
+ *  exit of the previous call's wrapper to the entry of the next one's
+ *  (the runtime's own time in the wrappers is in neither), aggregated per
+ *  (previous context, next context).  A thread's first interval starts at
+ *  its registration (prev_context PRF_NONE; the main thread's first starts
+ *  at MPI_Init's exit, after the MPI_Init context); its last ends at its
+ *  exit or at the profile write without MPI_Finalize (next_context PRF_NONE),
+ *  or at MPI_Finalize's entry. */
+struct prf_interval {
+    uint32_t prev_context;  /* prf_mpi_context.id, PRF_NONE: thread start */
+    uint32_t next_context;  /* prf_mpi_context.id, PRF_NONE: thread end */
+    uint32_t thread;        /* prf_thread.index */
+    uint32_t reserved;
+    uint64_t count;         /* intervals */
+    uint64_t wall_ns, wall_min_ns, wall_max_ns; /* sum, shortest, longest */
+    double wall_sq_ns2;     /* sum of squared wall times, ns^2 (IEEE double) */
+    uint64_t cpu_ns;        /* thread CPU clock over the cpu_count intervals read with it */
+    uint64_t cpu_count;     /* intervals measured with the thread CPU clock */
+    uint64_t cpu_wall_ns;   /* wall time of those cpu_count intervals */
+    uint64_t cpu_samples;   /* CPU-time sampler periods (1 + overrun each) delivered to the
+                               thread in the other count - cpu_count intervals; times
+                               sample_period_ns, an unbiased estimate of their CPU time
+                               (with a CPU-time sampler only) */
+};
+
 /* ---- In-memory API (formats/profile_io.c) -------------------------------- */
 
 /** One rank's decoded profile.  Arrays are owned by the struct after decode
@@ -264,6 +310,10 @@ struct prf_rank_data {
     struct prf_phase *phases; uint32_t phase_count;
     struct prf_thread *threads; uint32_t thread_count;
     struct prf_runtime_error *errors; uint32_t error_count;
+    /* PRF_REC_INTERVALS: has_intervals is 1 when the record is (to be) present */
+    int has_intervals;
+    struct prf_interval_table interval_info;  /* count: see interval_count */
+    struct prf_interval *intervals; uint32_t interval_count;
     void *owned_; /* decoder's allocation */
 };
 

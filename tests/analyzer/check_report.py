@@ -1,8 +1,14 @@
 #!/usr/bin/python3
 """check_report.py REPORT CATEGORY FUNCTION PROCESSES — checks the top root
 cause of a report.json against the planted answer ('none': no root cause at
-all; '-' for FUNCTION/PROCESSES: not checked) and the schema's required keys."""
+all; '-' for FUNCTION/PROCESSES: not checked) and the schema.  Environment:
+EXPECT_COST (seconds, the saving of fixing it: cost_seconds within 25 %) and
+EXPECT_EVIDENCE (a substring of its evidence); '-' or unset: not checked.
+Every report: culprits are never listed as waiting processes, no root cause
+lies under the minimum cost, and the processes of #1 are exactly PROCESSES
+('even', 'odd': those ranks of the largest run)."""
 import json
+import os
 import sys
 
 rep = json.load(open(sys.argv[1]))
@@ -26,6 +32,10 @@ for i, rc in enumerate(rep["root_causes"]):
         assert k in rc, "root cause lacks " + k
     if i:
         assert rc["cost_seconds"] <= rep["root_causes"][i - 1]["cost_seconds"]
+    both = set(rc["processes"]) & set(rc.get("waiting_processes", []))
+    assert not both, "processes %s are both culprits and waiting" % sorted(both)
+    assert rc["cost_percent"] >= rep["thresholds"]["min_cost_percent"] - 1e-6, \
+        "root cause under the threshold: %.3g %% < %g %%" % (rc["cost_percent"], rep["thresholds"]["min_cost_percent"])
 causes = rep["root_causes"]
 desc = ["%s %s:%d %s %.3gs %s" % (c["category"], c["function"], c["line"], c["processes"][:8],
                                   c["cost_seconds"], c["evidence"][:200]) for c in causes]
@@ -39,6 +49,18 @@ assert top["category"] == cat, "expected %s, got:\n%s" % (cat, "\n".join(desc))
 if fn != "-":
     assert top["function"] == fn, "expected function %s, got:\n%s" % (fn, "\n".join(desc))
 if procs != "-":
-    want = [int(x) for x in procs.split(",")]
-    assert all(p in top["processes"] for p in want), "expected processes %s, got %s" % (want, top["processes"])
+    P = max(r["processes"] for r in rep["runs"])
+    if procs in ("even", "odd"):  # every even (odd) rank of the largest run
+        want = list(range(0 if procs == "even" else 1, P, 2))
+    else:
+        want = [int(x) for x in procs.split(",")]
+    assert sorted(top["processes"]) == sorted(want), "expected processes %s, got %s" % (want, top["processes"])
+want_cost = os.environ.get("EXPECT_COST", "-")
+if want_cost not in ("", "-"):
+    c = float(want_cost)
+    assert abs(top["cost_seconds"] - c) <= 0.25 * c, "cost %.4g s, the saving is %.4g s (25 %% allowed)" % (
+        top["cost_seconds"], c)
+want_ev = os.environ.get("EXPECT_EVIDENCE", "-")
+if want_ev not in ("", "-"):
+    assert want_ev in top["evidence"], "evidence lacks '%s': %s" % (want_ev, top["evidence"])
 print("ok:", desc[0])

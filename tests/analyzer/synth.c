@@ -1,7 +1,10 @@
 /* synth.c — writes synthetic, consistent run directories of itself (run.json
  * + one profile file) for scenarios with a known answer: balanced, imbalance,
  * serial, late_sender, late_receiver, nonscalable, growing_comm, weak (balanced
- * weak scaling).  Its own functions stand for
+ * weak scaling), kheavy (3 of every 8 processes do twice the work), short2x
+ * (rank 0 does twice the work of a ~1 s run, 200 Hz samples), latency (an
+ * 8-byte Allreduce whose own time grows with p on an oversubscribed machine),
+ * two (an imbalance and a smaller serial section).  Its own functions stand for
  * the application, so scalana-analyze resolves real DWARF of this binary.
  *   synth OUT_DIR SCENARIO PROCESSES [SEED] */
 #include "analyzer.h"
@@ -95,7 +98,9 @@ int main(int argc, char **argv)
     an_elf_build_id(exe, bid, sizeof bid);
     mkdir(out, 0777);
 
-    const double period = 0.001, T = 8.0; /* total computation, strong scaling */
+    /* short2x: a ~1 s run at the runtime's default 200 Hz */
+    const double period = !strcmp(sc, "short2x") ? 0.005 : 0.001, T = 8.0; /* total computation, strong scaling */
+    uint32_t cores = !strcmp(sc, "latency") ? (P < 4 ? P : 4) : P; /* latency: 4 cores for all ranks */
     double *compute = calloc(P, sizeof *compute), *extra = calloc(P, sizeof *extra);
     double *ar = calloc(P, sizeof *ar), *recv = calloc(P, sizeof *recv), *send = calloc(P, sizeof *send);
     double ar_base = 0.002 * log2(P + 1.0);
@@ -107,6 +112,16 @@ int main(int argc, char **argv)
         if (!strcmp(sc, "late_receiver") && r % 2 == 1) extra[r] = 0.4 * T / P;
         if (!strcmp(sc, "nonscalable")) extra[r] = 0.02 * P;
         if (!strcmp(sc, "growing_comm")) ar_base = 0.05 * P;
+        /* 3 of every 8 processes (ranks 1, 2, 5 mod 8) have twice the work of the others */
+        if (!strcmp(sc, "kheavy") && (r % 8 == 1 || r % 8 == 2 || r % 8 == 5)) compute[r] *= 2;
+        /* a 1 s run: 0.1 s of the solver per process (0.2 s on rank 0), 0.6 s elsewhere */
+        if (!strcmp(sc, "short2x")) compute[r] = r == 0 ? 0.2 : 0.1, extra[r] = 0.6;
+        /* its own time (the fastest process's) grows like p^2, 8x faster than the crowding */
+        if (!strcmp(sc, "latency")) ar_base = 0.005 * P * P;
+        if (!strcmp(sc, "two")) {
+            if (r % 4 == 1) compute[r] *= 2;   /* imbalance: saves ~T/(4P) x 3 ... */
+            if (r == 0) extra[r] = 0.25;      /* serial section, constant in p */
+        }
     }
     /* point-to-point: even ranks send to the next odd rank, which waits for the late sender */
     int p2p = !strcmp(sc, "late_sender") || !strcmp(sc, "late_receiver");
@@ -177,7 +192,7 @@ int main(int argc, char **argv)
         memset(&d, 0, sizeof d);
         d.info.world_rank = r, d.info.world_size = P, d.info.pid = 1000 + r;
         d.info.flags = PRF_RANK_FINALIZED, d.info.hostname = s_host;
-        d.info.usable_cores = P, d.info.ranks_on_host = P, d.info.sampler = PRF_SAMPLER_CPUTIME;
+        d.info.usable_cores = cores, d.info.ranks_on_host = P, d.info.sampler = PRF_SAMPLER_CPUTIME;
         d.info.sample_period_ns = (uint64_t)(period * 1e9);
         double wall = compute[r] + extra[r] + ar[r] + recv[r] + send[r];
         d.info.wall_ns = (uint64_t)(wall * 1e9);
@@ -212,8 +227,8 @@ int main(int argc, char **argv)
     info.processes = P;
     uint32_t *ranks = calloc(P, sizeof *ranks);
     for (uint32_t r = 0; r < P; r++) ranks[r] = r;
-    struct scalana_run_host host = {"synthhost", P, P, ranks};
-    info.hosts = &host, info.host_count = 1, info.usable_cores = P;
+    struct scalana_run_host host = {"synthhost", cores, P, ranks};
+    info.hosts = &host, info.host_count = 1, info.usable_cores = cores;
     info.sampler = "cputime", info.sample_period_ns = (uint64_t)(period * 1e9);
     info.mpi_library = "openmpi", info.mpi_version = "synthetic";
     info.executable = exe, info.build_id = bid, info.scalana_version = "synth", info.written_by = "finalize";

@@ -143,6 +143,177 @@ static void section_refuses_bad_indices_and_truncation(void **state)
     free(buf);
 }
 
+/* ---- intervals (PRF_REC_INTERVALS) ------------------------------------------ */
+
+static void fill_intervals(struct prf_rank_data *d, struct prf_interval *iv)
+{
+    d->has_intervals = 1;
+    d->interval_info = (struct prf_interval_table){0, PRF_IV_CPU_AUTO, 100000, 3, 1};
+    /* start -> ctx 0, ctx 0 -> ctx 0 (a loop), ctx 0 -> end */
+    iv[0] = (struct prf_interval){PRF_NONE, 0, 0, 0, 1, 2000, 2000, 2000, 4e6, 0, 0, 0, 0};
+    iv[1] = (struct prf_interval){0, 0, 0, 0, 9, 1800000000ull, 150000000ull, 250000000ull,
+                                  3.7e17, 1700000000ull, 8, 1600000000ull, 20};
+    iv[2] = (struct prf_interval){0, PRF_NONE, 0, 0, 1, 500, 500, 500, 2.5e5, 0, 0, 0, 0};
+    d->intervals = iv, d->interval_count = 3;
+}
+
+/* Byte offset of the first record of type t in an encoded section, or (size_t)-1. */
+static size_t find_record(const unsigned char *buf, size_t n, uint32_t t)
+{
+    size_t at = 0;
+    while (at + sizeof(struct prf_record_header) <= n) {
+        struct prf_record_header h;
+        memcpy(&h, buf + at, sizeof h);
+        if (h.type == t)
+            return at;
+        if (h.type == PRF_REC_END)
+            break;
+        at += sizeof h + ((h.payload_bytes + 7u) & ~7u);
+    }
+    return (size_t)-1;
+}
+
+static void intervals_roundtrip(void **state)
+{
+    (void)state;
+    DECL_STORAGE;
+    struct prf_interval iv[3];
+    struct prf_rank_data d, e;
+    FILL(&d, 0, 4);
+    char err[256];
+    unsigned char *buf;
+    size_t n;
+    /* without the record: decoded as "no intervals" (older profiles) */
+    assert_int_equal(prf_encode_rank(&d, &buf, &n), 0);
+    assert_int_equal(prf_decode_rank(buf, n, &e, err, sizeof err), 0);
+    assert_int_equal(e.has_intervals, 0);
+    assert_int_equal(e.interval_count, 0);
+    assert_null(e.intervals);
+    prf_rank_free(&e);
+    free(buf);
+
+    fill_intervals(&d, iv);
+    assert_int_equal(prf_encode_rank(&d, &buf, &n), 0);
+    assert_int_equal(prf_decode_rank(buf, n, &e, err, sizeof err), 0);
+    free(buf);
+    assert_int_equal(e.has_intervals, 1);
+    assert_int_equal(e.interval_info.cpu_mode, PRF_IV_CPU_AUTO);
+    assert_true(e.interval_info.long_ns == 100000 && e.interval_info.overflow == 3 &&
+                e.interval_info.dropped == 1);
+    assert_int_equal(e.interval_info.count, 3);
+    assert_int_equal(e.interval_count, 3);
+    assert_int_equal(e.intervals[0].prev_context, PRF_NONE);
+    assert_int_equal(e.intervals[2].next_context, PRF_NONE);
+    assert_true(e.intervals[1].count == 9 && e.intervals[1].wall_ns == 1800000000ull);
+    assert_true(e.intervals[1].wall_min_ns == 150000000ull && e.intervals[1].wall_max_ns == 250000000ull);
+    assert_true(e.intervals[1].wall_sq_ns2 == 3.7e17);
+    assert_true(e.intervals[1].cpu_ns == 1700000000ull && e.intervals[1].cpu_count == 8);
+    assert_true(e.intervals[1].cpu_wall_ns == 1600000000ull && e.intervals[1].cpu_samples == 20);
+    prf_rank_free(&e);
+
+    /* recorded but empty: still "has intervals" */
+    d.interval_count = 0;
+    assert_int_equal(prf_encode_rank(&d, &buf, &n), 0);
+    assert_int_equal(prf_decode_rank(buf, n, &e, err, sizeof err), 0);
+    assert_int_equal(e.has_intervals, 1);
+    assert_int_equal(e.interval_count, 0);
+    prf_rank_free(&e);
+    free(buf);
+}
+
+/* Encodes d, lets edit() change the INTERVALS record's bytes (payload at p,
+ * its header at h), and expects decoding to fail with `want` in the reason. */
+static void expect_bad_intervals(struct prf_rank_data *d, void (*edit)(unsigned char *h, unsigned char *p),
+                                 const char *want)
+{
+    unsigned char *buf;
+    size_t n;
+    assert_int_equal(prf_encode_rank(d, &buf, &n), 0);
+    size_t at = find_record(buf, n, PRF_REC_INTERVALS);
+    assert_true(at != (size_t)-1);
+    edit(buf + at, buf + at + sizeof(struct prf_record_header));
+    struct prf_rank_data e;
+    char err[256] = "";
+    assert_int_equal(prf_decode_rank(buf, n, &e, err, sizeof err), -1);
+    if (!strstr(err, want))
+        fail_msg("reason '%s' lacks '%s'", err, want);
+    free(buf);
+}
+
+static void edit_count(unsigned char *h, unsigned char *p) { (void)h; uint32_t c = 4; memcpy(p, &c, 4); }
+static void edit_huge_count(unsigned char *h, unsigned char *p) { (void)h; uint32_t c = 0x7fffffff; memcpy(p, &c, 4); }
+static void edit_short(unsigned char *h, unsigned char *p)
+{
+    (void)p;
+    uint32_t b = 16; /* shorter than the head */
+    memcpy(h + 4, &b, 4);
+}
+static void edit_ctx(unsigned char *h, unsigned char *p)
+{
+    (void)h;
+    uint32_t c = 7; /* next_context of entry 1: only 1 MPI context */
+    memcpy(p + sizeof(struct prf_interval_table) + sizeof(struct prf_interval) + 4, &c, 4);
+}
+static void edit_minmax(unsigned char *h, unsigned char *p)
+{
+    (void)h;
+    uint64_t v = 300000000ull; /* entry 1: min above max */
+    memcpy(p + sizeof(struct prf_interval_table) + sizeof(struct prf_interval) +
+           offsetof(struct prf_interval, wall_min_ns), &v, 8);
+}
+static void edit_zero(unsigned char *h, unsigned char *p)
+{
+    (void)h;
+    uint64_t v = 0; /* entry 0: count 0 */
+    memcpy(p + sizeof(struct prf_interval_table) + offsetof(struct prf_interval, count), &v, 8);
+}
+static void edit_nan(unsigned char *h, unsigned char *p)
+{
+    (void)h;
+    double v = -1.0;
+    memcpy(p + sizeof(struct prf_interval_table) + offsetof(struct prf_interval, wall_sq_ns2), &v, 8);
+}
+static void edit_mode(unsigned char *h, unsigned char *p) { (void)h; uint32_t m = 9; memcpy(p + 4, &m, 4); }
+
+static void intervals_refused_when_corrupt(void **state)
+{
+    (void)state;
+    DECL_STORAGE;
+    struct prf_interval iv[3];
+    struct prf_rank_data d, e;
+    FILL(&d, 0, 4);
+    fill_intervals(&d, iv);
+    expect_bad_intervals(&d, edit_count, "4 entries but");
+    expect_bad_intervals(&d, edit_huge_count, "entries but");
+    expect_bad_intervals(&d, edit_short, "shorter than its");
+    expect_bad_intervals(&d, edit_ctx, "names MPI contexts 0 -> 7 of 1");
+    expect_bad_intervals(&d, edit_minmax, "interval 1 is inconsistent");
+    expect_bad_intervals(&d, edit_zero, "interval 0 is inconsistent");
+    expect_bad_intervals(&d, edit_nan, "interval 0 is inconsistent");
+    expect_bad_intervals(&d, edit_mode, "unknown CPU mode 9");
+    /* every truncation of a section with intervals is refused with a reason */
+    unsigned char *buf;
+    size_t n;
+    char err[256];
+    assert_int_equal(prf_encode_rank(&d, &buf, &n), 0);
+    for (size_t cut = 0; cut < n; cut += 4) {
+        err[0] = 0;
+        assert_int_equal(prf_decode_rank(buf, cut, &e, err, sizeof err), -1);
+        assert_true(strlen(err) > 0);
+    }
+    /* a duplicated INTERVALS record */
+    size_t at = find_record(buf, n, PRF_REC_INTERVALS), end = find_record(buf, n, PRF_REC_END);
+    size_t rec = end - at;
+    unsigned char *two = malloc(n + rec);
+    memcpy(two, buf, end);
+    memcpy(two + end, buf + at, rec);
+    memcpy(two + end + rec, buf + end, n - end);
+    assert_int_equal(prf_decode_rank(two, n + rec, &e, err, sizeof err), -1);
+    assert_non_null(strstr(err, "duplicate INTERVALS"));
+    free(two);
+    free(buf);
+}
+
 static char *tmpname(const char *base)
 {
     static char buf[4096];
@@ -193,6 +364,33 @@ static void file_with_missing_rank(void **state)
         }
     }
     prf_file_close(&f);
+
+    /* a rank whose INTERVALS record is cut short (checksum recomputed, so only
+     * the decoder can tell): an error naming the file, the rank and the record */
+    {
+        struct prf_interval iv[3];
+        FILL(&d, 1, 4);
+        fill_intervals(&d, iv);
+        unsigned char *sec;
+        size_t sn;
+        assert_int_equal(prf_encode_rank(&d, &sec, &sn), 0);
+        size_t at = find_record(sec, sn, PRF_REC_INTERVALS);
+        uint32_t short_bytes = (uint32_t)(sizeof(struct prf_interval_table) + sizeof(struct prf_interval));
+        memcpy(sec + at + 4, &short_bytes, 4); /* claims 1 entry's bytes, head says 3 */
+        char p2[4300];
+        snprintf(p2, sizeof p2, "%s/profile-000001-000001.sclp", dir);
+        const unsigned char *one[1] = {sec};
+        assert_int_equal(prf_file_write(p2, 1, 1, 4, 0, one, &sn), 0);
+        struct prf_file f2;
+        assert_int_equal(prf_file_open(p2, &f2, err, sizeof err), 0);
+        assert_int_equal(prf_file_read_rank(&f2, 0, &e, err, sizeof err), -1);
+        assert_non_null(strstr(err, p2));
+        assert_non_null(strstr(err, "rank 1"));
+        assert_non_null(strstr(err, "INTERVALS"));
+        prf_file_close(&f2);
+        free(sec);
+        remove(p2);
+    }
 
     /* flip one byte in rank 3's section: a checksum error naming file and rank */
     FILE *fp = fopen(path, "r+b");
@@ -262,6 +460,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(section_roundtrip),
         cmocka_unit_test(section_refuses_bad_indices_and_truncation),
+        cmocka_unit_test(intervals_roundtrip), cmocka_unit_test(intervals_refused_when_corrupt),
         cmocka_unit_test(file_with_missing_rank), cmocka_unit_test(prefix_offsets),
         cmocka_unit_test(crc_matches_zlib)};
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,7 +93,15 @@ static unsigned char *make_rank(uint32_t rank, uint32_t world, int full, size_t 
     struct prf_thread th[2] = {{0, PRF_THREAD_MAIN, PRF_NONE, 0, 1000, 1400},
                                {1, PRF_THREAD_APP, 1, 0, 1001, 8}};
     struct prf_runtime_error er[1] = {{61, 69}};
+    /* start -> ctx 0, ctx 0 -> ctx 1 (CPU clock and samples), ctx 1 -> end on thread 1 */
+    struct prf_interval iv[3] = {
+        {PRF_NONE, 0, 0, 0, 1, 5000, 5000, 5000, 2.5e7, 0, 0, 0, 0},
+        {0, 1, 0, 0, 50, 1000000000, 10000000, 30000000, 2.1e16, 900000000, 40, 800000000, 15},
+        {1, PRF_NONE, 1, 0, 1, 700, 700, 700, 4.9e5, 0, 0, 0, 1}};
     if (full) {
+        d.has_intervals = 1;
+        d.interval_info = (struct prf_interval_table){3, PRF_IV_CPU_AUTO, 200000, 2, 0};
+        d.intervals = iv, d.interval_count = 3;
         d.modules = mod, d.module_count = 2;
         d.cct = cct, d.cct_count = 6;
         d.samples = smp, d.sample_count = 3;

@@ -511,6 +511,13 @@ def check_edge(a, data):
             check(x["info"]["samples_taken"] > 5, f"rank {r}: sampler took {x['info']['samples_taken']} samples")
         if mode == "exit":
             check(fl & 2, f"rank {r}: flags {fl} lack AT_EXIT")
+            # the last computation interval ends at the write at exit ("end")
+            ends = [p for p in x.get("intervals", {}).get("pairs", []) if p["thread"] == 0 and p["next_context"] == -1]
+            check(len(ends) == 1 and ends[0]["count"] == 1, f"rank {r}: intervals ending at exit {ends}")
+        if mode == "abort" and fl & 4:
+            ops_of = {c["id"]: c["op"] for c in x["mpi"]}
+            ab = [p for p in x.get("intervals", {}).get("pairs", []) if ops_of.get(p["next_context"]) == "MPI_Abort"]
+            check(len(ab) == 1, f"rank {r}: intervals ending at MPI_Abort {ab}")
     if mode in ("signals", "fork", "dtor"):
         check(files == [f"profile-000000-{a.np - 1:06d}.sclp"], f"files {files}")
         check(ri["written_by"] == "finalize", f"written_by {ri['written_by']}")
@@ -526,7 +533,126 @@ def check_edge(a, data):
         check(ri["written_by"] == "abort", f"written_by {ri['written_by']}")
 
 
-CHECKS = {"ring": check_ring, "p2p": check_p2p, "coll": check_coll, "threads": check_threads,
+def source_lines(prog_source, markers):
+    """Line number of each marker comment in the test program's source."""
+    out = {}
+    with open(prog_source) as f:
+        for i, line in enumerate(f, 1):
+            for m in markers:
+                if f"/* {m} */" in line:
+                    out[m] = i
+    return out
+
+
+def context_line(a, ctx):
+    """Source line of an MPI context's call site (its leaf return address - 1)."""
+    if not ctx["path"]:
+        return None
+    mod, _, off = ctx["path"][-1].rpartition("+0x")
+    if mod != os.path.basename(a.prog):
+        return None
+    p = subprocess.run(["addr2line", "-e", a.prog, hex(int(off, 16) - 1)], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    _, _, line = p.stdout.strip().rpartition(":")
+    return int(line.split()[0]) if line.split() and line.split()[0].isdigit() else None
+
+
+def check_intervals(a, data):
+    """progs/intervals.c: the computation between MPI_Barrier (LINE_A) and
+    MPI_Allreduce (LINE_B) is 0.1 * (rank + 1) s of CPU time, 3 times; 2 ms
+    between Allreduce and the next Barrier; a worker thread's first and last
+    intervals are open on one side.  --env SCALANA_INTERVALS=clock: every
+    interval read with the thread CPU clock; =off: no record at all."""
+    mode = dict(e.split("=", 1) for e in a.env).get("SCALANA_INTERVALS", "auto")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs", "intervals.c")
+    lines = source_lines(src, ["LINE_A", "LINE_B", "LINE_C"])
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        iv = x.get("intervals")
+        if mode == "off":
+            check(iv is None, f"rank {r}: SCALANA_INTERVALS=off but an intervals record was written")
+            continue
+        if not check(iv is not None, f"rank {r}: no intervals record"):
+            continue
+        check(iv["cpu_mode"] == mode, f"rank {r}: cpu_mode {iv['cpu_mode']} != {mode}")
+        check(iv["overflow"] == 0 and iv["dropped"] == 0, f"rank {r}: overflow/dropped {iv}")
+        ctx = {c["id"]: c for c in x["mpi"]}
+        line = {c["id"]: context_line(a, c) for c in x["mpi"]}
+        period = x["info"]["sample_period_ns"] * 1e-9
+
+        def find(prev_op, prev_line, next_op, next_line, thread=0):
+            got = [p for p in iv["pairs"] if p["thread"] == thread
+                   and (p["prev_context"] == -1 if prev_op is None else
+                        p["prev_context"] in ctx and ctx[p["prev_context"]]["op"] == prev_op
+                        and (prev_line is None or line[p["prev_context"]] == prev_line))
+                   and (p["next_context"] == -1 if next_op is None else
+                        p["next_context"] in ctx and ctx[p["next_context"]]["op"] == next_op
+                        and (next_line is None or line[p["next_context"]] == next_line))]
+            check(len(got) == 1, f"rank {r}: {len(got)} interval pairs {prev_op}:{prev_line} -> "
+                  f"{next_op}:{next_line} on thread {thread}; pairs {iv['pairs']}")
+            return got[0] if len(got) == 1 else None
+
+        for p in iv["pairs"]:
+            check(p["wall_min_ns"] <= p["wall_max_ns"] <= p["wall_ns"] and p["cpu_count"] <= p["count"],
+                  f"rank {r}: inconsistent pair {p}")
+            check(p["wall_sq_ns2"] >= p["count"] * float(p["wall_min_ns"]) ** 2 * 0.999 and
+                  p["wall_sq_ns2"] <= p["count"] * float(p["wall_max_ns"]) ** 2 * 1.001 + 1,
+                  f"rank {r}: sum of squares outside count*min^2..count*max^2: {p}")
+            if mode == "clock":
+                check(p["cpu_count"] == p["count"] and p["cpu_samples"] == 0,
+                      f"rank {r}: clock mode but not every interval read the clock: {p}")
+        # The planted computation: 3 x T of CPU time, wall at least that.
+        T = 0.1 * (r + 1)
+        ab = find("MPI_Barrier", lines["LINE_A"], "MPI_Allreduce", lines["LINE_B"])
+        if ab:
+            wall = ab["wall_ns"] * 1e-9
+            check(ab["count"] == 3, f"rank {r}: Barrier(A) -> Allreduce(B) count {ab['count']} != 3")
+            check(3 * T * 0.97 <= wall <= 3 * T * 10, f"rank {r}: A->B wall {wall:.3f} s, planted 3 x {T} s CPU")
+            check(ab["wall_min_ns"] * 1e-9 >= T * 0.97, f"rank {r}: A->B shortest {ab['wall_min_ns'] * 1e-9:.3f} s < {T}")
+            # CPU: in auto mode the first interval after A is not predicted long (samples),
+            # the next two are (after a long one): exactly 2 read with the clock.
+            want_clock = 3 if mode == "clock" else 2 if mode == "auto" else 0
+            check(ab["cpu_count"] == want_clock, f"rank {r}: A->B CPU-clock intervals {ab['cpu_count']} != {want_clock}")
+            clock_s = ab["cpu_ns"] * 1e-9
+            check(want_clock * T * 0.97 <= clock_s <= want_clock * T * 1.3 + 0.01,
+                  f"rank {r}: A->B CPU clock {clock_s:.3f} s over {want_clock} intervals of {T} s")
+            est = clock_s + ab["cpu_samples"] * period
+            check(3 * T * 0.5 <= est <= 3 * T * 1.5, f"rank {r}: A->B CPU estimate {est:.3f} s, planted {3 * T} s")
+        ba = find("MPI_Allreduce", lines["LINE_B"], "MPI_Barrier", lines["LINE_A"])
+        if ba:
+            check(ba["count"] == 2 and ba["wall_min_ns"] >= 0.0019e9,
+                  f"rank {r}: B->A count {ba['count']} (want 2), shortest {ba['wall_min_ns']} ns (2 ms planted)")
+        first = find(x["mpi"][0]["op"] if x["mpi"] and x["mpi"][0]["op"].startswith("MPI_Init") else "MPI_Init_thread",
+                     None, "MPI_Barrier", lines["LINE_A"])
+        if first:
+            check(first["count"] == 1, f"rank {r}: MPI_Init -> first Barrier count {first['count']}")
+        last = [p for p in iv["pairs"] if p["thread"] == 0 and p["next_context"] in ctx
+                and ctx[p["next_context"]]["op"] == "MPI_Finalize"]
+        check(len(last) == 1 and last[0]["count"] == 1, f"rank {r}: intervals ending at MPI_Finalize {last}")
+        check(not [p for p in iv["pairs"] if p["thread"] == 0 and (p["prev_context"] == -1 or p["next_context"] == -1)],
+              f"rank {r}: the main thread has an interval open on one side (it starts after MPI_Init, ends at MPI_Finalize)")
+        # The worker thread: start -> Allreduce(C) (40 ms of CPU), Allreduce(C) -> end (30 ms).
+        ts = find(None, None, "MPI_Allreduce", lines["LINE_C"], thread=1)
+        te = find("MPI_Allreduce", lines["LINE_C"], None, None, thread=1)
+        if ts:
+            check(ts["count"] == 1 and ts["wall_ns"] >= 0.039e9, f"rank {r}: worker start -> C {ts}")
+        if te:
+            check(te["count"] == 1 and te["wall_ns"] >= 0.029e9, f"rank {r}: worker C -> end {te}")
+        # Conservation on the main thread: its intervals and its MPI time lie inside the rank's wall time.
+        main_ctx = set()
+        for c in x["mpi"]:
+            n = c["node"]
+            while n >= 0 and x["cct"][n]["parent"] != -1:
+                n = x["cct"][n]["parent"]
+            if n >= 0 and x["cct"][n]["address"] == 0:
+                main_ctx.add(c["id"])
+        busy = sum(p["wall_ns"] for p in iv["pairs"] if p["thread"] == 0) + \
+            sum(c["time_ns"] for c in x["mpi"] if c["id"] in main_ctx)
+        wall = x["info"]["wall_ns"]
+        check(0.5 * wall <= busy <= wall, f"rank {r}: main-thread intervals + MPI time {busy} ns vs wall {wall} ns")
+
+
+CHECKS = {"intervals": check_intervals, "ring": check_ring, "p2p": check_p2p, "coll": check_coll, "threads": check_threads,
           "edge": check_edge, "misc": check_misc, "prethreads": check_prethreads,
           "waitany_f": check_waitany_f, "unwind": check_unwind, "affinity": check_affinity,
           "gpuctx": check_gpuctx}

@@ -1,0 +1,518 @@
+/* detect.c — the root-cause engine: runs the detectors (analyzer/detectors/, in
+ * the order of detectors/detectors.def), then merges causes that nest, moves
+ * causes under the thresholds to the candidates and ranks the rest by cost
+ * with its noise.  Also the helpers the detectors share: the split of the
+ * processes into heavy and light ones, the saving of balancing, the location
+ * rule, the computation category and cause bookkeeping. */
+#include "detect.h"
+#include "model.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *an_category_name(enum an_category c)
+{
+    static const char *const n[] = {
+#define SCALANA_CATEGORY(e, name, label, remedy) name,
+#include "scalana/categories.def"
+#undef SCALANA_CATEGORY
+    };
+    return (unsigned)c < sizeof n / sizeof *n ? n[c] : n[0];
+}
+
+const char *an_category_label(enum an_category c)
+{
+    static const char *const n[] = {
+#define SCALANA_CATEGORY(e, name, label, remedy) label,
+#include "scalana/categories.def"
+#undef SCALANA_CATEGORY
+    };
+    return (unsigned)c < sizeof n / sizeof *n ? n[c] : n[0];
+}
+
+const char *an_category_remedy(enum an_category c)
+{
+    static const char *const n[] = {
+#define SCALANA_CATEGORY(e, name, label, remedy) remedy,
+#include "scalana/categories.def"
+#undef SCALANA_CATEGORY
+    };
+    return (unsigned)c < sizeof n / sizeof *n ? n[c] : n[0];
+}
+
+const struct an_detector *const an_detectors[] = {
+#define AN_DETECTOR(name) &an_detector_##name,
+#include "detectors/detectors.def"
+#undef AN_DETECTOR
+};
+const size_t an_detector_count = sizeof an_detectors / sizeof *an_detectors;
+
+void *an_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) abort();
+    return p;
+}
+
+double an_work(const struct an_vrun *x, uint32_t i)
+{
+    return (x->icpu ? x->icpu[i] : 0.0) + (x->igpu ? x->igpu[i] : 0.0);
+}
+
+/* ---- heavy and light processes ------------------------------------------------- */
+
+static const double *sort_x;
+static int by_value_desc(const void *p, const void *q)
+{
+    double a = sort_x[*(const uint32_t *)p], b = sort_x[*(const uint32_t *)q];
+    if (a != b) return a > b ? -1 : 1;
+    return *(const uint32_t *)p < *(const uint32_t *)q ? -1 : 1;
+}
+static int by_rank(const void *p, const void *q)
+{
+    uint32_t a = *(const uint32_t *)p, b = *(const uint32_t *)q;
+    return a < b ? -1 : a > b;
+}
+
+void an_split_values(const struct an_detect *d, const double *x, double period, struct an_split *out)
+{
+    const struct an_run *r = d->r;
+    const struct an_thresholds *th = &d->a->opt->th;
+    memset(out, 0, sizeof *out);
+    out->p_value = 1;
+    uint32_t *ix = an_xmalloc((d->P + 1) * sizeof *ix), n = 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i]) ix[n++] = i;
+    out->heavy = an_xmalloc((n + 1) * sizeof *out->heavy);
+    if (n == 0) {
+        free(ix);
+        return;
+    }
+    sort_x = x;
+    qsort(ix, n, sizeof *ix, by_value_desc);
+    double tot = 0;
+    for (uint32_t k = 0; k < n; k++) tot += x[ix[k]];
+    out->mean = tot / n, out->max = x[ix[0]];
+    out->median = n % 2 ? x[ix[n / 2]] : 0.5 * (x[ix[n / 2 - 1]] + x[ix[n / 2]]);
+    if (n < 2) {
+        free(ix);
+        return;
+    }
+    /* the best split: top j processes against the other n - j */
+    double best = -INFINITY, hi = 0;
+    uint32_t bj = 1;
+    for (uint32_t j = 1; j < n; j++) {
+        hi += x[ix[j - 1]];
+        double mh = hi / j, ml = (tot - hi) / (n - j), score;
+        if (period > 0) {
+            /* z of the difference of two Poisson rates per process */
+            double pooled = tot / period / n;
+            score = pooled > 0 ? (mh - ml) / period / sqrt(pooled * (1.0 / j + 1.0 / (n - j))) : 0;
+        } else {
+            score = (double)j * (n - j) * (mh - ml) * (mh - ml); /* between-group variance */
+        }
+        if (score > best + 1e-12) best = score, bj = j;
+    }
+    double kh = 0;
+    for (uint32_t k = 0; k < bj; k++) kh += x[ix[k]];
+    out->heavy_mean = kh / bj, out->light_mean = (tot - kh) / (n - bj);
+    out->nheavy = bj;
+    for (uint32_t k = 0; k < bj; k++) out->heavy[k] = ix[k];
+    qsort(out->heavy, bj, sizeof *out->heavy, by_rank);
+    int ratio = out->mean > 0 && out->heavy_mean / out->mean >= th->imbalance;
+    if (period > 0) {
+        uint64_t k1 = (uint64_t)llround(kh / period), k2 = (uint64_t)llround((tot - kh) / period);
+        out->k_heavy = (double)k1 / bj, out->k_light = (double)k2 / (n - bj);
+        out->p_value = scalana_poisson_test(k1, bj, k2, n - bj, SCALANA_GREATER);
+        out->significant = ratio && out->p_value < th->alpha / (n - 1);
+        /* sorting by noisy counts pulls the luckiest light processes into the
+         * heavy group: keep the members whose own count exceeds the light
+         * group's at alpha / n (all of them when none does on its own: many
+         * mildly heavy processes) */
+        if (out->significant && bj > 1) {
+            uint32_t keep = 0;
+            for (uint32_t k = 0; k < bj; k++) {
+                uint64_t ki = (uint64_t)llround(x[ix[k]] / period);
+                if (scalana_poisson_test(ki, 1, k2, n - bj, SCALANA_GREATER) < th->alpha / n) ix[keep++] = ix[k];
+            }
+            if (keep && keep < bj) {
+                double kk = 0;
+                for (uint32_t k = 0; k < keep; k++) kk += x[ix[k]];
+                out->heavy_mean = kk / keep, out->nheavy = keep;
+                for (uint32_t k = 0; k < keep; k++) out->heavy[k] = ix[k];
+                qsort(out->heavy, keep, sizeof *out->heavy, by_rank);
+                out->k_heavy = kk / period / keep;
+            }
+        }
+    } else {
+        out->p_value = 0;
+        out->significant = ratio && out->heavy_mean - out->mean >= th->symptom_share * d->min_cost;
+    }
+    free(ix);
+}
+
+void an_split_free(struct an_split *s)
+{
+    free(s->heavy);
+    s->heavy = NULL;
+}
+
+double an_balance_saving(const struct an_run *r, const double *x)
+{
+    uint32_t *ix = an_xmalloc((r->P + 1) * sizeof *ix), n = 0;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i]) ix[n++] = i;
+    if (n < 2) {
+        free(ix);
+        return 0;
+    }
+    sort_x = x;
+    qsort(ix, n, sizeof *ix, by_value_desc);
+    double tot = 0, hi = 0, best = -1, saving = 0;
+    for (uint32_t k = 0; k < n; k++) tot += x[ix[k]];
+    /* the critical (heavy) group: the split with the largest between-group variance */
+    for (uint32_t j = 1; j < n; j++) {
+        hi += x[ix[j - 1]];
+        double mh = hi / j, ml = (tot - hi) / (n - j), v = (double)j * (n - j) * (mh - ml) * (mh - ml);
+        if (v > best) best = v, saving = mh - tot / n;
+    }
+    free(ix);
+    return saving > 0 ? saving : 0;
+}
+
+double an_group_excess(void *ctx, uint32_t v)
+{
+    const struct an_groups *gr = ctx;
+    const struct an_detect *d = gr->d;
+    const struct an_run *r = d->r;
+    if (v >= r->nvr || (!r->vr[v].icpu && !r->vr[v].igpu) || d->a->g.v[v].kind == PSG_MPI) return 0;
+    double h = 0, l = 0;
+    uint32_t nh = 0, nl = 0;
+    for (uint32_t i = 0; i < d->P; i++) {
+        if (!r->present[i]) continue;
+        double w = an_work(&r->vr[v], i);
+        if (gr->heavy[i]) h += w, nh++;
+        else l += w, nl++;
+    }
+    if (!nh) return 0;
+    return h / nh - (nl ? l / nl : 0);
+}
+
+/* ---- causes ------------------------------------------------------------------------ */
+
+int an_actionable(const struct an_graph *g, uint32_t v)
+{
+    return v != AN_NONE && !(g->v[v].flags & AN_V_LIBRARY) && *g->v[v].file;
+}
+
+/* The nearest vertex at or above v that is application code with a source
+ * location (library code is blamed at the application's call). */
+static uint32_t actionable_above(const struct an_graph *g, uint32_t v)
+{
+    uint32_t x = v;
+    while (x != AN_NONE && !an_actionable(g, x)) x = g->v[x].parent;
+    return x == AN_NONE ? v : x;
+}
+
+struct an_cause *an_cause_get(struct an_analysis *a, uint32_t v)
+{
+    v = actionable_above(&a->g, v);
+    for (uint32_t i = 0; i < a->ncauses; i++)
+        if (a->causes[i].vertex == v && a->causes[i].path) {
+            a->causes[i].merged = 1;
+            return &a->causes[i];
+        }
+    struct an_cause *c = realloc(a->causes, (a->ncauses + 1) * sizeof *c);
+    if (!c) abort();
+    a->causes = c;
+    c = &a->causes[a->ncauses++];
+    memset(c, 0, sizeof *c);
+    c->vertex = v;
+    c->symptom = AN_NONE;
+    return c;
+}
+
+void an_cause_procs(struct an_cause *c, uint32_t *procs, uint32_t n)
+{
+    if (c->procs && c->nprocs >= n) {
+        free(procs);
+        return;
+    }
+    free(c->procs);
+    c->procs = procs, c->nprocs = c->nprocs_total = n;
+}
+
+void an_cause_evidence(struct an_cause *c, const char *fmt, ...)
+{
+    char text[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    size_t len = strlen(c->evidence);
+    /* whole sentences only: a further piece that does not fit is left out, never cut */
+    if (len && len + 2 + strlen(text) >= sizeof c->evidence) return;
+    if (len) strcat(c->evidence, "; "), len += 2;
+    snprintf(c->evidence + len, sizeof c->evidence - len, "%s", text);
+}
+
+void an_cause_root_path(struct an_cause *c, uint32_t p)
+{
+    if (c->path) return;
+    c->path = an_xmalloc(sizeof *c->path);
+    c->path[0] = (struct an_step){c->vertex, p, "root", 0};
+    c->npath = 1;
+}
+
+void an_cause_waiting(const struct an_detect *d, struct an_cause *c, const double *waits)
+{
+    double mw = 0;
+    for (uint32_t i = 0; i < d->P; i++) mw = fmax(mw, waits[i]);
+    uint8_t *cul = calloc(d->P + 1, 1);
+    if (!cul) abort();
+    for (uint32_t k = 0; k < c->nprocs; k++)
+        if (c->procs[k] < d->P) cul[c->procs[k]] = 1;
+    uint32_t *wp = an_xmalloc((d->P + 1) * sizeof *wp), n = 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (mw > 0 && waits[i] >= d->a->opt->th.waiting_share * mw && !cul[i]) wp[n++] = i;
+    free(cul);
+    free(c->waiting);
+    c->waiting = wp, c->nwaiting = n;
+}
+
+enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, const uint32_t *procs,
+                                         uint32_t nprocs)
+{
+    struct an_analysis *a = d->a;
+    const struct an_run *r = d->r;
+    const struct an_thresholds *th = &a->opt->th;
+    if (!nprocs || v >= r->nvr || !r->vr[v].icpu) return AN_CAT_LOAD_IMBALANCE;
+    /* done by the culprits alone (the others spend little there)? */
+    double cul = 0, oth = 0;
+    uint32_t no = 0;
+    uint8_t *is = calloc(d->P + 1, 1);
+    if (!is) abort();
+    for (uint32_t k = 0; k < nprocs; k++) is[procs[k]] = 1, cul += r->vr[v].icpu[procs[k]];
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i] && !is[i]) oth += r->vr[v].icpu[i], no++;
+    free(is);
+    cul /= nprocs;
+    oth = no ? oth / no : 0;
+    if (!(oth < th->serial_share * cul)) return AN_CAT_LOAD_IMBALANCE;
+    /* with one count, whether it shrinks is unknown: balancing is the safer advice */
+    if (a->nscales < 2) return AN_CAT_LOAD_IMBALANCE;
+    /* ... and their time does not shrink with p: the max series' log-log slope */
+    double p[256], t[256];
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < a->nscales && n < 256; s++) {
+        const struct an_vmetrics *vm = &a->vm[(size_t)s * a->g.n + v];
+        if (!vm->present || vm->incl_max <= 0) continue;
+        p[n] = a->scales[s].P, t[n] = vm->incl_max, n++;
+    }
+    struct scalana_model sm;
+    if (n < 2 || scalana_model_fit(p, t, n, &sm) != 0 || !sm.has_slope) return AN_CAT_LOAD_IMBALANCE;
+    return sm.loglog_slope > th->flat_slope ? AN_CAT_SERIAL : AN_CAT_LOAD_IMBALANCE;
+}
+
+uint32_t an_locate(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx)
+{
+    const struct an_graph *g = &d->a->g;
+    for (int depth = 0; v != AN_NONE && depth < 256; depth++) {
+        double here = score(ctx, v), bs = 0;
+        uint32_t bc = AN_NONE;
+        if (!(here > 0)) break;
+        for (uint32_t ch = g->v[v].first_child; ch != AN_NONE; ch = g->v[ch].next_sibling) {
+            if (!an_actionable(g, ch)) continue;
+            double s = score(ctx, ch);
+            if (s > bs) bs = s, bc = ch;
+        }
+        if (bc == AN_NONE || !(bs > d->a->opt->th.location_share * here)) break;
+        v = bc;
+    }
+    return v;
+}
+
+int an_launches_gpu(const struct an_run *r, uint32_t v)
+{
+    if (v >= r->nvr || !r->vr[v].igpu) return 0;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i] && r->vr[v].igpu[i] > 0) return 1;
+    return 0;
+}
+
+int an_covered_by_cause(const struct an_analysis *a, uint32_t v)
+{
+    for (uint32_t k = 0; k < a->ncauses; k++) {
+        const struct an_cause *c = &a->causes[k];
+        if (!c->path) continue;
+        if (c->symptom == v || an_graph_is_ancestor(&a->g, c->vertex, v) || an_graph_is_ancestor(&a->g, v, c->vertex))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the engine ------------------------------------------------------------------------ */
+
+static void free_cause(struct an_cause *c)
+{
+    free(c->procs), free(c->waiting), free(c->path);
+    memset(c, 0, sizeof *c);
+}
+
+/* Order of causes: cost, largest first; equal costs by source location
+ * (file, line), then category (vertex ids depend on the order in which call
+ * paths were met, locations do not). */
+static const struct an_graph *rank_graph;
+static int by_cost(const void *x, const void *y)
+{
+    const struct an_cause *a = x, *b = y;
+    if (a->cost != b->cost) return a->cost > b->cost ? -1 : 1;
+    const struct an_vertex *va = &rank_graph->v[a->vertex], *vb = &rank_graph->v[b->vertex];
+    int f = strcmp(va->file, vb->file);
+    if (f) return f;
+    if (va->line != vb->line) return va->line < vb->line ? -1 : 1;
+    if (a->cat != b->cat) return a->cat < b->cat ? -1 : 1;
+    return a->vertex < b->vertex ? -1 : a->vertex > b->vertex;
+}
+
+static void rank_causes(const struct an_analysis *a, struct an_cause *c, uint32_t n)
+{
+    if (!n) return;
+    rank_graph = &a->g;
+    qsort(c, n, sizeof *c, by_cost);
+}
+
+/* Sampling noise of a cost of about `cost` seconds measured by samples of
+ * period s: one standard deviation of a Poisson count, sqrt(cost / s) * s;
+ * plus the repetition spread of the run's wall time at the largest count. */
+static double cost_noise(const struct an_analysis *a, const struct an_cause *c)
+{
+    const struct an_scale *big = &a->scales[a->nscales - 1];
+    double per = big->rep->period_s > 0 ? big->rep->period_s : 0;
+    double sampling = per > 0 && c->cost > 0 ? sqrt(c->cost / per) * per : 0;
+    return sampling + (big->nreps > 1 ? big->wall_spread : 0);
+}
+
+void an_find_root_causes(struct an_analysis *a)
+{
+    if (!a->nscales) return;
+    struct an_detect d;
+    memset(&d, 0, sizeof d);
+    d.a = a, d.big = &a->scales[a->nscales - 1], d.r = d.big->rep, d.N = a->g.n, d.P = d.big->P;
+    d.min_cost = an_min_cost(a);
+    d.prev = an_xmalloc((d.N + 1) * sizeof *d.prev);
+    d.last_child = an_xmalloc((d.N + 1) * sizeof *d.last_child);
+    memset(d.prev, 0xff, (d.N + 1) * sizeof *d.prev);
+    memset(d.last_child, 0xff, (d.N + 1) * sizeof *d.last_child);
+    for (uint32_t p = 0; p < d.N; p++) {
+        uint32_t last = AN_NONE;
+        for (uint32_t c = a->g.v[p].first_child; c != AN_NONE; c = a->g.v[c].next_sibling) {
+            d.prev[c] = last;
+            last = c;
+        }
+        d.last_child[p] = last;
+    }
+    for (size_t k = 0; k < an_detector_count; k++)
+        if (an_detectors[k]->mark) an_detectors[k]->mark(&d);
+    for (size_t k = 0; k < an_detector_count; k++)
+        if (an_detectors[k]->find) an_detectors[k]->find(&d);
+
+    /* one cause per subtree: a cause inside another cause's vertex wins */
+    for (uint32_t i = 0; i < a->ncauses; i++) {
+        for (uint32_t k = 0; k < a->ncauses; k++) {
+            if (i == k || !a->causes[i].path || !a->causes[k].path) continue;
+            struct an_cause *outer = &a->causes[i], *inner = &a->causes[k];
+            if (!an_graph_is_ancestor(&a->g, outer->vertex, inner->vertex)) continue;
+            if (inner->cost < outer->cost) {
+                inner->cost = outer->cost;
+                inner->cost_rule = outer->cost_rule;
+                if (outer->nprocs > inner->nprocs) {
+                    free(inner->procs);
+                    inner->procs = outer->procs, inner->nprocs = outer->nprocs;
+                    inner->nprocs_total = outer->nprocs_total;
+                    outer->procs = NULL;
+                }
+            }
+            an_cause_evidence(inner, "%s", outer->evidence);
+            free_cause(outer);
+            break;
+        }
+    }
+    /* a culprit is never a waiting process (merges may have widened the culprits) */
+    for (uint32_t i = 0; i < a->ncauses; i++) {
+        struct an_cause *c = &a->causes[i];
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < c->nwaiting; k++) {
+            int cul = 0;
+            for (uint32_t j = 0; j < c->nprocs && !cul; j++) cul = c->procs[j] == c->waiting[k];
+            if (!cul) c->waiting[n++] = c->waiting[k];
+        }
+        c->nwaiting = n;
+    }
+    /* thresholds: under them a cause is a candidate, never a root cause */
+    uint32_t n = 0;
+    const struct an_scale *big = d.big;
+    for (uint32_t i = 0; i < a->ncauses; i++) {
+        struct an_cause *c = &a->causes[i];
+        if (!c->path) {
+            free_cause(c);
+            continue;
+        }
+        if (c->cost > big->wall && big->wall > 0) c->cost = big->wall;
+        c->cost_noise = fmax(c->cost_noise, cost_noise(a, c));
+        if (c->cost < d.min_cost || c->cost <= 0) {
+            a->vflags[c->vertex] &= ~(uint32_t)AN_F_ROOT_CAUSE;
+            if (c->cost > 0) {
+                struct an_cause *cc = realloc(a->candidates, (a->ncandidates + 1) * sizeof *cc);
+                if (!cc) abort();
+                a->candidates = cc;
+                a->candidates[a->ncandidates++] = *c;
+            } else {
+                free_cause(c);
+            }
+            continue;
+        }
+        a->vflags[c->vertex] |= AN_F_ROOT_CAUSE;
+        a->causes[n++] = *c;
+    }
+    a->ncauses = n;
+    rank_causes(a, a->causes, n);
+    rank_causes(a, a->candidates, a->ncandidates);
+    free(d.prev), free(d.last_child);
+}
+
+double an_group_saving(const struct an_run *r, const double *x, const uint32_t *procs, uint32_t np)
+{
+    double h = 0, all = 0;
+    uint32_t nh = 0, n = 0;
+    for (uint32_t k = 0; k < np; k++)
+        if (procs[k] < r->P && r->present[procs[k]]) h += x[procs[k]], nh++;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i]) all += x[i], n++;
+    if (!nh || !n) return an_balance_saving(r, x);
+    double s = h / nh - all / n;
+    return s > 0 ? s : 0;
+}
+
+double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np,
+                              double *spread)
+{
+    const struct an_scale *big = d->big;
+    double s[256], lo = INFINITY, hi = -INFINITY;
+    uint32_t n = 0;
+    for (uint32_t q = 0; q < big->nreps && n < 256; q++) {
+        const struct an_run *r = big->reps[q];
+        if (v >= r->nvr || (!r->vr[v].icpu && !r->vr[v].igpu)) continue;
+        double *x = an_xmalloc((r->P + 1) * sizeof *x);
+        for (uint32_t i = 0; i < r->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
+        s[n] = np ? an_group_saving(r, x, procs, np) : an_balance_saving(r, x);
+        lo = fmin(lo, s[n]), hi = fmax(hi, s[n]);
+        n++;
+        free(x);
+    }
+    if (spread) *spread = n > 1 ? hi - lo : 0;
+    return n ? scalana_median(s, n) : 0;
+}

@@ -1,0 +1,163 @@
+/* growing_comm.c — detector "growing_comm": communication whose own cost per
+ * process grows with p.  The own cost of an MPI vertex is judged three ways,
+ * all in uncontended seconds (divided by the run's contention):
+ *  - transfer: calls per process x (its shortest single call - the shortest
+ *    call of any other operation of the same role: the control for latency
+ *    and scheduling);
+ *  - volume: the bytes per call grew, are bandwidth-bound (bandwidth_bytes)
+ *    and the time of its fastest process grew;
+ *  - latency (collectives only): the time of its fastest process (the last
+ *    arrival, which waited for nobody; so not a wait) grew by scaling_ratio
+ *    and the minimum cost from the smallest count with two or more processes
+ *    (on one process a collective is a copy), also when each call moves the
+ *    same few bytes (a latency-bound Allreduce whose cost grows like log p or
+ *    worse).  Not for point-to-point calls and completions: there even the
+ *    fastest process's time is mostly waiting for its partners.
+ * On a contended run the cause is still reported, with a caveat.  Its cost is
+ * the growth of the fastest process's time per process divided by the
+ * processes per core: what the run would save if the operation cost per
+ * process what it cost at the smallest count. */
+#include "../detect.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static double transfer_seconds(const struct an_analysis *a, const struct an_run *r, uint32_t v)
+{
+    if (v >= r->nvr || !r->vr[v].ncalls || !r->present_count) return 0;
+    enum an_mpi_role role = an_mpi_role(a->g.v[v].op);
+    double base = INFINITY;
+    for (uint32_t u = 0; u < r->nvr && u < a->g.n; u++) {
+        if (u == v || !r->vr[u].ncalls || r->vr[u].min_call_s <= 0 || a->g.v[u].kind != PSG_MPI) continue;
+        if (an_mpi_role(a->g.v[u].op) != role) continue;
+        base = fmin(base, r->vr[u].min_call_s);
+    }
+    if (!isfinite(base)) base = 0;
+    double per_call = r->vr[v].min_call_s - base;
+    if (per_call < 0) per_call = 0;
+    return r->vr[v].calls / r->present_count * per_call / fmax(1, r->contention);
+}
+
+/* Bytes (sent + received) per call of MPI vertex v, over all processes of run r. */
+static double bytes_per_call(const struct an_run *r, uint32_t v)
+{
+    if (v >= r->nvr || r->vr[v].calls <= 0) return 0;
+    return (r->vr[v].bytes_sent + r->vr[v].bytes_recv) / r->vr[v].calls;
+}
+
+/* Time inside MPI vertex v of the process that spent the least there, in
+ * uncontended seconds (divided by the run's contention). */
+static double fastest_seconds(const struct an_run *r, uint32_t v)
+{
+    if (v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) return 0;
+    double mn = INFINITY;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i] && r->vr[v].ncalls[i] > 0) mn = fmin(mn, r->vr[v].mpi[i]);
+    return isfinite(mn) ? mn / fmax(1, r->contention) : 0;
+}
+
+/* The smallest count below the largest where v exists, with at least
+ * min_p processes (s0), or -1. */
+static int first_scale(const struct an_analysis *a, uint32_t v, uint32_t min_p)
+{
+    for (uint32_t s = 0; s + 1 < a->nscales; s++)
+        if (a->scales[s].P >= min_p && a->vm[(size_t)s * a->g.n + v].present) return (int)s;
+    return -1;
+}
+
+/* Symptom rule: transfer, volume or latency growth (above) by scaling_ratio
+ * and the minimum cost, with the mean time's growth (the loss) at least the
+ * minimum cost and above the repetition spread. */
+static void mark(struct an_detect *d)
+{
+    struct an_analysis *a = d->a;
+    const struct an_thresholds *th = &a->opt->th;
+    if (a->nscales < 2) return;
+    const struct an_run *r = d->r;
+    for (uint32_t v = 0; v < d->N; v++) {
+        const struct an_vertex *vx = &a->g.v[v];
+        const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
+        if (vx->kind != PSG_MPI || !mb->present || an_mpi_is_init(vx->op)) continue;
+        enum an_mpi_role role = an_mpi_role(vx->op);
+        int s0 = first_scale(a, v, 1);
+        if (s0 < 0 || role == AN_MPI_OTHER) continue;
+        const struct an_vmetrics *m0 = &a->vm[(size_t)s0 * d->N + v];
+        const struct an_run *r0 = a->scales[s0].rep;
+        double x0 = transfer_seconds(a, r0, v), x1 = transfer_seconds(a, r, v);
+        double b0 = bytes_per_call(r0, v), b1 = bytes_per_call(r, v);
+        double f0 = fastest_seconds(r0, v), f1 = fastest_seconds(r, v);
+        double spread = fmax(mb->spread, m0->spread);
+        int transfer = x1 / fmax(x0, 1e-9) >= th->scaling_ratio && x1 - x0 >= d->min_cost;
+        int grows = f1 / fmax(f0, 1e-9) >= th->scaling_ratio && f1 - f0 >= d->min_cost;
+        int volume = b0 > 0 && b1 >= th->bandwidth_bytes && b1 / b0 >= th->scaling_ratio && grows;
+        int latency = 0;
+        int s2 = first_scale(a, v, 2);
+        if (role == AN_MPI_COLLECTIVE && s2 >= 0) {
+            double g0 = fastest_seconds(a->scales[s2].rep, v);
+            latency = f1 / fmax(g0, 1e-9) >= th->scaling_ratio && f1 - g0 >= d->min_cost;
+        }
+        if ((transfer || volume || latency) && a->loss[v] >= d->min_cost && a->loss[v] > spread)
+            a->vflags[v] |= AN_F_NON_SCALABLE;
+    }
+}
+
+static void find(struct an_detect *d)
+{
+    struct an_analysis *a = d->a;
+    const struct an_thresholds *th = &a->opt->th;
+    if (a->nscales < 2) return;
+    const struct an_run *r = d->r;
+    for (uint32_t v = 0; v < d->N; v++) {
+        const struct an_vertex *vx = &a->g.v[v];
+        if (!(a->vflags[v] & AN_F_NON_SCALABLE) || vx->kind != PSG_MPI) continue;
+        int s0 = first_scale(a, v, 1);
+        if (s0 < 0) continue;
+        const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
+        const struct an_vmetrics *m0 = &a->vm[(size_t)s0 * d->N + v];
+        const struct an_run *r0 = a->scales[s0].rep;
+        uint32_t p0 = a->scales[s0].P;
+        double f0 = fastest_seconds(r0, v), f1 = fastest_seconds(r, v);
+        double x0 = transfer_seconds(a, r0, v), x1 = transfer_seconds(a, r, v);
+        /* the saving in the time with a core per process: the measured growth
+         * of the fastest process's time divided by the processes per core
+         * (oversubscription), not by the contention: a bandwidth-bound
+         * transfer is slowed by sharing cores, not by other jobs' computation
+         * as much (growing_collective: 2.0 s measured at 4 processes per core
+         * and 12x contention, 0.5 s without the oversubscription) */
+        double o0 = fmax(1, r0->oversub), o1 = fmax(1, r->oversub);
+        double g0 = f0 * fmax(1, r0->contention) / o0, g1 = f1 * fmax(1, r->contention) / o1;
+        double cost = fmax(g1 - g0, x1 - x0);
+        if (cost > a->loss[v]) cost = a->loss[v];
+        struct an_cause *c = an_cause_get(a, v);
+        if (!c->merged || cost > c->cost) {
+            c->cat = AN_CAT_GROWING_COMM;
+            c->cost = cost;
+            c->cost_rule = "growth of the operation's own time per process (its fastest process, divided by the "
+                           "processes per core; or its transfer cost) from the smallest to the largest count";
+            c->cost_noise = fmax(mb->spread, m0->spread);
+            an_cause_root_path(c, 0);
+        }
+        an_cause_procs(c, an_xmalloc(sizeof(uint32_t)), 0);
+        double c0 = m0->calls / fmax(1, r0->present_count), c1 = mb->calls / fmax(1, r->present_count);
+        an_cause_evidence(c, "%s: time of the fastest process grows from %.3g s at %u to %.3g s at %u "
+                          "processes (%.3g to %.3g ms per call; model %s); bytes per call %.3g at %u, %.3g at %u "
+                          "processes (%s)",
+                          an_mpi_name(vx->op), f0 * fmax(1, r0->contention), p0, f1 * fmax(1, r->contention),
+                          d->P, c0 > 0 ? f0 * fmax(1, r0->contention) / c0 * 1e3 : 0.0,
+                          c1 > 0 ? f1 * fmax(1, r->contention) / c1 * 1e3 : 0.0,
+                          a->model[v].valid ? a->model[v].formula : "n/a",
+                          m0->calls > 0 ? m0->bytes / m0->calls : 0.0, p0, mb->calls > 0 ? mb->bytes / mb->calls : 0.0,
+                          d->P, mb->calls > 0 && mb->bytes / mb->calls >= th->bandwidth_bytes ? "bandwidth-bound"
+                                                                                              : "latency-bound");
+        if (r->contention > th->contention_max)
+            an_cause_evidence(c, "caveat: the run at %u processes was %.2gx contended (oversubscribed or loaded); "
+                              "times are divided by that factor, but part of the growth may still be the "
+                              "scheduler's: confirm on a machine with a core per process", d->P, r->contention);
+    }
+}
+
+const struct an_detector an_detector_growing_comm = {
+    "growing_comm",
+    "an MPI operation whose own time per process (fastest process, transfer cost or bandwidth-bound "
+    "volume) grows by scaling_ratio and the minimum cost from the smallest to the largest count",
+    mark, find};

@@ -1,0 +1,101 @@
+/* non_scalable.c — detector "non_scalable": computation whose mean time per
+ * process shrinks too slowly with p (strong scaling), or grows (weak
+ * scaling), against the ideal from the smallest count: replicated or growing
+ * work.  Its cost is the scaling loss at the largest count (metrics.c). */
+#include "../detect.h"
+#include "../model.h"
+#include "../stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Symptom rule: measured/ideal >= scaling_ratio, loss >= the minimum cost
+ * and above the repetition spread, and the total sample count grew
+ * significantly against ideal (strong: equal totals; weak: totals in
+ * proportion to p) at alpha, with at least min_samples samples. */
+static void mark(struct an_detect *d)
+{
+    struct an_analysis *a = d->a;
+    const struct an_thresholds *th = &a->opt->th;
+    uint32_t S = a->nscales, N = d->N;
+    if (S < 2) return;
+    double P = d->big->P;
+    for (uint32_t v = 0; v < N; v++) {
+        const struct an_vertex *vx = &a->g.v[v];
+        const struct an_vmetrics *mb = &a->vm[(size_t)(S - 1) * N + v];
+        if (vx->kind == PSG_MPI || !mb->present) continue;
+        const struct an_vmetrics *m0 = NULL;
+        uint32_t s0 = 0;
+        for (uint32_t s = 0; s + 1 < S && !m0; s++)
+            if (a->vm[(size_t)s * N + v].present) m0 = &a->vm[(size_t)s * N + v], s0 = s;
+        if (!m0) continue;
+        double p0 = a->scales[s0].P;
+        double ideal = a->opt->weak ? scalana_ideal_weak(m0->mean, p0, P) : scalana_ideal_strong(m0->mean, p0, P);
+        double loss = mb->mean - ideal, spread = fmax(mb->spread, m0->spread);
+        if (!(ideal > 0 && mb->mean / ideal >= th->scaling_ratio && loss >= d->min_cost && loss > spread)) continue;
+        const struct an_run *r0 = a->scales[s0].rep, *r1 = d->r;
+        double per0 = r0->period_s, per1 = r1->period_s;
+        uint64_t k1 = v < r1->nvr ? (uint64_t)llround(r1->vr[v].samples) : 0;
+        uint64_t k0 = v < r0->nvr ? (uint64_t)llround(r0->vr[v].samples) : 0;
+        double e1 = (a->opt->weak ? P : 1) * (per1 > 0 ? 1 / per1 : 1);
+        double e0 = (a->opt->weak ? p0 : 1) * (per0 > 0 ? 1 / per0 : 1);
+        if (scalana_counts_differ(k1, e1, k0, e0, SCALANA_GREATER, th->alpha, (uint64_t)th->min_samples))
+            a->vflags[v] |= AN_F_NON_SCALABLE;
+    }
+}
+
+static void find(struct an_detect *d)
+{
+    struct an_analysis *a = d->a;
+    const struct an_thresholds *th = &a->opt->th;
+    if (a->nscales < 2) return;
+    const struct an_run *r = d->r;
+    double *x = an_xmalloc((d->P + 1) * sizeof *x);
+    for (uint32_t v = 0; v < d->N; v++) {
+        if (!(a->vflags[v] & AN_F_NON_SCALABLE) || a->g.v[v].kind == PSG_MPI) continue;
+        const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
+        struct an_cause *c = an_cause_get(a, v);
+        double cost = a->loss[v];
+        /* replicated or growing work: every process causes it, unless most of
+         * the loss is the excess of a heavy group (then those processes).
+         * Equal work on a crowded machine differs by 30 % or more of CPU time
+         * between processes (13x contention: 0.68 s against a median of
+         * 0.5 s), which must not single some out of a replicated loop. */
+        uint32_t *procs = an_xmalloc((d->P + 1) * sizeof *procs), np = 0;
+        if (v < r->nvr && r->vr[v].icpu && mb->imbalance >= th->imbalance) {
+            for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
+            struct an_split sp;
+            an_split_values(d, x, r->period_s, &sp);
+            if (sp.significant && sp.heavy_mean - sp.mean > th->location_share * cost)
+                for (uint32_t k = 0; k < sp.nheavy; k++) procs[np++] = sp.heavy[k];
+            an_split_free(&sp);
+        }
+        if (!np)
+            for (uint32_t i = 0; i < d->P; i++)
+                if (r->present[i]) procs[np++] = i;
+        if (!c->merged || cost > c->cost) {
+            c->cat = c->merged && c->cat == AN_CAT_SERIAL ? AN_CAT_SERIAL : AN_CAT_NON_SCALABLE;
+            c->cost = cost;
+            c->cost_rule = a->opt->weak ? "scaling loss: mean time per process at the largest count minus the "
+                                          "time at the smallest count (weak scaling)"
+                                        : "scaling loss: mean time per process at the largest count minus the "
+                                          "smallest count's time x p0 / P (strong scaling)";
+            c->cost_noise = mb->spread;
+            an_cause_root_path(c, np ? procs[0] : 0);
+        }
+        double ideal = mb->mean - a->loss[v];
+        an_cause_procs(c, procs, np);
+        an_cause_evidence(c, "mean time per process %.3g s at %u processes against an ideal %.3g s "
+                          "(%s scaling from %u processes); log-log slope %.2f; model %s",
+                          mb->mean, d->P, ideal, a->opt->weak ? "weak" : "strong", a->scales[0].P,
+                          a->model[v].has_slope ? a->model[v].loglog_slope : NAN,
+                          a->model[v].valid ? a->model[v].formula : "n/a");
+    }
+    free(x);
+}
+
+const struct an_detector an_detector_non_scalable = {
+    "non_scalable",
+    "computation whose mean time per process at the largest count is scaling_ratio above the ideal "
+    "(strong: t(p0) p0/P, weak: t(p0)), by at least the minimum cost",
+    mark, find};

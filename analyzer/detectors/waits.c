@@ -1,0 +1,601 @@
+/* waits.c — detector "waits": from MPI vertices where processes wait back to
+ * the computation that makes them wait.  On the process that waits most the
+ * PPG is walked backwards (across to the late sender or the last arrival,
+ * then along control-flow predecessors, previous loop iterations and
+ * callers); each computation vertex met is scored by the wait it explains,
+ * sum_i min(wait_i, max_j V_j - V_i), if its spread over the processes is
+ * evidence (an_split_values: sampled, or exact computation intervals).  The
+ * best one, located by the location rule, is the root cause: load imbalance
+ * or serial bottleneck (an_classify_computation), late sender or receiver
+ * when the delaying code runs on the senders only, GPU-bound or transfers
+ * when the culprits' extra work is device time.  What no computation
+ * explains is the symptom's own cause (wait at collective, late sender,
+ * rotating blame), or a "too thin" warning naming the likely code. */
+#include "../detect.h"
+#include "../stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct walk {
+    struct an_detect *d;
+    double *waits;               /* [P] of the current symptom */
+    double *score_cache;         /* [N], NAN when not computed for this symptom */
+    int unchecked;               /* explained(): score without the significance test */
+    struct an_split last;        /* explained(): the split of the last candidate tested */
+    /* exact computation intervals before the symptom (or the crossing) */
+    int exact;                   /* the intervals there show an imbalance */
+    double exact_saving;         /* its max - mean, seconds */
+    uint8_t *exact_heavy;        /* [P] its heavy processes */
+    struct wnode { uint32_t v, proc, from, hops; const char *edge; } *w;
+    uint32_t nw, capw;
+    uint64_t *seen; size_t seen_cap;
+};
+
+/* ---- visited set of (vertex, process) ---- */
+static int seen_add(struct walk *b, uint32_t v, uint32_t p)
+{
+    uint64_t key = ((uint64_t)v << 32 | p) + 1;
+    size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (b->seen_cap - 1);
+    while (b->seen[h]) {
+        if (b->seen[h] == key) return 0;
+        h = (h + 1) & (b->seen_cap - 1);
+    }
+    b->seen[h] = key;
+    return 1;
+}
+
+static void push(struct walk *b, uint32_t v, uint32_t proc, uint32_t from, const char *edge, uint32_t hops)
+{
+    if (v == AN_NONE || b->nw >= b->capw) return;
+    if (!seen_add(b, v, proc)) return;
+    b->w[b->nw++] = (struct wnode){v, proc, from, hops, edge};
+}
+
+static int is_mpi(const struct an_vertex *v) { return v->kind == PSG_MPI; }
+
+/* Wait explained by candidate c: sum over processes of min(wait_i, max_j V_j -
+ * V_i), V the work of c (an_work), when the spread of V is evidence:
+ *  - device (GPU) time carries it: measured, so a spread of symptom_share of
+ *    the minimum cost is enough;
+ *  - the run recorded the exact computation intervals before the symptom and
+ *    they show an imbalance (b->exact), and c lies in that interval (no MPI
+ *    vertex between it and the symptom) with more work on the interval's
+ *    heavy processes: the samples only say where inside the interval;
+ *  - otherwise its sample counts split into a significantly heavier group
+ *    (an_split_values: Poisson test at alpha / (n - 1), heavy mean / mean at
+ *    least the imbalance threshold).
+ * The wait itself is measured exactly by the MPI wrappers, so a short serial
+ * section everyone waits for needs only the samples that tell it from noise.
+ * b->unchecked skips the test (the "too thin" warning). */
+static double explained(struct walk *b, uint32_t c, uint32_t hops, double *per_proc)
+{
+    struct an_detect *d = b->d;
+    const struct an_run *r = d->r;
+    const struct an_thresholds *th = &d->a->opt->th;
+    if (c >= r->nvr || (!r->vr[c].icpu && !r->vr[c].igpu) || is_mpi(&d->a->g.v[c])) return 0;
+    /* a cause is application code with a source location, not library internals */
+    if (!an_actionable(&d->a->g, c)) return 0;
+    if (!per_proc && !b->unchecked && !isnan(b->score_cache[c])) return b->score_cache[c];
+    const struct an_vrun *x = &r->vr[c];
+    double *v = an_xmalloc((d->P + 1) * sizeof *v), *cv = an_xmalloc((d->P + 1) * sizeof *cv);
+    double mx = 0, gspread = 0, cspread = 0, gmin = INFINITY, cmin = INFINITY, cmx = 0;
+    for (uint32_t i = 0; i < d->P; i++) {
+        v[i] = r->present[i] ? an_work(x, i) : 0;
+        cv[i] = r->present[i] && x->icpu ? x->icpu[i] : 0;
+        if (!r->present[i]) continue;
+        mx = fmax(mx, v[i]), gmin = fmin(gmin, v[i]), cmx = fmax(cmx, cv[i]), cmin = fmin(cmin, cv[i]);
+    }
+    gspread = mx - gmin, cspread = cmx - cmin;
+    double s = 0;
+    int ok = 0;
+    an_split_free(&b->last);
+    if (mx > 0) {
+        double per = r->period_s > 0 ? r->period_s : 0.01;
+        if (gspread > 2 * cspread) {
+            ok = gspread >= th->symptom_share * d->min_cost; /* GPU time: measured exactly */
+            an_split_values(d, v, 0, &b->last);
+        } else {
+            an_split_values(d, cv, per, &b->last);
+            ok = b->unchecked || b->last.significant;
+            if (!ok && b->exact && hops == 0) {
+                /* inside the interval the exact times found imbalanced: more work
+                 * on its heavy processes is where that time went */
+                double h = 0, l = 0;
+                uint32_t nh = 0, nl = 0;
+                for (uint32_t i = 0; i < d->P; i++) {
+                    if (!r->present[i]) continue;
+                    if (b->exact_heavy[i]) h += cv[i], nh++;
+                    else l += cv[i], nl++;
+                }
+                ok = nh && nl && h / nh - l / nl > 0;
+            }
+        }
+        if (ok) {
+            for (uint32_t i = 0; i < d->P; i++) {
+                double e = r->present[i] ? fmin(b->waits[i], mx - v[i]) : 0;
+                if (e < 0) e = 0;
+                if (per_proc) per_proc[i] = e;
+                s += e;
+            }
+        }
+    }
+    free(v), free(cv);
+    if (!per_proc && !b->unchecked) b->score_cache[c] = s;
+    return s;
+}
+
+/* GPU device seconds (kernels, copies) launched from the subtree of v, all ranks. */
+static void gpu_totals(const struct an_graph *g, const struct an_run *r, uint32_t v, double *kernel,
+                       double *copy, int depth)
+{
+    if (v >= r->nvr || depth > 256) return;
+    *kernel += r->vr[v].gpu_kernel_s, *copy += r->vr[v].gpu_copy_s;
+    for (uint32_t c = g->v[v].first_child; c != AN_NONE; c = g->v[c].next_sibling)
+        gpu_totals(g, r, c, kernel, copy, depth + 1);
+}
+
+/* Late peer of process w at receive/completion vertex s: the partner whose
+ * message completed last most often (else the longest charged time).
+ * *share: that peer's share of the "last" completions (1 when unknown). */
+static int late_peer(struct walk *b, uint32_t s, uint32_t w, double *share)
+{
+    const struct an_run *r = b->d->r;
+    const struct an_graph *g = &b->d->a->g;
+    *share = 1;
+    if (!r->peer_first) return -1;
+    uint32_t fn = s;
+    while (fn != AN_NONE && g->v[fn].kind != PSG_FUNCTION && !(g->v[fn].flags & AN_V_DYNAMIC && g->v[fn].kind == AN_KIND_DYNAMIC))
+        fn = g->v[fn].parent;
+    int best = -1;
+    double bw = -1, tot_last = 0, best_last = 0;
+    for (int pass = 0; pass < 3 && best < 0; pass++) {
+        tot_last = 0;
+        for (size_t k = r->peer_first[w]; k < r->peer_first[w + 1]; k++) {
+            const struct an_peer_rec *p = &r->peers[k];
+            if (!(p->flags & PRF_PEER_RECV) || p->peer < 0 || (uint32_t)p->peer >= b->d->P) continue;
+            if (pass == 0 && p->vertex != s) continue;
+            if (pass == 1 && (fn == AN_NONE || !an_graph_is_ancestor(g, fn, p->vertex))) continue;
+            tot_last += (double)p->last_count;
+            double key = p->last_wait_ns ? (double)p->last_wait_ns : (double)p->time_ns * 1e-3;
+            if (key > bw) bw = key, best = p->peer, best_last = (double)p->last_count;
+        }
+    }
+    if (best >= 0 && tot_last > 0) *share = best_last / tot_last;
+    return best;
+}
+
+/* The send (want_send) or receive vertex on process q toward process w (the most messages). */
+static uint32_t peer_vertex(const struct an_run *r, uint32_t q, uint32_t w, int want_send)
+{
+    uint32_t best = AN_NONE;
+    uint64_t bc = 0;
+    if (!r->peer_first) return AN_NONE;
+    for (size_t k = r->peer_first[q]; k < r->peer_first[q + 1]; k++) {
+        const struct an_peer_rec *p = &r->peers[k];
+        if (p->peer != (int32_t)w) continue;
+        if (want_send ? !(p->flags & PRF_PEER_SEND) : !(p->flags & PRF_PEER_RECV)) continue;
+        if (best == AN_NONE || p->count > bc) best = p->vertex, bc = p->count;
+    }
+    return best;
+}
+
+/* Walks predecessors from the start nodes already pushed; returns when the
+ * step bound is reached or nothing is left.  hops counts the MPI vertices
+ * passed since the start (0: inside the computation interval before it). */
+static void walk(struct walk *b, uint32_t symptom)
+{
+    struct an_detect *d = b->d;
+    const struct an_graph *g = &d->a->g;
+    uint32_t bound = (uint32_t)d->a->opt->th.max_steps, nstart = b->nw;
+    double *wt = an_xmalloc((d->P + 1) * sizeof *wt);
+    for (uint32_t head = 0; head < b->nw && b->nw < bound; head++) {
+        struct wnode n = b->w[head];
+        const struct an_vertex *v = &g->v[n.v];
+        uint32_t hops = n.hops;
+        if (head > 0 && is_mpi(v) && an_mpi_role(v->op) == AN_MPI_COLLECTIVE && n.v != symptom)
+            continue; /* a point all processes passed */
+        if (head > 0 && is_mpi(v)) {
+            enum an_mpi_role role = an_mpi_role(v->op);
+            if (head >= nstart) hops++; /* beyond another MPI call: an earlier interval */
+            if ((role == AN_MPI_RECV || role == AN_MPI_COMPLETION || role == AN_MPI_SENDRECV) && n.proc < d->P) {
+                /* a chain of late senders: cross again when this process waited here */
+                an_waits(d->a, d->r, n.v, wt);
+                if (wt[n.proc] >= d->min_cost * d->a->opt->th.symptom_share) {
+                    double share;
+                    int q = late_peer(b, n.v, n.proc, &share);
+                    if (q >= 0) {
+                        uint32_t sv = peer_vertex(d->r, (uint32_t)q, n.proc, 1);
+                        push(b, sv != AN_NONE ? sv : n.v, (uint32_t)q, head, "communication", hops);
+                    }
+                }
+            }
+        }
+        /* control-flow predecessor */
+        uint32_t u = n.v;
+        const char *edge = "control";
+        for (int up = 0; up < 64; up++) {
+            if (d->prev[u] != AN_NONE) {
+                push(b, d->prev[u], n.proc, head, edge, hops);
+                break;
+            }
+            uint32_t p = g->v[u].parent;
+            if (p == AN_NONE) break;
+            /* the previous iteration ran the loop's last child: another interval */
+            if (g->v[p].kind == PSG_LOOP && d->last_child[p] != AN_NONE && d->last_child[p] != u)
+                push(b, d->last_child[p], n.proc, head, "loop_back", hops + 1);
+            edge = g->v[p].kind == PSG_FUNCTION || (g->v[p].flags & AN_V_DYNAMIC && !(g->v[p].flags & AN_V_CALLSITE))
+                       ? "call" : "control";
+            u = p;
+        }
+    }
+    free(wt);
+}
+
+/* Whether the exact computation intervals before MPI vertex m (on every
+ * process) show an imbalance: sets b->exact, exact_saving, exact_heavy. */
+static void exact_intervals(struct walk *b, uint32_t m)
+{
+    struct an_detect *d = b->d;
+    b->exact = 0;
+    if (m == AN_NONE) return;
+    double *x = an_xmalloc((d->P + 1) * sizeof *x);
+    if (an_interval_before(d->r, m, 1, x)) {
+        struct an_split sp;
+        an_split_values(d, x, 0, &sp);
+        if (sp.significant) {
+            b->exact = 1;
+            b->exact_saving = an_group_saving(d->r, x, sp.heavy, sp.nheavy);
+            memset(b->exact_heavy, 0, d->P);
+            for (uint32_t k = 0; k < sp.nheavy; k++) b->exact_heavy[sp.heavy[k]] = 1;
+        }
+        an_split_free(&sp);
+    }
+    free(x);
+}
+
+/* After the walk of symptom s: the candidate that would explain the most
+ * wait if its sample difference were significant (located like a cause).
+ * When it explains at least the minimum cost per waiting process, a warning
+ * names it, its samples and the test's p-value, and says how to get more
+ * samples.  Returns 1 when it warned. */
+static int thin_evidence(struct walk *b, uint32_t s, double rest_per_proc, uint32_t nw_ranks)
+{
+    struct an_detect *d = b->d;
+    struct an_analysis *a = d->a;
+    const struct an_graph *g = &a->g;
+    const struct an_vertex *sv = &g->v[s];
+    uint32_t best = AN_NONE;
+    double bs = 0;
+    b->unchecked = 1;
+    for (uint32_t k = 0; k < b->nw; k++) {
+        uint32_t v = b->w[k].v;
+        if (!isnan(b->score_cache[v]) && b->score_cache[v] > 0) continue; /* significant */
+        double sc = explained(b, v, b->w[k].hops, NULL);
+        if (sc > bs) bs = sc, best = v;
+    }
+    while (best != AN_NONE) {
+        uint32_t bc = AN_NONE;
+        double bcs = 0;
+        for (uint32_t ch = g->v[best].first_child; ch != AN_NONE; ch = g->v[ch].next_sibling) {
+            double sc = explained(b, ch, 1, NULL);
+            if (sc > bcs) bcs = sc, bc = ch;
+        }
+        if (bc == AN_NONE || !(bcs > a->opt->th.location_share * bs)) break;
+        best = bc, bs = bcs;
+    }
+    if (best != AN_NONE) explained(b, best, 1, NULL); /* sets b->last */
+    b->unchecked = 0;
+    if (best == AN_NONE || !nw_ranks || bs / nw_ranks < d->min_cost) return 0;
+    /* only a candidate that looks like a culprit (heavy mean / mean at least the
+     * imbalance threshold): in a balanced run the largest of P noisy counts is no lead */
+    if (!(b->last.mean > 0 && b->last.heavy_mean / b->last.mean >= a->opt->th.imbalance)) return 0;
+    const struct an_vertex *v = &g->v[best];
+    double hz = d->r->period_s > 0 ? 1.0 / d->r->period_s : 0;
+    uint32_t n = d->r->present_count;
+    an_warn(a, "%u processes: %.3g s of wait per process at %s (%s:%u) points to %s (%s:%u), but the "
+               "evidence is too thin to report it: the %u process%s that spend longest there have %.0f "
+               "samples each in it against %.3g on the others (exact Poisson test p = %.2g, needs < %.2g); "
+               "run longer or raise SCALANA_FREQ (now %.0f Hz)",
+            d->P, rest_per_proc, an_mpi_name(sv->op), sv->file, sv->line,
+            v->name && *v->name ? v->name : v->function, v->file, v->line, b->last.nheavy,
+            b->last.nheavy == 1 ? "" : "es", b->last.k_heavy, b->last.k_light, b->last.p_value,
+            a->opt->th.alpha / (n > 1 ? n - 1 : 1), hz);
+    return 1;
+}
+
+/* Whether the culprits' code at v also runs on the other processes (at least
+ * serial_share of the culprits' time): the same code with unequal amounts. */
+static int runs_everywhere(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np)
+{
+    const struct an_run *r = d->r;
+    if (!np || v >= r->nvr || !r->vr[v].icpu) return 0;
+    uint8_t *is = calloc(d->P + 1, 1);
+    if (!is) abort();
+    double cul = 0, oth = 0;
+    uint32_t no = 0;
+    for (uint32_t k = 0; k < np; k++) is[procs[k]] = 1, cul += r->vr[v].icpu[procs[k]];
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i] && !is[i]) oth += r->vr[v].icpu[i], no++;
+    free(is);
+    return no && oth / no >= d->a->opt->th.serial_share * (cul / np);
+}
+
+static void backtrack_symptom(struct walk *b, uint32_t s)
+{
+    struct an_detect *d = b->d;
+    struct an_analysis *a = d->a;
+    const struct an_thresholds *th = &a->opt->th;
+    const struct an_graph *g = &a->g;
+    const struct an_run *r = d->r;
+    const struct an_vertex *sv = &g->v[s];
+    double total = an_waits(a, r, s, b->waits), mw = 0;
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (b->waits[i] > mw) mw = b->waits[i], w = i;
+    if (mw < d->min_cost * th->symptom_share || total <= 0) return;
+    for (uint32_t v = 0; v < d->N; v++) b->score_cache[v] = NAN;
+    memset(b->seen, 0, b->seen_cap * sizeof *b->seen);
+    b->nw = 0;
+    enum an_mpi_role role = an_mpi_role(sv->op);
+    enum an_category cat = AN_CAT_LOAD_IMBALANCE;
+    double share = 1;
+    int crossed = -1;
+    uint32_t interval_at = s; /* the MPI vertex whose preceding interval is the late work */
+    push(b, s, w, AN_NONE, "symptom", 0);
+    if (role == AN_MPI_COLLECTIVE) {
+        /* the last arrivals spent the least time inside */
+        const float *t = r->vr[s].mpi;
+        uint32_t late = w;
+        double mn = INFINITY;
+        for (uint32_t i = 0; i < d->P; i++)
+            if (r->present[i] && r->vr[s].ncalls && r->vr[s].ncalls[i] > 0 && t[i] < mn &&
+                (!r->vr[s].comm || r->vr[s].comm[i] == r->vr[s].comm[w]))
+                mn = t[i], late = i;
+        seen_add(b, s, late);
+        b->w[b->nw++] = (struct wnode){s, late, 0, 0, "collective"};
+        crossed = (int)late;
+    } else if (role == AN_MPI_RECV || role == AN_MPI_COMPLETION || role == AN_MPI_SENDRECV ||
+               role == AN_MPI_PROBE) {
+        int q = late_peer(b, s, w, &share);
+        if (q >= 0) {
+            uint32_t snd = peer_vertex(r, (uint32_t)q, w, 1);
+            push(b, snd != AN_NONE ? snd : s, (uint32_t)q, 0, "communication", 0);
+            crossed = q;
+            interval_at = snd != AN_NONE ? snd : s;
+        }
+        cat = AN_CAT_LATE_SENDER;
+    } else if (role == AN_MPI_SEND) {
+        int q = -1;
+        uint64_t bt = 0;
+        for (size_t k = r->peer_first ? r->peer_first[w] : 0; r->peer_first && k < r->peer_first[w + 1]; k++) {
+            const struct an_peer_rec *p = &r->peers[k];
+            if (p->vertex == s && (p->flags & PRF_PEER_SEND) && p->peer >= 0 && (uint32_t)p->peer < d->P &&
+                p->time_ns >= bt)
+                bt = p->time_ns, q = p->peer;
+        }
+        if (q >= 0) {
+            uint32_t rcv = peer_vertex(r, (uint32_t)q, w, 0);
+            push(b, rcv != AN_NONE ? rcv : s, (uint32_t)q, 0, "communication", 0);
+            crossed = q;
+            interval_at = rcv != AN_NONE ? rcv : s;
+        }
+        cat = AN_CAT_LATE_RECEIVER;
+    }
+    exact_intervals(b, interval_at);
+    walk(b, s);
+    /* best candidate */
+    uint32_t best = AN_NONE, best_node = 0;
+    double bs = 0;
+    for (uint32_t k = 0; k < b->nw; k++) {
+        double sc = explained(b, b->w[k].v, b->w[k].hops, NULL);
+        if (sc > bs) bs = sc, best = b->w[k].v, best_node = k;
+    }
+    double *per = an_xmalloc((d->P + 1) * sizeof *per);
+    uint32_t nw_ranks = 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (b->waits[i] >= th->waiting_share * mw) nw_ranks++;
+    double explained_total = 0;
+    if (best != AN_NONE && bs > 0) {
+        /* the culprits: the heavy group of the candidate's split */
+        explained(b, best, b->w[best_node].hops, per);
+        uint32_t np = b->last.nheavy;
+        uint32_t *procs = an_xmalloc((np + 1) * sizeof *procs);
+        memcpy(procs, b->last.heavy, np * sizeof *procs);
+        if (b->exact && b->w[best_node].hops == 0) {
+            np = 0;
+            for (uint32_t i = 0; i < d->P; i++)
+                if (b->exact_heavy[i]) procs[np] = i, np++;
+        }
+        /* the location: the innermost child holding most of the culprits' excess */
+        uint8_t *heavy = calloc(d->P + 1, 1);
+        if (!heavy) abort();
+        for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
+        struct an_groups gr = {d, heavy};
+        uint32_t root = an_locate(d, best, an_group_excess, &gr);
+        free(heavy);
+        double ex = explained(b, best, b->w[best_node].hops, per), sum = 0;
+        for (uint32_t i = 0; i < d->P; i++) sum += per[i];
+        explained_total = sum;
+        (void)ex;
+        /* category: from a collective, the computation's; from a point-to-point
+         * wait, late sender/receiver unless the code runs everywhere with
+         * unequal amounts (then it is that computation's load imbalance) */
+        if (cat == AN_CAT_LOAD_IMBALANCE) cat = an_classify_computation(d, root, procs, np);
+        else if (runs_everywhere(d, root, procs, np)) cat = an_classify_computation(d, root, procs, np);
+        /* the culprits' extra work is GPU device time: GPU-bound (or transfers) */
+        if (r->vr[root].igpu) {
+            double gx = 0, cx = 0;
+            for (uint32_t k = 0; k < np; k++)
+                gx += r->vr[root].igpu[procs[k]], cx += r->vr[root].icpu ? r->vr[root].icpu[procs[k]] : 0;
+            if (gx > cx) {
+                double kern = 0, copy = 0;
+                gpu_totals(g, r, root, &kern, &copy, 0);
+                cat = copy > kern ? AN_CAT_H2D : AN_CAT_GPU_BOUND;
+            }
+        }
+        /* cost: what fixing it saves at the largest count */
+        double cost, noise = 0, largest = 0;
+        const char *rule;
+        for (uint32_t i = 0; i < d->P; i++) largest = fmax(largest, per[i]);
+        if (cat == AN_CAT_LATE_SENDER || cat == AN_CAT_LATE_RECEIVER) {
+            cost = nw_ranks ? sum / nw_ranks : 0;
+            rule = "wait explained, mean over the waiting processes";
+        } else if (b->exact && b->w[best_node].hops == 0) {
+            cost = fmin(b->exact_saving, largest);
+            rule = "balanced computation interval: max - mean of the exact per-process times between the two MPI "
+                   "calls, at most the largest wait it explains";
+        } else {
+            cost = fmin(an_balance_saving_reps(d, root, procs, np, &noise), largest);
+            rule = "balanced work: max - mean over the processes of the code's CPU (+GPU) time, at most the "
+                   "largest wait it explains";
+        }
+        struct an_cause *c = an_cause_get(a, root);
+        if (!c->merged || cost > c->cost) {
+            c->cat = cat;
+            c->cost = cost;
+            c->cost_rule = rule;
+            c->cost_noise = noise;
+            c->symptom = s;
+            free(c->path);
+            /* path: symptom, crossing, walk back to the candidate, then the located root */
+            uint32_t chain[512], nc = 0;
+            for (uint32_t k = best_node; k != AN_NONE && nc < 512; k = b->w[k].from) {
+                chain[nc++] = k;
+                if (k == 0) break;
+            }
+            c->path = an_xmalloc((nc + 2) * sizeof *c->path);
+            c->npath = 0;
+            for (uint32_t k = nc; k-- > 0;) {
+                const struct wnode *n = &b->w[chain[k]];
+                /* the wait at the symptom, on the steps that are the symptom or cross to it */
+                double wt = n->v == s && n->proc < d->P ? b->waits[n->proc] : 0;
+                c->path[c->npath++] = (struct an_step){n->v, n->proc, n->edge, wt};
+            }
+            uint32_t rp = np ? procs[0] : w;
+            if (c->npath && c->path[c->npath - 1].vertex == c->vertex) {
+                c->path[c->npath - 1].edge = "root";
+                c->path[c->npath - 1].process = rp;
+            } else {
+                c->path[c->npath++] = (struct an_step){c->vertex, rp, "root", 0};
+            }
+        }
+        c->explained_wait = fmax(c->explained_wait, sum);
+        uint32_t first = np ? procs[0] : w;
+        double *vv = an_xmalloc((d->P + 1) * sizeof *vv), med;
+        uint32_t nv = 0;
+        for (uint32_t i = 0; i < d->P; i++)
+            if (r->present[i]) vv[nv++] = an_work(&r->vr[root], i);
+        med = nv ? scalana_median_inplace(vv, nv) : 0;
+        free(vv);
+        an_cause_procs(c, procs, np);
+        an_cause_waiting(d, c, b->waits);
+        an_cause_evidence(c,
+                 "explains %.3g of %.3g process-seconds of wait at %s (%s:%u) on %u process%s; "
+                 "%s time there %.3g s on process %u against a median of %.3g s; %u culprit process%s%s",
+                 sum, total, an_mpi_name(sv->op), sv->file, sv->line, nw_ranks, nw_ranks == 1 ? "" : "es",
+                 r->vr[root].igpu ? "CPU+GPU" : "CPU", an_work(&r->vr[root], first), first, med, np,
+                 np == 1 ? "" : "es",
+                 b->exact && b->w[best_node].hops == 0 ? " (exact computation intervals)" : "");
+        a->vflags[c->vertex] |= AN_F_ROOT_CAUSE;
+    }
+    /* what no computation explains: the symptom is its own cause; with f
+     * processes per core only 1/f of a wait is the program's own */
+    double rest = total - explained_total;
+    double cost = nw_ranks ? rest / nw_ranks / fmax(1, r->contention) : 0;
+    /* a candidate that would explain the wait but whose sample difference
+     * is not significant: say precisely that the evidence is thin */
+    int thin = nw_ranks && rest / nw_ranks >= d->min_cost && thin_evidence(b, s, rest / nw_ranks, nw_ranks);
+    if (cost < th->unexplained_factor * d->min_cost || (r->contention > th->contention_max && thin)) {
+        free(per);
+        return;
+    }
+    if (r->contention > th->contention_max) {
+        /* the scheduler alone makes processes wait here: say so, blame nothing */
+        an_warn(a, "%.3g s of wait per process at %s (%s:%u) that no computation explains is not "
+                   "reported: the run was slowed %.2gx by oversubscription or other load",
+                rest / nw_ranks, an_mpi_name(sv->op), sv->file, sv->line, r->contention);
+        free(per);
+        return;
+    }
+    if (role != AN_MPI_COLLECTIVE && share < th->rotation) cat = AN_CAT_ROTATING;
+    else if (role == AN_MPI_COLLECTIVE) cat = AN_CAT_WAIT_COLLECTIVE;
+    else if (role == AN_MPI_SEND) cat = AN_CAT_LATE_RECEIVER;
+    else cat = AN_CAT_LATE_SENDER;
+    struct an_cause *c = an_cause_get(a, s);
+    if (c->merged && c->cost >= cost) {
+        free(per);
+        return;
+    }
+    c->cat = cat;
+    c->cost = cost;
+    c->cost_rule = "unexplained wait, mean over the waiting processes, divided by the contention";
+    c->symptom = s;
+    uint32_t *procs = an_xmalloc(2 * sizeof *procs), np = 0;
+    if (crossed >= 0 && cat != AN_CAT_ROTATING) procs[np++] = (uint32_t)crossed;
+    an_cause_procs(c, procs, np);
+    an_cause_waiting(d, c, b->waits);
+    free(c->path);
+    c->path = an_xmalloc(3 * sizeof *c->path);
+    c->npath = 0;
+    c->path[c->npath++] = (struct an_step){s, w, "symptom", mw};
+    if (crossed >= 0)
+        c->path[c->npath++] = (struct an_step){b->w[1 < b->nw ? 1 : 0].v, (uint32_t)crossed,
+                                               role == AN_MPI_COLLECTIVE ? "collective" : "communication", 0};
+    if (cat == AN_CAT_ROTATING)
+        an_cause_evidence(c, "%.3g process-seconds of wait at %s; blame rotates between processes: "
+                          "no peer completes last in more than %.0f%% of the waits, no consistent culprit",
+                          rest, an_mpi_name(sv->op), share * 100);
+    else
+        an_cause_evidence(c, "%.3g process-seconds of wait at %s on %u process%s that no measured "
+                          "computation explains (the cause may be unsampled: I/O, sleep, another job)",
+                          rest, an_mpi_name(sv->op), nw_ranks, nw_ranks == 1 ? "" : "es");
+    a->vflags[s] |= AN_F_ROOT_CAUSE;
+    free(per);
+}
+
+/* Symptom rule: an MPI vertex where some process waits at least the minimum
+ * cost (an_waits: collectives t_i - min_j t_j, point-to-point the time beyond
+ * its fastest calls). */
+static void mark(struct an_detect *d)
+{
+    double *waits = an_xmalloc((d->P + 1) * sizeof *waits);
+    for (uint32_t v = 0; v < d->N; v++) {
+        if (d->a->g.v[v].kind != PSG_MPI || !d->a->vm[(size_t)(d->a->nscales - 1) * d->N + v].present) continue;
+        an_waits(d->a, d->r, v, waits);
+        double mw = 0;
+        for (uint32_t i = 0; i < d->r->P; i++) mw = fmax(mw, waits[i]);
+        if (mw >= d->min_cost) d->a->vflags[v] |= AN_F_WAITING;
+    }
+    free(waits);
+}
+
+static void find(struct an_detect *d)
+{
+    struct walk b;
+    memset(&b, 0, sizeof b);
+    b.d = d;
+    b.waits = an_xmalloc((d->P + 1) * sizeof *b.waits);
+    b.score_cache = an_xmalloc((d->N + 1) * sizeof *b.score_cache);
+    b.exact_heavy = calloc(d->P + 1, 1);
+    if (!b.exact_heavy) abort();
+    b.capw = (uint32_t)fmax(16, d->a->opt->th.max_steps + 8);
+    b.w = an_xmalloc(b.capw * sizeof *b.w);
+    b.seen_cap = 1;
+    while (b.seen_cap < 4 * b.capw) b.seen_cap *= 2;
+    b.seen = calloc(b.seen_cap, sizeof *b.seen);
+    if (!b.seen) abort();
+    /* flagged symptoms, and waits of symptom_share of the minimum cost whose
+     * causes may become candidates (backtrack_symptom checks the size) */
+    for (uint32_t v = 0; v < d->N; v++)
+        if (d->a->g.v[v].kind == PSG_MPI && v < d->r->nvr && d->r->vr[v].mpi) backtrack_symptom(&b, v);
+    an_split_free(&b.last);
+    free(b.waits), free(b.score_cache), free(b.exact_heavy), free(b.w), free(b.seen);
+}
+
+const struct an_detector an_detector_waits = {
+    "waits",
+    "an MPI vertex where a process waits at least the minimum cost; walked back to the computation "
+    "that explains the wait",
+    mark, find};

@@ -1,0 +1,137 @@
+/* intervals.c — queries over a run's exact computation intervals (the time
+ * between two consecutive MPI calls of one thread, recorded by the runtime
+ * per pair of calling contexts and attributed here to pairs of MPI vertices
+ * by ppg.c). */
+#include "analyzer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sums, per rank, the intervals whose `end` side (next when want_next, else
+ * prev) is vertex v. */
+static int interval_sum(const struct an_run *r, uint32_t v, int want_next, int want_cpu,
+                        double *out)
+{
+    memset(out, 0, (size_t)r->P * sizeof *out);
+    if (!r->has_intervals) return 0;
+    for (uint32_t k = 0; k < r->nintervals; k++) {
+        const struct an_interval *x = &r->intervals[k];
+        if ((want_next ? x->next_vertex : x->prev_vertex) != v) continue;
+        const float *a = want_cpu ? x->cpu : x->wall;
+        if (!a) continue;
+        for (uint32_t i = 0; i < r->P; i++) out[i] += a[i];
+    }
+    return 1;
+}
+
+int an_interval_before(const struct an_run *r, uint32_t next_vertex, int want_cpu, double *out)
+{
+    return interval_sum(r, next_vertex, 1, want_cpu, out);
+}
+
+int an_interval_after(const struct an_run *r, uint32_t prev_vertex, int want_cpu, double *out)
+{
+    return interval_sum(r, prev_vertex, 0, want_cpu, out);
+}
+
+/* ---- ingestion ---------------------------------------------------------------- */
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p) {
+        fputs("scalana-analyze: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static uint32_t pair_hash(uint32_t prev, uint32_t next)
+{
+    uint64_t h = ((uint64_t)prev << 32 | next) * 0x9e3779b97f4a7c15ull;
+    return (uint32_t)(h >> 32);
+}
+
+static void rehash(struct an_run *r)
+{
+    uint32_t size = r->interval_slots ? (r->interval_mask + 1) * 2 : 256;
+    uint32_t *s = xcalloc(size, sizeof *s);
+    for (uint32_t k = 0; k < r->nintervals; k++) {
+        uint32_t j = pair_hash(r->intervals[k].prev_vertex, r->intervals[k].next_vertex) & (size - 1);
+        while (s[j]) j = (j + 1) & (size - 1);
+        s[j] = k + 1;
+    }
+    free(r->interval_slots);
+    r->interval_slots = s;
+    r->interval_mask = size - 1;
+}
+
+/* The run's record of (prev, next), created with per-rank arrays. */
+static struct an_interval *interval_get(struct an_run *r, uint32_t prev, uint32_t next)
+{
+    if (r->interval_slots) {
+        for (uint32_t j = pair_hash(prev, next) & r->interval_mask; r->interval_slots[j];
+             j = (j + 1) & r->interval_mask) {
+            struct an_interval *x = &r->intervals[r->interval_slots[j] - 1];
+            if (x->prev_vertex == prev && x->next_vertex == next) return x;
+        }
+    }
+    if (!r->interval_slots || (r->nintervals + 1) * 2 > r->interval_mask + 1) rehash(r);
+    uint32_t n0 = r->nintervals;
+    if (n0 == 0 || (n0 >= 16 && (n0 & (n0 - 1)) == 0)) {
+        /* capacity: 16, then the next power of two (grown when nintervals reaches it) */
+        uint32_t cap = r->nintervals ? r->nintervals * 2 : 16;
+        struct an_interval *n = realloc(r->intervals, cap * sizeof *n);
+        if (!n) {
+            fputs("scalana-analyze: out of memory\n", stderr);
+            abort();
+        }
+        r->intervals = n;
+    }
+    struct an_interval *x = &r->intervals[r->nintervals];
+    memset(x, 0, sizeof *x);
+    x->prev_vertex = prev, x->next_vertex = next;
+    x->count = xcalloc(r->P, sizeof(float));
+    x->wall = xcalloc(r->P, sizeof(float));
+    x->wall_min = xcalloc(r->P, sizeof(float));
+    x->wall_max = xcalloc(r->P, sizeof(float));
+    x->wall_sq = xcalloc(r->P, sizeof(float));
+    x->cpu = xcalloc(r->P, sizeof(float));
+    x->cpu_exact = 1;
+    uint32_t j = pair_hash(prev, next) & r->interval_mask;
+    while (r->interval_slots[j]) j = (j + 1) & r->interval_mask;
+    r->interval_slots[j] = ++r->nintervals;
+    return x;
+}
+
+void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank_data *d,
+                          const uint32_t *ctx_vertex, double period_s)
+{
+    if (rank >= r->P) return;
+    r->has_intervals = 1;
+    r->interval_overflow += d->interval_info.overflow + d->interval_info.dropped;
+    int cpu_sampler = d->info.sampler == PRF_SAMPLER_CPUTIME;
+    for (uint32_t k = 0; k < d->interval_count; k++) {
+        const struct prf_interval *v = &d->intervals[k];
+        /* the decoder checked the context ids */
+        uint32_t pv = v->prev_context == PRF_NONE ? AN_NONE : ctx_vertex[v->prev_context];
+        uint32_t nx = v->next_context == PRF_NONE ? AN_NONE : ctx_vertex[v->next_context];
+        if ((v->prev_context != PRF_NONE && pv == AN_NONE) ||
+            (v->next_context != PRF_NONE && nx == AN_NONE))
+            continue; /* a context without a call path: nowhere to put it */
+        struct an_interval *x = interval_get(r, pv, nx);
+        double wall = v->wall_ns * 1e-9, mn = v->wall_min_ns * 1e-9, mx = v->wall_max_ns * 1e-9;
+        /* CPU: the clock where it was read; sampler periods or the wall time elsewhere */
+        double rest = cpu_sampler ? (double)v->cpu_samples * period_s
+                                  : (double)(v->wall_ns - v->cpu_wall_ns) * 1e-9;
+        double cpu = v->cpu_ns * 1e-9 + rest;
+        if (x->count[rank] == 0 || mn < x->wall_min[rank]) x->wall_min[rank] = (float)mn;
+        if (mx > x->wall_max[rank]) x->wall_max[rank] = (float)mx;
+        x->count[rank] += (float)v->count;
+        x->wall[rank] += (float)wall;
+        x->wall_sq[rank] += (float)(v->wall_sq_ns2 * 1e-18);
+        x->cpu[rank] += (float)cpu;
+        if (v->cpu_count != v->count) x->cpu_exact = 0;
+    }
+}
