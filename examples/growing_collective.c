@@ -24,6 +24,7 @@ int main(int argc, char **argv)
 {
     struct ex_run run;
     ex_init(&run, &argc, &argv, "growing_collective");
+    run.same_at_one = 0;   /* the defect changes the collective even at 1 process */
     double share = run.scale * TOTAL_WORK / run.size / NITER;   /* per iteration */
     double *vec = malloc(sizeof(double) * VECTOR);
     double *all = malloc(sizeof(double) * VECTOR * (size_t)run.size);

@@ -378,6 +378,13 @@ def run_all(args, exe, modes, procs, scalana_run, workdir, cores):
     runs = {m: [] for m in modes}
     for p in procs:
         for mode in modes:
+            if mode == "off" and "on" in runs and runs["on"] and runs["on"][-1][0] == p \
+                    and runs["on"][-1][2].get("inert"):
+                # The defect-on run was the defect-off program (1 process: nothing to
+                # unbalance); the same job serves both series.
+                log("  (defect off at %dp: the defect-on run, which ran the defect-off code)" % p)
+                runs["off"].append(runs["on"][-1])
+                continue
             series = os.path.join(workdir, "defect-" + mode)
             os.makedirs(series, exist_ok=True)
             run_dir = os.path.join(series, "run-%dp" % p)
