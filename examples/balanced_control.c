@@ -47,8 +47,9 @@ int main(int argc, char **argv)
         MPI_Allreduce(&spent, &residual, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
 
-    struct ex_truth truth = { NULL, __FILE__, 0, 0, 0, 0 };
-    ex_report(&run, &truth, 0, 0.0, 0.0);
+    struct ex_truth truth = { NULL, __FILE__, 0, 0, 0, 0, "", NULL };
+    struct ex_result res = { 0, 0.0, 0.0, -1.0, -1.0 };
+    ex_report(&run, &truth, &res);
     free(send);
     free(recv);
     MPI_Finalize();

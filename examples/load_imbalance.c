@@ -9,8 +9,9 @@
 #define TOTAL_WORK 2.4        /* CPU seconds of relaxation over all ranks */
 #define HEAVY_FACTOR 3.0      /* a heavy rank's work / its fair share */
 
-enum { PLANTED_FIRST = __LINE__ + 1 };
-static double relax_cells(double seconds)   /* the planted loop: CPU seconds of work */
+/* The planted loop is the while loop, lines FUNC+4 and FUNC+5. */
+enum { PLANTED_FUNC = __LINE__ + 1, PLANTED_FIRST = PLANTED_FUNC + 4, PLANTED_LAST = PLANTED_FUNC + 5 };
+static double relax_cells(double seconds)   /* CPU seconds of relaxation work */
 {
     volatile double acc = 0.0;
     double start = ex_cpu_seconds();
@@ -18,13 +19,22 @@ static double relax_cells(double seconds)   /* the planted loop: CPU seconds of 
         for (int i = 0; i < EX_INNER; i++) acc += i * 1e-9;
     return ex_cpu_seconds() - start;
 }
-enum { PLANTED_LAST = __LINE__ - 1 };
+
+static int is_heavy(int rank, int size) { return size > 1 && (rank % 4 == 3 || rank == size - 1); }
+
+/* CPU model (ex_model_saving): each iteration is one phase of relaxation. */
+static double work(int rank, int size, int defect, int phase, const void *ctx)
+{
+    double share = *(const double *)ctx;
+    (void)phase;
+    return defect && is_heavy(rank, size) ? HEAVY_FACTOR * share : share;
+}
 
 int main(int argc, char **argv)
 {
     struct ex_run run;
     ex_init(&run, &argc, &argv, "load_imbalance");
-    int heavy = run.defect && run.size > 1 && (run.rank % 4 == 3 || run.rank == run.size - 1);
+    int heavy = run.defect && is_heavy(run.rank, run.size);
     double share = run.scale * TOTAL_WORK / run.size / NITER;
     double mine = heavy ? HEAVY_FACTOR * share : share;
     double spent = 0.0, residual = 0.0;
@@ -35,8 +45,11 @@ int main(int argc, char **argv)
         MPI_Allreduce(&spent, &residual, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
 
-    struct ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT };
-    ex_report(&run, &truth, heavy, spent - share * NITER, (HEAVY_FACTOR - 1.0) * share * NITER);
+    struct ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT,
+                              "relax_cells", NULL };
+    struct ex_result res = { heavy, spent - share * NITER, (HEAVY_FACTOR - 1.0) * share * NITER,
+                             ex_model_saving(run.size, ex_cores(), NITER, 1, work, &share), -1.0 };
+    ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;
 }

@@ -22,8 +22,9 @@ private:
     std::vector<double> cells_;
 };
 
-enum { PLANTED_FIRST = __LINE__ + 1 };
-double Domain::relax()   // the planted loop: CPU seconds of work
+// The planted loop is the while loop, lines FUNC+4 and FUNC+5.
+enum { PLANTED_FUNC = __LINE__ + 1, PLANTED_FIRST = PLANTED_FUNC + 4, PLANTED_LAST = PLANTED_FUNC + 5 };
+double Domain::relax()   // CPU seconds of relaxation work
 {
     volatile double acc = cells_[0];
     double start = ex_cpu_seconds();
@@ -31,7 +32,15 @@ double Domain::relax()   // the planted loop: CPU seconds of work
         for (int i = 0; i < EX_INNER; i++) acc += i * 1e-9;
     return ex_cpu_seconds() - start;
 }
-enum { PLANTED_LAST = __LINE__ - 1 };
+
+bool is_heavy(int rank, int size) { return size > 1 && (rank % 4 == 3 || rank == size - 1); }
+
+// CPU model (ex_model_saving): each iteration is one phase of relaxation.
+double work(int rank, int size, int defect, int, const void *ctx)
+{
+    double share = *static_cast<const double *>(ctx);
+    return defect && is_heavy(rank, size) ? kHeavyFactor * share : share;
+}
 
 }  // namespace
 
@@ -39,8 +48,8 @@ int main(int argc, char **argv)
 {
     ex_run run;
     ex_init(&run, &argc, &argv, "load_imbalance_cxx");
-    auto is_heavy = [&run](int r) { return run.size > 1 && (r % 4 == 3 || r == run.size - 1); };
-    bool heavy = run.defect && is_heavy(run.rank);
+    auto heavy_here = [&run]() { return run.defect && is_heavy(run.rank, run.size); };
+    bool heavy = heavy_here();
     double share = run.scale * kTotalWork / run.size / kIterations;
     Domain domain(heavy ? kHeavyFactor * share : share);
     double spent = 0.0, residual = 0.0;
@@ -51,9 +60,11 @@ int main(int argc, char **argv)
         MPI_Allreduce(&spent, &residual, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
 
-    ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT };
-    ex_report(&run, &truth, heavy, spent - share * kIterations,
-              (kHeavyFactor - 1.0) * share * kIterations);
+    ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT,
+                       "Domain::relax", nullptr };
+    ex_result res = { heavy, spent - share * kIterations, (kHeavyFactor - 1.0) * share * kIterations,
+                      ex_model_saving(run.size, ex_cores(), kIterations, 1, work, &share), -1.0 };
+    ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;
 }

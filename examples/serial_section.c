@@ -11,8 +11,9 @@
 #define SERIAL_WORK 1.0       /* CPU seconds of boundary preparation over all ranks */
 #define NBOUNDARY 64          /* boundary values per rank */
 
-enum { PLANTED_FIRST = __LINE__ + 1 };
-static double prepare_boundary(double seconds)   /* the planted loop */
+/* The planted loop is the while loop, lines FUNC+4 and FUNC+5. */
+enum { PLANTED_FUNC = __LINE__ + 1, PLANTED_FIRST = PLANTED_FUNC + 4, PLANTED_LAST = PLANTED_FUNC + 5 };
+static double prepare_boundary(double seconds)   /* CPU seconds of boundary preparation */
 {
     volatile double acc = 0.0;
     double start = ex_cpu_seconds();
@@ -20,7 +21,18 @@ static double prepare_boundary(double seconds)   /* the planted loop */
         for (int i = 0; i < EX_INNER; i++) acc += i * 1e-9;
     return ex_cpu_seconds() - start;
 }
-enum { PLANTED_LAST = __LINE__ - 1 };
+
+struct params { double serial, share; };
+
+/* CPU model (ex_model_saving): phase 0 prepares the boundary (all of it on rank 0
+ * with the defect on, 1/p on every rank with it off), phase 1 relaxes. */
+static double work(int rank, int size, int defect, int phase, const void *ctx)
+{
+    const struct params *pr = (const struct params *)ctx;
+    if (phase == 1) return pr->share;
+    if (!defect) return pr->serial / size;
+    return rank == 0 ? pr->serial : 0.0;
+}
 
 /* Balanced relaxation of this rank's cells: `seconds` of CPU work. */
 static double relax_cells(double seconds)
@@ -36,6 +48,7 @@ int main(int argc, char **argv)
 {
     struct ex_run run;
     ex_init(&run, &argc, &argv, "serial_section");
+    run.same_at_one = 0;   /* the defect changes the collective even at 1 process */
     double serial = run.scale * SERIAL_WORK / NITER;            /* per iteration */
     double share = run.scale * TOTAL_WORK / run.size / NITER;   /* per iteration */
     double *bnd = calloc((size_t)NBOUNDARY * run.size, sizeof(double));
@@ -59,8 +72,12 @@ int main(int argc, char **argv)
      * serial/p per iteration. */
     int planted = run.defect && run.size > 1 && run.rank == 0;
     double extra = planted ? prepared - serial / run.size * NITER : 0.0;
-    struct ex_truth truth = { "serial_bottleneck", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT };
-    ex_report(&run, &truth, planted, extra, serial * NITER * (1.0 - 1.0 / run.size));
+    struct ex_truth truth = { "serial_bottleneck", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT,
+                              "prepare_boundary", NULL };
+    struct params pr = { serial, share };
+    struct ex_result res = { planted, extra, serial * NITER * (1.0 - 1.0 / run.size),
+                             ex_model_saving(run.size, ex_cores(), NITER, 2, work, &pr), -1.0 };
+    ex_report(&run, &truth, &res);
     free(bnd);
     MPI_Finalize();
     return 0;

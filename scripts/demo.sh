@@ -34,6 +34,8 @@ done
 command -v "$MPIRUN" >/dev/null 2>&1 || die "$MPIRUN not found: install openmpi-bin"
 
 largest=1
+# the cores the examples' CPU model of the saving assumes (as the e2e tests)
+cores=$(nproc 2>/dev/null || echo 1)
 for p in $PROCS; do [ "$p" -gt "$largest" ] && largest=$p; done
 
 rm -rf "$OUT"
@@ -44,10 +46,11 @@ reports=""
 found=0
 total=0
 
-# examples.list: name source language category
+# examples.list: name source language category optimisation
 grep -v '^[[:space:]]*#' "$EXAMPLES/examples.list" | grep -v '^[[:space:]]*$' > "$OUT/examples.list"
 # (fd 3: mpirun reads its standard input, which must not be the list)
-while read -r name source language category <&3; do
+while read -r name source language category opt _rest <&3; do
+    [ -n "${opt:-}" ] || opt=-O2
     if [ -n "${SCALANA_DEMO_EXAMPLES:-}" ]; then
         case " $SCALANA_DEMO_EXAMPLES " in *" $name "*) ;; *) continue ;; esac
     fi
@@ -61,8 +64,8 @@ while read -r name source language category <&3; do
         *) say "demo: $name: unknown language $language"; failed="$failed $name"; continue ;;
     esac
     say ""
-    say "=== $name ($category) ============================================================"
-    if ! (cd "$dir" && "$BIN/$cc" -O2 -g -I"$EXAMPLES" "$EXAMPLES/$source" -o "$dir/$name") \
+    say "=== $name ($category, $cc $opt) =================================================="
+    if ! (cd "$dir" && "$BIN/$cc" "$opt" -g -I"$EXAMPLES" "$EXAMPLES/$source" -o "$dir/$name") \
             > "$dir/compile.log" 2>&1 || [ ! -x "$dir/$name" ]; then
         say "demo: $name: $cc failed, see $dir/compile.log:"
         tail -n 20 "$dir/compile.log"
@@ -74,7 +77,7 @@ while read -r name source language category <&3; do
     for p in $PROCS; do
         t0=$(date +%s)
         # shellcheck disable=SC2086  # MPIRUN_FLAGS is a list of flags
-        if ! (cd "$dir" && SCALANA_OUTPUT="$dir/run-${p}p" "$BIN/scalana-run" "$MPIRUN" $MPIRUN_FLAGS \
+        if ! (cd "$dir" && SCALANA_OUTPUT="$dir/run-${p}p" SCALANA_EXAMPLE_CORES="$cores" "$BIN/scalana-run" "$MPIRUN" $MPIRUN_FLAGS \
                   -n "$p" "./$name" --defect=on --scale="$SCALE") < /dev/null > "$dir/run-${p}p.log" 2>&1; then
             say "demo: $name: the $p-process run failed, see $dir/run-${p}p.log:"
             tail -n 20 "$dir/run-${p}p.log"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Iterations of the innermost busy loop between two CPU-clock reads (~0.1 ms). */
 #define EX_INNER 100000
@@ -23,6 +24,9 @@ struct ex_run {
     int defect;         /* 1: the planted defect is on (default), 0: off */
     double scale;       /* multiplies every amount of work (default 1) */
     double wall_start;  /* MPI_Wtime() after MPI_Init */
+    int same_at_one;    /* 1 (default): at 1 process the defect switch changes nothing, the
+                         * program runs the defect-off code; an example whose planted code
+                         * differs even there (another collective) sets 0 */
 };
 
 /* CPU time of the calling thread, in seconds.  Thread, not process, CPU time:
@@ -60,6 +64,7 @@ static void ex_init(struct ex_run *run, int *argc, char ***argv, const char *nam
     run->name = name;
     run->defect = 1;
     run->scale = 1.0;
+    run->same_at_one = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &run->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &run->size);
     int bad = 0;
@@ -84,42 +89,120 @@ static void ex_init(struct ex_run *run, int *argc, char ***argv, const char *nam
     run->wall_start = MPI_Wtime();
 }
 
+/* Cores the run may use, for the CPU model below: SCALANA_EXAMPLE_CORES when set
+ * (the end-to-end tests pass the cores they see), else the online CPUs.  Not the
+ * affinity mask: mpirun may bind each rank to one core. */
+static int ex_cores(void)
+{
+    const char *env = getenv("SCALANA_EXAMPLE_CORES");
+    int n = env ? atoi(env) : 0;
+    if (n <= 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        n = online > 0 ? (int)online : 1;
+    }
+    return n;
+}
+
+/* Wall seconds a phase of CPU-bound work takes on `cores` cores when every
+ * process that still has work gets an equal share of them (processor sharing,
+ * the kernel's fair scheduler on an otherwise idle machine) and a waiting process
+ * uses no CPU.  work[0..n-1]: CPU seconds of each process in the phase; the phase
+ * ends when the last one is done (the collective that closes it).  Reordered. */
+static inline double ex_phase_seconds(double *work, int n, int cores)
+{
+    for (int i = 1; i < n; i++)   /* insertion sort: n is a process count */
+        for (int j = i; j > 0 && work[j - 1] > work[j]; j--) {
+            double t = work[j]; work[j] = work[j - 1]; work[j - 1] = t;
+        }
+    double t = 0.0, done = 0.0;
+    for (int i = 0; i < n; i++) {
+        int active = n - i;
+        double rate = active > cores ? (double)cores / active : 1.0;
+        t += (work[i] - done) / rate;
+        done = work[i];
+    }
+    return t;
+}
+
+/* CPU seconds that `rank` of `size` spends in `phase` of one iteration, with the
+ * defect on (defect 1) or off (0).  ctx: the example's own parameters. */
+typedef double (*ex_work_fn)(int rank, int size, int defect, int phase, const void *ctx);
+
+/* The run time the defect costs at `size` processes on `cores` cores, in the CPU
+ * model: niter x the sum over phases of ex_phase_seconds(defect on) minus
+ * ex_phase_seconds(defect off).  This is the saving a rerun with the defect off
+ * shows on an idle machine; the tests compare a report's cost with it where the
+ * wall-time saving cannot be measured (more processes than cores). */
+static inline double ex_model_saving(int size, int cores, int niter, int nphases, ex_work_fn work,
+                              const void *ctx)
+{
+    double *w = (double *)malloc(sizeof(double) * (size_t)size), saving = 0.0;
+    for (int ph = 0; ph < nphases; ph++) {
+        for (int r = 0; r < size; r++) w[r] = work(r, size, 1, ph, ctx);
+        double on = ex_phase_seconds(w, size, cores);
+        for (int r = 0; r < size; r++) w[r] = work(r, size, 0, ph, ctx);
+        saving += on - ex_phase_seconds(w, size, cores);
+    }
+    free(w);
+    return niter * saving;
+}
+
 /* What was planted, for the ground-truth report. */
 struct ex_truth {
     const char *category;   /* report.schema.json category, or NULL for none */
     const char *file;       /* source file of the planted code (__FILE__) */
-    int loop_first, loop_last;  /* the planted loop (or statement) */
-    int stmt_first, stmt_last;  /* the statement that runs it, at its call site */
+    int loop_first, loop_last;  /* the planted loop's own lines (a collective: its loop) */
+    int stmt_first, stmt_last;  /* the statement in the iteration loop that runs it */
+    const char *function;   /* the function whose body holds the loop, as spelled in the
+                             * source ("relax_cells", "RowSweep<double>::operator()") */
+    const char *inlined;    /* space-separated functions the compiler must inline at -O2
+                             * and above (checked by the tests), or NULL */
 };
 
-/* Gathers every rank's planted flag and extra CPU seconds (measured, relative to
- * the defect-off program) on rank 0 and prints the ground truth there: one line
- * for people, one "SCALANA_GROUND_TRUTH {json}" line for the end-to-end tests.
- * cost_seconds: run time the defect is expected to cost, as extra CPU seconds of
- * one planted rank.  Collective over MPI_COMM_WORLD. */
-static void ex_report(const struct ex_run *run, const struct ex_truth *t,
-                      int planted, double extra_cpu_seconds, double cost_seconds)
+/* What one rank measured.  Rank 0's cost and saving are the ones printed. */
+struct ex_result {
+    int planted;               /* this rank carries the defect */
+    double extra_cpu_seconds;  /* CPU seconds in the planted loop beyond the defect-off program */
+    double cost_seconds;       /* expected cost: extra CPU seconds of one planted rank
+                                * (a collective: the mean wall seconds in it) */
+    double saving_model_seconds;  /* ex_model_saving() at this p on ex_cores() cores, or -1 */
+    double comm_seconds;       /* wall seconds in the planted collective, or in what replaces
+                                * it with the defect off; -1 where nothing is communication */
+};
+
+/* Gathers every rank's planted flag, extra CPU seconds and collective seconds on
+ * rank 0 and prints the ground truth there: one line for people, one
+ * "SCALANA_GROUND_TRUTH {json}" line for the end-to-end tests (fields in
+ * docs/examples.md).  Collective over MPI_COMM_WORLD. */
+static void ex_report(const struct ex_run *run, const struct ex_truth *t, const struct ex_result *res)
 {
-    double mine[2] = { planted ? 1.0 : 0.0, extra_cpu_seconds };
+    double mine[3] = { res->planted ? 1.0 : 0.0, res->extra_cpu_seconds, res->comm_seconds };
     double *all = NULL;
-    if (run->rank == 0) all = (double *)malloc(sizeof(double) * 2 * (size_t)run->size);
-    MPI_Gather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (run->rank == 0) all = (double *)malloc(sizeof(double) * 3 * (size_t)run->size);
+    MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (run->rank != 0) return;
     double wall = MPI_Wtime() - run->wall_start;
     const char *base = strrchr(t->file, '/');
     base = base ? base + 1 : t->file;
     int nplanted = 0;
-    for (int r = 0; r < run->size; r++) nplanted += all[2 * r] != 0.0;
+    double comm = 0.0;
+    for (int r = 0; r < run->size; r++) {
+        nplanted += all[3 * r] != 0.0;
+        comm += all[3 * r + 2] / run->size;
+    }
     int on = run->defect && t->category && nplanted > 0;
 
     printf("ground truth: %s, %d processes, defect %s, run %.2f s\n", run->name, run->size,
            run->defect ? "on" : "off", wall);
     if (on) {
-        printf("ground truth: planted %s at %s:%d-%d (run from %s:%d), on rank(s)", t->category,
-               base, t->loop_first, t->loop_last, base, t->stmt_first);
+        printf("ground truth: planted %s at %s:%d-%d in %s (run from %s:%d), on rank(s)",
+               t->category, base, t->loop_first, t->loop_last, t->function, base, t->stmt_first);
         for (int r = 0; r < run->size; r++)
-            if (all[2 * r] != 0.0) printf(" %d (+%.3f s)", r, all[2 * r + 1]);
-        printf("; expected cost %.3f s\n", cost_seconds);
+            if (all[3 * r] != 0.0) printf(" %d (+%.3f s)", r, all[3 * r + 1]);
+        printf("; expected cost %.3f s", res->cost_seconds);
+        if (res->saving_model_seconds >= 0)
+            printf(", saving on %d cores %.3f s", ex_cores(), res->saving_model_seconds);
+        printf("\n");
     } else {
         printf("ground truth: nothing planted in this run; expected: no root cause above 1%% of run time\n");
     }
@@ -128,14 +211,33 @@ static void ex_report(const struct ex_run *run, const struct ex_truth *t,
            "\"run_seconds\": %.6f, \"category\": ", run->name, run->size,
            run->defect ? "true" : "false", wall);
     if (on) printf("\"%s\"", t->category); else printf("null");
-    printf(", \"file\": \"%s\", \"loop\": [%d, %d], \"statement\": [%d, %d], \"ranks\": [",
-           t->file, t->loop_first, t->loop_last, t->stmt_first, t->stmt_last);
+    printf(", \"file\": \"%s\", \"loop\": [%d, %d], \"statement\": [%d, %d], \"function\": \"%s\", "
+           "\"inlined\": [", t->file, t->loop_first, t->loop_last, t->stmt_first, t->stmt_last,
+           t->function ? t->function : "");
+    if (t->inlined) {   /* space-separated names -> JSON strings */
+        const char *s = t->inlined;
+        for (int n = 0; *s; n++) {
+            while (*s == ' ') s++;
+            size_t len = strcspn(s, " ");
+            if (!len) break;
+            printf("%s\"%.*s\"", n ? ", " : "", (int)len, s);
+            s += len;
+        }
+    }
+    printf("], \"ranks\": [");
     for (int r = 0, n = 0; on && r < run->size; r++)
-        if (all[2 * r] != 0.0) printf("%s%d", n++ ? ", " : "", r);
+        if (all[3 * r] != 0.0) printf("%s%d", n++ ? ", " : "", r);
     printf("], \"extra_cpu_seconds\": [");
     for (int r = 0, n = 0; on && r < run->size; r++)
-        if (all[2 * r] != 0.0) printf("%s%.6f", n++ ? ", " : "", all[2 * r + 1]);
-    printf("], \"cost_seconds\": %.6f}\n", on ? cost_seconds : 0.0);
+        if (all[3 * r] != 0.0) printf("%s%.6f", n++ ? ", " : "", all[3 * r + 1]);
+    printf("], \"cost_seconds\": %.6f, \"cores\": %d, \"saving_model_seconds\": ",
+           on ? res->cost_seconds : 0.0, ex_cores());
+    if (res->saving_model_seconds >= 0) printf("%.6f", on ? res->saving_model_seconds : 0.0);
+    else printf("null");
+    printf(", \"comm_seconds\": ");
+    if (res->comm_seconds >= 0) printf("%.6f", comm); else printf("null");
+    /* inert: this run is the defect-off program (the tests reuse it for both series) */
+    printf(", \"inert\": %s}\n", !run->defect || (run->size == 1 && run->same_at_one) ? "true" : "false");
     fflush(stdout);
     free(all);
 }

@@ -5,7 +5,9 @@ Runs every example built plainly (<build>/examples/plain/, see examples/CMakeLis
 at 4 processes with a small --scale, defect on and off, and checks the ground truth
 each one prints: valid JSON, the planted category and ranks, planted ranges of at
 most 10 lines without an MPI call, and measured extra CPU seconds close to the
-injected ones.  Also checks that a bad switch fails.  Exit 0 pass, 1 fail, 77 skip.
+injected ones, the planted loop exactly a loop of the source (run_example's
+check_planted_range), the CPU model's saving present.  Also checks that a bad
+switch fails.  Exit 0 pass, 1 fail, 77 skip.
 """
 
 import argparse
@@ -23,13 +25,23 @@ SCALE = 0.1
 
 def planted_ranks(name, p):
     """Which ranks each example plants its defect on, at p processes."""
+    if p <= 1:
+        return []
     if name.startswith("load_imbalance"):
-        return [r for r in range(p) if p > 1 and (r % 4 == 3 or r == p - 1)]
-    return {"serial_section": [0] if p > 1 else [],
-            "late_sender_chain": [p // 2] if p > 1 else [],
-            "replicated_work": list(range(p)) if p > 1 else [],
-            "growing_collective": list(range(p)) if p > 1 else [],
-            "balanced_control": []}[name]
+        return [r for r in range(p) if r % 4 == 3 or r == p - 1]
+    return {"serial_section": [0],
+            "late_sender_chain": [p // 2],
+            "replicated_work": list(range(p)),
+            "growing_collective": list(range(p)),
+            "balanced_control": [],
+            "inlined_helper": [p - 1],
+            "functor_cxx": [0],
+            "module_sweep_f": [0],
+            "inlined_exchange": [p // 2],
+            "heavy_half": [r for r in range(p) if r % 2 == 1],
+            "short_imbalance": [0],
+            "latency_collective": list(range(p)),
+            "weak_scaling": list(range(p))}[name]
 
 
 def main():
@@ -72,7 +84,12 @@ def main():
                 if os.path.basename(truth["file"]) != ex["source"]:
                     raise rx.Failure("ground truth names file %s" % truth["file"])
                 if want_cat:
-                    rx.check_planted_range(src_lines, truth)
+                    rx.check_planted_range(src_lines, truth, ex["language"])
+                    if not truth.get("function"):
+                        raise rx.Failure("ground truth names no function for the planted loop")
+                    if want_cat != "growing_communication" and not (
+                            truth.get("saving_model_seconds") or 0) > 0:
+                        raise rx.Failure("no CPU-model saving: %s" % truth)
                     extra = truth["extra_cpu_seconds"]
                     if len(extra) != len(want) or not truth["cost_seconds"] > 0:
                         raise rx.Failure("no extra seconds or cost: %s" % truth)
