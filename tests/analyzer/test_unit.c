@@ -1209,6 +1209,8 @@ static void t_names(void **state)
                         "miniFE::cg_solve<...>");
     assert_string_equal(an_short_function(&pool, "relax"), "relax");
     an_strpool_free(&pool);
+}
+
 /* One list of categories (include/scalana/categories.def): the names are
  * exactly docs/report.schema.json's enum, each with a label and a remedy;
  * --help lists every one. */
