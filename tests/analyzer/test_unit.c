@@ -171,30 +171,6 @@ static void t_psg_descend(void **state)
     psg_graph_free(&g);
 }
 
-/* Names a person reads: C++ linkage names demangled by libstdc++, others
- * unchanged; short forms for one-line locations. */
-static void t_names(void **state)
-{
-    (void)state;
-    struct an_strpool pool = {0};
-    assert_string_equal(an_demangle(&pool, "_ZN4mini12_GLOBAL__N_113residual_normERKNS_3CsrERKSt6vectorIdSaIdEES8_"),
-                        "mini::(anonymous namespace)::residual_norm(mini::Csr const&, std::vector<double, "
-                        "std::allocator<double> > const&, std::vector<double, std::allocator<double> > const&)");
-    assert_string_equal(an_demangle(&pool, "_ZL31ApplyMaterialPropertiesForElemsR6Domain"),
-                        "ApplyMaterialPropertiesForElems(Domain&)");
-    assert_string_equal(an_demangle(&pool, "relax"), "relax");
-    assert_string_equal(an_demangle(&pool, "_QMkernelsPrelax"), "_QMkernelsPrelax");
-    assert_string_equal(an_demangle(&pool, "_Znot_mangled"), "_Znot_mangled");
-    assert_string_equal(an_short_function(&pool, "void mini::cg<int>(int*, int) const"), "mini::cg<int>");
-    assert_string_equal(an_short_function(&pool, "main::$_1::operator()(int) const"), "main::$_1::operator()");
-    assert_string_equal(an_short_function(&pool, "bool operator<(A const&, A const&)"), "operator<");
-    assert_string_equal(an_short_function(&pool, "void miniFE::cg_solve<miniFE::CSRMatrix<double, int, int>, "
-                                                 "miniFE::Vector<double, int, int>>(miniFE::CSRMatrix<double, int, int>&)"),
-                        "miniFE::cg_solve<...>");
-    assert_string_equal(an_short_function(&pool, "relax"), "relax");
-    an_strpool_free(&pool);
-}
-
 /* A rank whose CCT holds real addresses of unit_main -> unit_kernel. */
 struct fake_rank {
     char strtab[PATH_MAX + 128];
@@ -1014,6 +990,30 @@ static void t_hostile_ranks(void **state)
 #undef RND
 }
 
+/* Names a person reads: C++ linkage names demangled by libstdc++, others
+ * unchanged; short forms for one-line locations. */
+static void t_names(void **state)
+{
+    (void)state;
+    struct an_strpool pool = {0};
+    assert_string_equal(an_demangle(&pool, "_ZN4mini12_GLOBAL__N_113residual_normERKNS_3CsrERKSt6vectorIdSaIdEES8_"),
+                        "mini::(anonymous namespace)::residual_norm(mini::Csr const&, std::vector<double, "
+                        "std::allocator<double> > const&, std::vector<double, std::allocator<double> > const&)");
+    assert_string_equal(an_demangle(&pool, "_ZL31ApplyMaterialPropertiesForElemsR6Domain"),
+                        "ApplyMaterialPropertiesForElems(Domain&)");
+    assert_string_equal(an_demangle(&pool, "relax"), "relax");
+    assert_string_equal(an_demangle(&pool, "_QMkernelsPrelax"), "_QMkernelsPrelax");
+    assert_string_equal(an_demangle(&pool, "_Znot_mangled"), "_Znot_mangled");
+    assert_string_equal(an_short_function(&pool, "void mini::cg<int>(int*, int) const"), "mini::cg<int>");
+    assert_string_equal(an_short_function(&pool, "main::$_1::operator()(int) const"), "main::$_1::operator()");
+    assert_string_equal(an_short_function(&pool, "bool operator<(A const&, A const&)"), "operator<");
+    assert_string_equal(an_short_function(&pool, "void miniFE::cg_solve<miniFE::CSRMatrix<double, int, int>, "
+                                                 "miniFE::Vector<double, int, int>>(miniFE::CSRMatrix<double, int, int>&)"),
+                        "miniFE::cg_solve<...>");
+    assert_string_equal(an_short_function(&pool, "relax"), "relax");
+    an_strpool_free(&pool);
+}
+
 static void t_options(void **state)
 {
     (void)state;
@@ -1047,7 +1047,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_graph),
         cmocka_unit_test(t_psg_descend),
-        cmocka_unit_test(t_names),
         cmocka_unit_test(t_attribution_psg),
         cmocka_unit_test(t_relative_source),
         cmocka_unit_test(t_attribution_threads_and_lost_frames),
@@ -1065,6 +1064,7 @@ int main(void)
         cmocka_unit_test(t_growing_communication_control),
         cmocka_unit_test(t_phases),
         cmocka_unit_test(t_hostile_ranks),
+        cmocka_unit_test(t_names),
         cmocka_unit_test(t_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
