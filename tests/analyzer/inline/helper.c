@@ -38,8 +38,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < N; i++)
         a[i][i] = i + rank;
     double s = 0, t0, t_total = 0;
-    int rows = argc > 1 && rank > 0 ? N / 4 : N;
-    for (int it = 0; it < 2500; it++) { /* @main-loop */
+    int rows = argc > 1 && rank > 0 ? N / 4 : N, iters = argc > 1 ? 7500 : 2500;
+    for (int it = 0; it < iters; it++) { /* @main-loop */
         smooth(rows);                  /* @call-smooth */
         TIMED(t_total, s += total(b[1][1])); /* @call-total */
     }
