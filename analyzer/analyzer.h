@@ -155,8 +155,10 @@ const char *an_remap_path(const struct an_options *o, struct an_strpool *pool, c
 /* ---- Names (demangle.c) ------------------------------------------------------ */
 
 /** The name a person reads for a linkage name: a C++ (Itanium ABI, "_Z")
- *  name demangled by libstdc++'s __cxa_demangle; other names (C, Fortran,
- *  names that do not demangle) unchanged.  Interned in pool; never NULL. */
+ *  name demangled by libstdc++'s __cxa_demangle; flang's _QP<proc> as
+ *  "proc", _QM<module>P<proc> as "module::proc", _QQmain as "main
+ *  program"; other names (C, gfortran, names that do not demangle)
+ *  unchanged.  Interned in pool; never NULL. */
 const char *an_demangle(struct an_strpool *pool, const char *name);
 /** A demangled function name without its return type and argument list,
  *  template argument lists longer than 24 characters elided ("void

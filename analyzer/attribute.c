@@ -229,6 +229,41 @@ static uint32_t reattach(struct an_attr_ctx *c, const char *function)
 static struct state enter1(struct an_attr_ctx *c, struct state s, const struct an_frame *f, int is_call,
                            int thread_root_join);
 
+/* Calls expanded from one macro share its line and column (miniFE's
+ * RUN_TIMED_FUNCTION("...", generate_matrix_structure(...), ...) puts
+ * mytimer() and the timed call on driver.hpp:181:3): the descent took the
+ * first.  Entering the callee tells which it was: the PSG CALL at the same
+ * line and column that calls `callee`, among the descendants of v's parent
+ * (a folded COMPUTE's attribution-only calls included), when v calls
+ * another function.  Returns the vertex to continue from. */
+static uint32_t repick_call(struct an_attr_ctx *c, uint32_t v, const char *callee)
+{
+    const struct an_vertex *x = &c->g->v[v];
+    if (x->psg_unit < 0 || (x->kind != PSG_CALL && x->kind != PSG_CALL_RECURSIVE) || !callee || !*callee)
+        return v;
+    uint32_t u = (uint32_t)x->psg_unit;
+    const struct psg_unit *pu = &c->psg->g->units[u];
+    const struct psg_vertex *pv = &pu->vertices[x->psg_index];
+    uint32_t p = pv->parent;
+    if (!pv->callee || !strcmp(pv->callee, callee) || p >= pu->vertex_count || x->parent == AN_NONE) return v;
+    /* pre-order: p's descendants follow it contiguously */
+    for (uint32_t k = p + 1; k < pu->vertex_count; k++) {
+        uint32_t chain[64], n = 0, y = k;
+        while (y != p && y < pu->vertex_count && n < 64) chain[n++] = y, y = pu->vertices[y].parent;
+        if (y != p) break; /* left the subtree */
+        const struct psg_vertex *o = &pu->vertices[k];
+        if (k == x->psg_index || (o->kind != PSG_CALL && o->kind != PSG_CALL_RECURSIVE) ||
+            o->first_line != pv->first_line || o->column != pv->column || !o->callee || strcmp(o->callee, callee))
+            continue;
+        uint32_t nv = x->parent;
+        uint16_t how = x->flags & (AN_V_CALL_INLINED | AN_V_CALL_OUTOFLINE);
+        while (n--) nv = psg_vertex(c, nv, u, chain[n]);
+        c->g->v[nv].flags |= how;
+        return nv;
+    }
+    return v;
+}
+
 /* Enters logical frame f from state s; a call frame (is_call) marks the
  * call-like vertex it reaches as entered inline (the next frame is in the
  * same physical frame: `inlined`) or through a real call, for call chains. */
@@ -278,6 +313,7 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
 
     int created;
     if (has_psg) {
+        if (s.v != AN_NONE) s.v = repick_call(c, s.v, f->function);
         uint32_t fv = find_ancestor_fn(c->g, s.v, (int32_t)unit, fi, 0);
         if (fv == AN_NONE) {
             fv = psg_vertex(c, s.v, unit, fi);

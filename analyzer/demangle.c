@@ -1,16 +1,41 @@
 /* demangle.c — C++ linkage names to the names a person reads, with the
  * Itanium C++ ABI demangler of libstdc++ (__cxa_demangle), which every C++
- * toolchain on the system ships; C and Fortran names pass through. */
+ * toolchain on the system ships; flang's _QP/_QM/_QQmain names as the pass
+ * shows them; C names pass through. */
 #include "analyzer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* libstdc++'s demangler (cxxabi.h), declared here to keep this file C */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
+/* flang's names (built without the pass, so no PSG display name):
+ * _QP<proc> -> proc, _QM<module>P<proc> -> module::proc (module names are
+ * lower case, so the first 'P' ends the module), _QQmain -> "main program"
+ * (the program's own name is only in its source); 0 when not one of them */
+static const char *flang_name(struct an_strpool *pool, const char *name)
+{
+    char buf[512];
+    if (strcmp(name, "_QQmain") == 0) return an_intern(pool, "main program");
+    if (!strncmp(name, "_QP", 3) && name[3]) return an_intern(pool, name + 3);
+    if (!strncmp(name, "_QM", 3)) {
+        const char *p = strchr(name + 3, 'P');
+        if (p && p > name + 3 && p[1] && strlen(name) < sizeof buf - 4) {
+            snprintf(buf, sizeof buf, "%.*s::%s", (int)(p - name - 3), name + 3, p + 1);
+            return an_intern(pool, buf);
+        }
+    }
+    return NULL;
+}
+
 const char *an_demangle(struct an_strpool *pool, const char *name)
 {
+    if (name && name[0] == '_' && name[1] == 'Q') {
+        const char *f = flang_name(pool, name);
+        if (f) return f;
+    }
     if (!name || name[0] != '_' || name[1] != 'Z') return an_intern(pool, name);
     /* clones keep their suffix after the demangled name: _Z3fooi.cold */
     int status = 0;
@@ -45,10 +70,12 @@ const char *an_short_function(struct an_strpool *pool, const char *name)
             break;
         }
     }
-    /* the return type: text up to the last space outside <...> and (...) */
+    /* the return type: text up to the last space outside <...> and (...);
+     * only a name with an argument list has one ("program modproc",
+     * "lambda at f.cpp:53 in main" keep their words) */
     size_t start = 0;
     int angle = 0, paren = 0;
-    for (size_t i = 0; i < end; i++) {
+    for (size_t i = 0; i < end && end < n; i++) {
         char ch = name[i];
         if (ch == '<') angle++;
         else if (ch == '>' && angle > 0) angle--;

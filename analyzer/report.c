@@ -157,6 +157,9 @@ static json_t *call_chain_json(const struct an_analysis *a, uint32_t v)
         if (!is_function_vertex(&g->v[x])) continue;
         uint32_t p = g->v[x].parent;
         if (p == AN_NONE) break;
+        /* flang's generated C main only calls the program: the program is
+         * where a person's chain starts */
+        if (g->v[x].linkage && strcmp(g->v[x].linkage, "_QQmain") == 0) break;
         sites[n++] = p; /* the call vertex, or whatever the function hangs under */
     }
     json_t *arr = json_array();

@@ -9,7 +9,12 @@
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -97,6 +102,48 @@ std::string displayName(StringRef Linkage, StringRef DebugName) {
   if (!DebugName.empty())
     return DebugName.str();
   return Linkage.str();
+}
+
+/// "program NAME" from the `program NAME` statement on line Line of the
+/// source file of SP (free or fixed form, any case); "" when not found.
+static std::string programStatement(const DISubprogram &SP) {
+  SmallString<256> Path(SP.getFilename());
+  if (!sys::path::is_absolute(Path) && !SP.getDirectory().empty()) {
+    Path = SP.getDirectory();
+    sys::path::append(Path, SP.getFilename());
+  }
+  unsigned Line = SP.getLine();
+  if (Line == 0)
+    return "";
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return "";
+  StringRef Text = (*Buf)->getBuffer();
+  for (unsigned L = 1; L < Line && !Text.empty(); ++L)
+    Text = Text.split('\n').second;
+  StringRef S = Text.split('\n').first.ltrim(" \t");
+  if (!S.take_front(7).equals_insensitive("program"))
+    return "";
+  S = S.drop_front(7);
+  if (S.empty() || (S[0] != ' ' && S[0] != '\t'))
+    return "";
+  S = S.ltrim(" \t");
+  size_t N = 0;
+  while (N < S.size() && (isAlnum(S[N]) || S[N] == '_'))
+    ++N;
+  if (N == 0 || !isAlpha(S[0]))
+    return "";
+  return ("program " + S.take_front(N)).str();
+}
+
+std::string displayName(const Function &F) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (F.getName() == "_QQmain" && SP) {
+    std::string P = programStatement(*SP);
+    if (!P.empty())
+      return P;
+  }
+  return displayName(F.getName(), SP ? SP->getName() : "");
 }
 
 } // namespace scalana

@@ -37,5 +37,12 @@ bool cannotReachMpi(const llvm::Function &F, const llvm::TargetLibraryInfo &TLI)
 /// name when known; otherwise the name itself.
 std::string displayName(llvm::StringRef Linkage, llvm::StringRef DebugName);
 
+/// Display name of a defined or declared function, from its linkage name and
+/// debug information.  flang names the main program `_QQmain` in both the
+/// symbol and DW_AT_name, so the program's own name is read from its
+/// `program NAME` statement (the subprogram's line in its source file):
+/// "program NAME"; "main program" when the file or statement is not there.
+std::string displayName(const llvm::Function &F);
+
 } // namespace scalana
 #endif

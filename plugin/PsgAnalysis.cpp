@@ -455,7 +455,7 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
           N->Display = displayName(Name, SP ? SP->getName() : "");
           N->Kept = true;
         } else {
-          N->Display = displayName(Name, SP ? SP->getName() : "");
+          N->Display = Called == Fn ? displayName(*Fn) : displayName(Name, SP ? SP->getName() : "");
           if (!CF.Index.count(Fn)) {
             N->Kind = PSG_CALL;
             N->Flags |= PSG_V_EXTERNAL_CALLEE;
@@ -472,8 +472,7 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
 
     PsgFunction PF;
     PF.Linkage = F->getName().str();
-    DISubprogram *SP = F->getSubprogram();
-    PF.Display = displayName(F->getName(), SP ? SP->getName() : "");
+    PF.Display = displayName(*F);
     if (F->hasComdat())
       PF.ComdatKey = F->getComdat()->getName().str();
     else if (F->hasLinkOnceLinkage() || F->hasWeakODRLinkage())

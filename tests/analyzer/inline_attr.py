@@ -20,6 +20,10 @@ receives the samples and which the MPI time:
   c_helper_chain  c_helper with rank 0 smoothing four times the rows: the
                   root cause lies in smooth() and its call chain is the one
                   call site in main, inlined.
+  fortran_chain   fortran_module with rank 0 relaxing three times the
+                  points: the root cause is relax's loop, named
+                  kernels::relax, inlined into "program modproc" (the name of
+                  its program statement) and no frame of flang's C main.
   cxx_names       the C++ program with an imbalance and a part built without
                   the pass: no mangled (_Z) name reaches the terminal summary,
                   a person-facing field of report.json (all but linkage_name),
@@ -83,6 +87,11 @@ CASES = {
         "build": [("scalana-cc", ["-O2"], ["helper.c"])], "args": ["imbalance"],
         "inlined": {"main": ["smooth", "total"]},
         "chain": {"function": "smooth", "calls": [("main", "@call-smooth", True)]},
+    },
+    "fortran_chain": {
+        "build": [("scalana-fc", ["-O2"], ["modproc.f90"])], "args": ["imbalance"],
+        "inlined": {"_QQmain": ["relax"]},
+        "chain": {"function": "kernels::relax", "calls": [("program modproc", "@call-relax", True)]},
     },
     "cxx_names": {
         "build": [("scalana-cxx", ["-O3"], ["cg_main.cpp"]),

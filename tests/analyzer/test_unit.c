@@ -1199,7 +1199,10 @@ static void t_names(void **state)
     assert_string_equal(an_demangle(&pool, "_ZL31ApplyMaterialPropertiesForElemsR6Domain"),
                         "ApplyMaterialPropertiesForElems(Domain&)");
     assert_string_equal(an_demangle(&pool, "relax"), "relax");
-    assert_string_equal(an_demangle(&pool, "_QMkernelsPrelax"), "_QMkernelsPrelax");
+    assert_string_equal(an_demangle(&pool, "_QMkernelsPrelax"), "kernels::relax");
+    assert_string_equal(an_demangle(&pool, "_QPsweep"), "sweep");
+    assert_string_equal(an_demangle(&pool, "_QQmain"), "main program");
+    assert_string_equal(an_demangle(&pool, "_QMnoproc"), "_QMnoproc");
     assert_string_equal(an_demangle(&pool, "_Znot_mangled"), "_Znot_mangled");
     assert_string_equal(an_short_function(&pool, "void mini::cg<int>(int*, int) const"), "mini::cg<int>");
     assert_string_equal(an_short_function(&pool, "main::$_1::operator()(int) const"), "main::$_1::operator()");
@@ -1208,6 +1211,7 @@ static void t_names(void **state)
                                                  "miniFE::Vector<double, int, int>>(miniFE::CSRMatrix<double, int, int>&)"),
                         "miniFE::cg_solve<...>");
     assert_string_equal(an_short_function(&pool, "relax"), "relax");
+    assert_string_equal(an_short_function(&pool, "program modproc"), "program modproc");
     an_strpool_free(&pool);
 }
 

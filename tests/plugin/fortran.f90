@@ -40,7 +40,7 @@ end program
 ! CHECK-NEXT:    MPI MPI_Send fortran.f90:13:5
 ! CHECK-NEXT:    BRANCH fortran.f90:12-15
 ! CHECK-NEXT:      MPI MPI_Recv fortran.f90:15:5
-! CHECK-NEXT:FUNCTION main program fortran.f90:19-34
+! CHECK-NEXT:FUNCTION program main fortran.f90:19-34
 ! CHECK-NEXT:  MPI MPI_Init fortran.f90:23:3
 ! CHECK-NEXT:  MPI MPI_Comm_rank fortran.f90:24:3
 ! CHECK-NEXT:  COMPUTE fortran.f90:25 folded
@@ -53,6 +53,6 @@ end program
 ! CHECK-NEXT:  MPI MPI_Finalize fortran.f90:33:3
 ! CHECK-NEXT:FUNCTION main fortran.f90:34
 ! CHECK-NEXT:  COMPUTE fortran.f90:34 folded
-! CHECK-NEXT:  CALL main program fortran.f90:34:1
+! CHECK-NEXT:  CALL program main fortran.f90:34:1
 ! CHECK-NEXT:  COMPUTE fortran.f90:34 folded
 ! CHECK-NOT:{{.}}

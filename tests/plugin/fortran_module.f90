@@ -36,7 +36,7 @@ end program
 ! CHECK-NEXT:  COMPUTE fortran_module.f90:12
 ! CHECK-NEXT:  LOOP fortran_module.f90:13-14
 ! CHECK-NEXT:    MPI MPI_Allreduce fortran_module.f90:14:7
-! CHECK-NEXT:FUNCTION main program fortran_module.f90:19-32
+! CHECK-NEXT:FUNCTION program p fortran_module.f90:19-32
 ! CHECK-NEXT:  MPI MPI_Init fortran_module.f90:24:3
 ! CHECK-NEXT:  COMPUTE fortran_module.f90:25 folded
 ! CHECK-NEXT:    LOOP fortran_module.f90:25 attribution-only
@@ -46,6 +46,6 @@ end program
 ! CHECK-NEXT:  CALL halo::exchange fortran_module.f90:30:5
 ! CHECK-NEXT:FUNCTION main fortran_module.f90:31
 ! CHECK-NEXT:  COMPUTE fortran_module.f90:31 folded
-! CHECK-NEXT:  CALL main program fortran_module.f90:31:3
+! CHECK-NEXT:  CALL program p fortran_module.f90:31:3
 ! CHECK-NEXT:  COMPUTE fortran_module.f90:31 folded
 ! CHECK-NOT:{{.}}
