@@ -242,8 +242,14 @@ static void exact_intervals(struct walk *b, uint32_t m)
     if (m == AN_NONE) return;
     double *x = an_xmalloc((d->P + 1) * sizeof *x);
     if (an_interval_before(d->r, m, 1, x)) {
+        /* CPU seconds read from the thread clock are measured; where the
+         * runtime estimated some from sampler periods, they are tested as
+         * samples */
+        int exact = 1;
+        for (uint32_t k = 0; k < d->r->nintervals; k++)
+            if (d->r->intervals[k].next_vertex == m && !d->r->intervals[k].cpu_exact) exact = 0;
         struct an_split sp;
-        an_split_values(d, x, 0, &sp);
+        an_split_values(d, x, exact ? 0 : (d->r->period_s > 0 ? d->r->period_s : 0.01), &sp);
         if (sp.significant) {
             b->exact = 1;
             b->exact_saving = an_group_saving(d->r, x, sp.heavy, sp.nheavy);
