@@ -516,3 +516,111 @@ double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint3
     if (spread) *spread = n > 1 ? hi - lo : 0;
     return n ? scalana_median(s, n) : 0;
 }
+
+/* ---- the saving of a fix in the CPU model ---------------------------------------- */
+
+double an_shared_time(double *w, uint32_t n, double cores)
+{
+    for (uint32_t i = 1; i < n; i++) /* insertion sort of a process count's values */
+        for (uint32_t j = i; j > 0 && w[j - 1] > w[j]; j--) {
+            double t = w[j];
+            w[j] = w[j - 1], w[j - 1] = t;
+        }
+    double t = 0, done = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double active = n - i, rate = active > cores ? cores / active : 1.0;
+        if (w[i] > done) t += (w[i] - done) / rate, done = w[i];
+    }
+    return t;
+}
+
+/* Cores the processes of r shared: processes / ranks per usable core (at
+ * least 1 each; the hosts' union of affinity masks, run.json). */
+static double run_cores(const struct an_run *r)
+{
+    double n = r->present_count ? r->present_count : r->P;
+    return r->oversub > 1 ? n / r->oversub : n;
+}
+
+/* Work of process i in run r: the sampled CPU time of all vertices (the
+ * roots' inclusive CPU) plus the GPU device time it launched, what the
+ * analyzer sees as work (an_work of the roots). */
+static double process_work(const struct an_analysis *a, const struct an_run *r, uint32_t i)
+{
+    double s = 0;
+    for (uint32_t v = 0; v < r->nvr && v < a->g.n; v++)
+        if (a->g.v[v].parent == AN_NONE) s += an_work(&r->vr[v], i);
+    return s;
+}
+
+double an_model_saving(const struct an_analysis *a, const struct an_run *r, uint32_t phase_vertex,
+                       const double *work, const double *delta)
+{
+    uint32_t n = 0;
+    double *on = an_xmalloc((r->P + 1) * sizeof *on), *off = an_xmalloc((r->P + 1) * sizeof *off);
+    double *x = an_xmalloc((r->P + 1) * sizeof *x);
+    int phase = phase_vertex != AN_NONE && an_interval_before(r, phase_vertex, 1, x);
+    if (!phase)
+        for (uint32_t i = 0; i < r->P; i++) x[i] = r->present[i] ? process_work(a, r, i) : 0;
+    /* the rest of the phase's work as its mean: a sampled total of 0.7 s at
+     * 200 Hz is +-0.06 s per process, and the max of 32 such values would
+     * hide a 0.1 s cause; other imbalances are causes of their own */
+    double rest = 0;
+    uint32_t np = 0;
+    if (work) {
+        for (uint32_t i = 0; i < r->P; i++)
+            if (r->present[i]) rest += fmax(0, x[i] - work[i]), np++;
+        rest = np ? rest / np : 0;
+    }
+    for (uint32_t i = 0; i < r->P; i++) {
+        if (!r->present[i]) continue;
+        double w = work ? work[i] + rest : x[i], dl = delta[i];
+        if (dl > 0 && w < dl) w = dl; /* the fixed work lies in this phase */
+        on[n] = w, off[n] = fmax(0, w - dl), n++;
+    }
+    double cores = run_cores(r);
+    double s = n ? an_shared_time(on, n, cores) - an_shared_time(off, n, cores) : 0;
+    free(on), free(off), free(x);
+    return s;
+}
+
+double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_vertex, const uint32_t *procs,
+                     uint32_t np, enum an_fix fix, double *spread)
+{
+    const struct an_scale *big = d->big;
+    double s[256], lo = INFINITY, hi = -INFINITY;
+    uint32_t n = 0;
+    for (uint32_t q = 0; q < big->nreps && n < 256; q++) {
+        const struct an_run *r = big->reps[q];
+        if (v >= r->nvr || (!r->vr[v].icpu && !r->vr[v].igpu)) continue;
+        double *V = an_xmalloc((r->P + 1) * sizeof *V), *delta = calloc(r->P + 1, sizeof *delta);
+        uint8_t *cul = calloc(r->P + 1, 1);
+        if (!delta || !cul) abort();
+        double all = 0, light = 0;
+        uint32_t na = 0, nl = 0;
+        for (uint32_t k = 0; k < np; k++)
+            if (procs[k] < r->P) cul[procs[k]] = 1;
+        for (uint32_t i = 0; i < r->P; i++) {
+            V[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
+            if (!r->present[i]) continue;
+            all += V[i], na++;
+            if (!cul[i]) light += V[i], nl++;
+        }
+        double mean = na ? all / na : 0, lmean = nl ? light / nl : 0;
+        /* the processes that are not culprits work alike (the split found no
+         * difference between them): their mean, not their sampling noise, whose
+         * maximum over many processes would hide part of the saving */
+        for (uint32_t i = 0; i < r->P; i++) {
+            if (!r->present[i]) continue;
+            if (!cul[i] && np) V[i] = lmean;
+            if (fix == AN_FIX_SPREAD) delta[i] = V[i] - mean;
+            else if (fix == AN_FIX_EXCESS) delta[i] = cul[i] ? fmax(0, V[i] - lmean) : 0;
+        }
+        s[n] = an_model_saving(d->a, r, phase_vertex, V, delta);
+        lo = fmin(lo, s[n]), hi = fmax(hi, s[n]);
+        n++;
+        free(V), free(delta), free(cul);
+    }
+    if (spread) *spread = n > 1 ? hi - lo : 0;
+    return n ? scalana_median(s, n) : 0;
+}

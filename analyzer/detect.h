@@ -94,6 +94,38 @@ double an_group_saving(const struct an_run *r, const double *x, const uint32_t *
 double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np,
                               double *spread);
 
+/* ---- What a fix saves: the CPU model ------------------------------------------ */
+
+/** Run time of a phase whose processes have w[0..n) CPU seconds of work on
+ *  `cores` cores under fair processor sharing (while a > cores processes are
+ *  active each gets cores/a of a core; a waiting process uses none); seconds.
+ *  Without oversubscription (cores >= n) this is max w.  Reorders w. */
+double an_shared_time(double *w, uint32_t n, double cores);
+
+/** The saving of removing delta[i] seconds of work from each process i of run
+ *  r (negative: work added), in the CPU model: shared time of the phase with
+ *  the work as measured minus with the fix, on the run's cores (processes /
+ *  ranks per usable core).  The phase is the exact computation interval
+ *  before MPI vertex phase_vertex when the run recorded intervals, else the
+ *  whole run (its sampled computation per process).  With work (the cause's
+ *  own seconds per process; may be NULL) each process's phase is work[i]
+ *  plus the mean over processes of the rest of the phase: the cause's saving
+ *  on its own, not hidden by the sampling noise or other causes of the rest. */
+double an_model_saving(const struct an_analysis *a, const struct an_run *r, uint32_t phase_vertex,
+                       const double *work, const double *delta);
+
+/** What fixing a computation cause means for its work V at vertex v. */
+enum an_fix {
+    AN_FIX_EXCESS,  /* load imbalance, late sender: the culprits do no more than the others */
+    AN_FIX_SPREAD   /* serial bottleneck: the work spread evenly over all processes */
+};
+
+/** The saving of fixing the work at vertex v (culprits procs) at the largest
+ *  count in the CPU model (an_model_saving), the median over the repetitions
+ *  there; *spread (may be NULL) gets max - min over them. */
+double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_vertex, const uint32_t *procs,
+                     uint32_t np, enum an_fix fix, double *spread);
+
 /* ---- Causes --------------------------------------------------------------------- */
 
 /** The cause at vertex v (moved up to the nearest application vertex with a

@@ -14,9 +14,9 @@
  *    worse).  Not for point-to-point calls and completions: there even the
  *    fastest process's time is mostly waiting for its partners.
  * On a contended run the cause is still reported, with a caveat.  Its cost is
- * the growth of the fastest process's time per process divided by the
- * processes per core: what the run would save if the operation cost per
- * process what it cost at the smallest count. */
+ * the growth of its mean time per process (the scaling loss): what the run
+ * would save if the operation cost per process what it cost at the smallest
+ * count. */
 #include "../detect.h"
 
 #include <math.h>
@@ -118,22 +118,19 @@ static void find(struct an_detect *d)
         uint32_t p0 = a->scales[s0].P;
         double f0 = fastest_seconds(r0, v), f1 = fastest_seconds(r, v);
         double x0 = transfer_seconds(a, r0, v), x1 = transfer_seconds(a, r, v);
-        /* the saving in the time with a core per process: the measured growth
-         * of the fastest process's time divided by the processes per core
-         * (oversubscription), not by the contention: a bandwidth-bound
-         * transfer is slowed by sharing cores, not by other jobs' computation
-         * as much (growing_collective: 2.0 s measured at 4 processes per core
-         * and 12x contention, 0.5 s without the oversubscription) */
-        double o0 = fmax(1, r0->oversub), o1 = fmax(1, r->oversub);
-        double g0 = f0 * fmax(1, r0->contention) / o0, g1 = f1 * fmax(1, r->contention) / o1;
-        double cost = fmax(g1 - g0, x1 - x0);
-        if (cost > a->loss[v]) cost = a->loss[v];
+        /* the saving: the growth of its measured mean time per process (the
+         * scaling loss), what the run saves if the operation costs per process
+         * what it cost at the smallest count; measured wall time, since on a
+         * shared machine the time a collective waits for its processes to be
+         * scheduled grows with it and goes with it */
+        (void)x0, (void)x1;
+        double cost = a->loss[v];
         struct an_cause *c = an_cause_get(a, v);
         if (!c->merged || cost > c->cost) {
             c->cat = AN_CAT_GROWING_COMM;
             c->cost = cost;
-            c->cost_rule = "growth of the operation's own time per process (its fastest process, divided by the "
-                           "processes per core; or its transfer cost) from the smallest to the largest count";
+            c->cost_rule = "growth of the operation's mean wall time per process from the smallest to the largest "
+                           "count (the scaling loss)";
             c->cost_noise = fmax(mb->spread, m0->spread);
             an_cause_root_path(c, 0);
         }

@@ -4,7 +4,7 @@
  * weak scaling), kheavy (3 of every 8 processes do twice the work), short2x
  * (rank 0 does twice the work of a ~1 s run, 200 Hz samples), latency (an
  * 8-byte Allreduce whose own time grows with p on an oversubscribed machine),
- * two (an imbalance and a smaller serial section).  Its own functions stand for
+ * two (a serial section and a smaller imbalance).  Its own functions stand for
  * the application, so scalana-analyze resolves real DWARF of this binary.
  *   synth OUT_DIR SCENARIO PROCESSES [SEED] */
 #include "analyzer.h"
@@ -119,8 +119,8 @@ int main(int argc, char **argv)
         /* its own time (the fastest process's) grows like p^2, 8x faster than the crowding */
         if (!strcmp(sc, "latency")) ar_base = 0.005 * P * P;
         if (!strcmp(sc, "two")) {
-            if (r % 4 == 1) compute[r] *= 2;   /* imbalance: saves ~T/(4P) x 3 ... */
-            if (r == 0) extra[r] = 0.25;      /* serial section, constant in p */
+            if (r % 4 == 1) compute[r] *= 2;   /* imbalance: saves T/P x 1 */
+            if (r == 0) extra[r] = 0.5;       /* serial section, constant in p */
         }
     }
     /* point-to-point: even ranks send to the next odd rank, which waits for the late sender */
