@@ -624,3 +624,25 @@ double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_verte
     if (spread) *spread = n > 1 ? hi - lo : 0;
     return n ? scalana_median(s, n) : 0;
 }
+
+/* Sum over the present processes of vertex v's work in run r. */
+static double total_work(const struct an_run *r, uint32_t v)
+{
+    double t = 0;
+    if (v >= r->nvr) return 0;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i]) t += an_work(&r->vr[v], i);
+    return t;
+}
+
+enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v)
+{
+    const struct an_analysis *a = d->a;
+    if (a->nscales < 2) return AN_FIX_EXCESS;
+    double t1 = total_work(d->r, v), t0 = 0;
+    uint32_t p0 = 0;
+    for (uint32_t s = 0; s + 1 < a->nscales && !(t0 > 0); s++) t0 = total_work(a->scales[s].rep, v), p0 = a->scales[s].P;
+    if (!(t0 > 0)) return AN_FIX_EXCESS;
+    double ideal = a->opt->weak ? t0 * d->P / p0 : t0;
+    return t1 / ideal >= a->opt->th.scaling_ratio ? AN_FIX_EXCESS : AN_FIX_SPREAD;
+}

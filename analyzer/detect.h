@@ -120,6 +120,15 @@ enum an_fix {
     AN_FIX_SPREAD   /* serial bottleneck: the work spread evenly over all processes */
 };
 
+/** How to fix an imbalance at vertex v: when the code's total work over the
+ *  processes at the largest count is what the smallest count's total makes
+ *  ideal (strong: the same; weak: x P/p0; below scaling_ratio times it), the
+ *  amount is fixed and only its distribution is wrong: spread it evenly
+ *  (AN_FIX_SPREAD).  When the total grew beyond that with the culprits, their
+ *  extra work is overhead the others do not have: remove it (AN_FIX_EXCESS);
+ *  also with one count, where nothing tells the two apart. */
+enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v);
+
 /** The saving of fixing the work at vertex v (culprits procs) at the largest
  *  count in the CPU model (an_model_saving), the median over the repetitions
  *  there; *spread (may be NULL) gets max - min over them. */

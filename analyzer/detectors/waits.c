@@ -444,7 +444,9 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         /* cost: what fixing it saves at the largest count, in the CPU model */
         double cost, noise = 0;
         const char *rule;
-        enum an_fix fix = cat == AN_CAT_SERIAL ? AN_FIX_SPREAD : AN_FIX_EXCESS;
+        enum an_fix fix = cat == AN_CAT_SERIAL                                  ? AN_FIX_SPREAD
+                          : cat == AN_CAT_LATE_SENDER || cat == AN_CAT_LATE_RECEIVER ? AN_FIX_EXCESS
+                                                                                     : an_imbalance_fix(d, root);
         if (b->exact && b->w[best_node].hops == 0) {
             double *delta = calloc(d->P + 1, sizeof *delta), all = 0, light = 0;
             uint32_t na = 0, nl = 0;
