@@ -12,14 +12,18 @@
  *    count with two or more processes (on one process a collective is a
  *    copy), also when each call moves the same few bytes (a latency-bound
  *    Allreduce whose cost grows like log p or worse).  On a contended run
- *    this cannot be told from waiting for the scheduler: in a balanced loop
- *    of 8 processes on 2 cores the last arrival changes from one iteration to
- *    the next, so every process waits in most calls (one Allreduce per
- *    iteration: 6.9 ms per call for the fastest process, against 0.2 ms for
- *    a latency-bound loop of 128 Allreduces) and neither the contention nor
- *    the shortest call (0.2 us) separates them; a warning gives the growth
- *    instead.  Not for point-to-point calls and completions: there every
- *    call may wait for a partner.
+ *    the fastest process's time cannot be told from waiting for the
+ *    scheduler: in a balanced loop of 8 processes on 2 cores the last
+ *    arrival changes from one iteration to the next, so every process waits
+ *    in most calls (one Allreduce per iteration: 6.9 ms per call for the
+ *    fastest process, against 0.2 ms for a latency-bound loop of 128
+ *    Allreduces) and neither the contention nor the shortest call (0.2 us)
+ *    separates them.  There, with computation intervals, the time of the
+ *    calls made back to back (after another MPI call with less computation
+ *    between than the call lasts) is the operation's own and must grow the
+ *    same way; without intervals a warning gives the growth instead.  Not
+ *    for point-to-point calls and completions: there every call may wait
+ *    for a partner.
  * On a contended run the cause is still reported, with a caveat.  Its cost is
  * the growth of its mean time per process (the scaling loss): what the run
  * would save if the operation cost per process what it cost at the smallest
@@ -63,6 +67,30 @@ static double fastest_seconds(const struct an_run *r, uint32_t v)
     return isfinite(mn) ? mn / fmax(1, r->contention) : 0;
 }
 
+/* Time per process in the calls of collective v that follow another MPI
+ * call with less computation in between than such a call lasts (back to back:
+ * no arrival skew from computation), from the run's computation intervals:
+ * per process, the share of v's calls whose preceding interval is that short,
+ * times its time in v; the mean over processes, measured seconds.  -1 when
+ * the run recorded no intervals. */
+static double back_to_back_seconds(const struct an_run *r, uint32_t v)
+{
+    if (!r->has_intervals || v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) return -1;
+    double sum = 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->P; i++) {
+        if (!r->present[i] || r->vr[v].ncalls[i] <= 0) continue;
+        double per_call = r->vr[v].mpi[i] / r->vr[v].ncalls[i], b = 0;
+        for (uint32_t k = 0; k < r->nintervals; k++) {
+            const struct an_interval *x = &r->intervals[k];
+            if (x->next_vertex != v || x->prev_vertex == AN_NONE || !x->count || !x->wall || x->count[i] <= 0) continue;
+            if (x->wall[i] / x->count[i] < per_call) b += x->count[i];
+        }
+        sum += fmin(1, b / r->vr[v].ncalls[i]) * r->vr[v].mpi[i], n++;
+    }
+    return n ? sum / n : -1;
+}
+
 /* The smallest count below the largest where v exists, with at least
  * min_p processes (s0), or -1. */
 static int first_scale(const struct an_analysis *a, uint32_t v, uint32_t min_p)
@@ -100,9 +128,23 @@ static void mark(struct an_detect *d)
         int latency = 0;
         int s2 = first_scale(a, v, 2);
         if (role == AN_MPI_COLLECTIVE && s2 >= 0) {
-            double g0 = fastest_seconds(a->scales[s2].rep, v);
+            /* the cheapest smaller count with two or more processes is the base */
+            double g0 = INFINITY, o0 = INFINITY, o1 = back_to_back_seconds(r, v);
+            for (uint32_t s = (uint32_t)s2; s + 1 < a->nscales; s++)
+                if (a->vm[(size_t)s * d->N + v].present) {
+                    g0 = fmin(g0, fastest_seconds(a->scales[s].rep, v));
+                    double o = back_to_back_seconds(a->scales[s].rep, v);
+                    if (o >= 0) o0 = fmin(o0, o);
+                }
             latency = f1 / fmax(g0, 1e-9) >= th->scaling_ratio && f1 - g0 >= d->min_cost;
-            if (latency && r->contention > th->contention_max && !transfer && !volume) {
+            /* calls right after another MPI call, with (almost) no computation
+             * between: no late arrival delayed by computation, so their time is the
+             * operation's own even on a contended machine */
+            if (r->contention > th->contention_max && o1 >= 0) {
+                if (!isfinite(o0)) o0 = g0; /* no intervals at the smaller counts: the fastest process there */
+                latency = o1 / fmax(o0, 1e-9) >= th->scaling_ratio && o1 - o0 >= d->min_cost;
+            }
+            if (latency && r->contention > th->contention_max && !transfer && !volume && o1 < 0) {
                 latency = 0;
                 if (a->loss[v] >= d->min_cost)
                     an_warn(a, "%s (%s:%u): its time per process grows from %.3g s at %u to %.3g s at %u processes "
