@@ -119,6 +119,7 @@ struct an_thresholds {
     double bandwidth_bytes;   /* bytes per call above which a transfer is bandwidth-bound */
     double weak_slope;        /* total-work log-log slope above which the runs are weak scaling */
     double scaling_band;      /* |slope - weak_slope| under which the detected mode is uncertain */
+    double back_to_back_share;/* share of a collective's calls made back to back to judge it on them */
 };
 
 struct an_options {

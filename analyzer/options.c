@@ -77,6 +77,9 @@ static const struct threshold_def thresholds[] = {
     {"scaling_band", TH(scaling_band), 0.25,
      "the detected scaling mode is uncertain (a warning) when the total-work slope lies within "
      "this of weak_slope"},
+    {"back_to_back_share", TH(back_to_back_share), 0.5,
+     "on a contended run a collective is judged on its calls made back to back (no computation "
+     "since the previous MPI call) when they are most of its calls (more than half)"},
 };
 #define NTH (sizeof thresholds / sizeof *thresholds)
 
@@ -190,6 +193,7 @@ static const struct { const char *name; double lo, hi; int lo_open, hi_open; con
     {"bandwidth_bytes", 0, INFINITY, 0, 1, "bytes, 0 or more"},
     {"weak_slope", 0, 1, 1, 1, "a log-log slope between 0 and 1 (exclusive)"},
     {"scaling_band", 0, 1, 0, 0, "a slope difference from 0 to 1"},
+    {"back_to_back_share", 0, 1, 1, 0, "a fraction in (0, 1]"},
 };
 
 static int set_threshold(struct an_options *o, const char *name, const char *value)

@@ -75,9 +75,10 @@ static double fastest_seconds(const struct an_run *r, uint32_t v)
  * participation ratio: exact for n_long equal intervals and the rest of
  * length 0, e.g. 19 relaxation phases among 2559 intervals between 128
  * Allreduces per iteration), the rest are back to back.  Per process the
- * share of v's calls made back to back times its time in v; the mean over
+ * share of v's calls made back to back times its time in v, where that share
+ * is at least min_share (back_to_back_share), else 0; the mean over
  * processes, measured seconds.  -1 when the run recorded no intervals. */
-static double back_to_back_seconds(const struct an_run *r, uint32_t v)
+static double back_to_back_seconds(const struct an_run *r, uint32_t v, double min_share)
 {
     if (!r->has_intervals || v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) return -1;
     double sum = 0;
@@ -93,7 +94,10 @@ static double back_to_back_seconds(const struct an_run *r, uint32_t v)
             double S = x->wall[i], Q = x->wall_sq[i], nlong = Q > 0 ? S * S / Q : 0;
             b += fmax(0, x->count[i] - nlong);
         }
-        sum += fmin(1, b / r->vr[v].ncalls[i]) * r->vr[v].mpi[i], n++;
+        /* only where most calls are back to back: the participation ratio of a
+         * few unequal phases would call some of them short */
+        double share = fmin(1, b / r->vr[v].ncalls[i]);
+        sum += share >= min_share ? share * r->vr[v].mpi[i] : 0, n++;
     }
     return n ? sum / n : -1;
 }
@@ -136,11 +140,11 @@ static void mark(struct an_detect *d)
         int s2 = first_scale(a, v, 2);
         if (role == AN_MPI_COLLECTIVE && s2 >= 0) {
             /* the cheapest smaller count with two or more processes is the base */
-            double g0 = INFINITY, o0 = INFINITY, o1 = back_to_back_seconds(r, v);
+            double g0 = INFINITY, o0 = INFINITY, o1 = back_to_back_seconds(r, v, th->back_to_back_share);
             for (uint32_t s = (uint32_t)s2; s + 1 < a->nscales; s++)
                 if (a->vm[(size_t)s * d->N + v].present) {
                     g0 = fmin(g0, fastest_seconds(a->scales[s].rep, v));
-                    double o = back_to_back_seconds(a->scales[s].rep, v);
+                    double o = back_to_back_seconds(a->scales[s].rep, v, th->back_to_back_share);
                     if (o >= 0) o0 = fmin(o0, o);
                 }
             latency = f1 / fmax(g0, 1e-9) >= th->scaling_ratio && f1 - g0 >= d->min_cost;
