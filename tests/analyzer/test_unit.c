@@ -1073,6 +1073,63 @@ static void growing_case2(int grow, double bytes_per_rank, int min_grows, int *f
     an_analysis_free(&m.a);
 }
 
+/* A latency-bound Allreduce on a contended machine (contention P/2): with
+ * back_to_back set, 2560 calls of which 2540 follow the previous call with no
+ * computation between (intervals: 2559 of them, 19 relaxation phases of
+ * 10 ms), and its time per process grows 0.05 s x p: growing communication.
+ * Without (one call per iteration after each phase) the same growth is the
+ * scheduler's: nothing; without intervals (back_to_back < 0) a warning says
+ * that it cannot be judged. */
+static void back_to_back_case(int back_to_back, int *flagged, int *warned)
+{
+    struct mini m;
+    mini_init(&m, 0, 3);
+    uint32_t Ps[3] = {2, 4, 8};
+    for (int k = 0; k < 3; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = &m.a.runs[k];
+        an_run_init(r, P);
+        run_basics(r, 4.0);
+        double A[8], W[8];
+        for (uint32_t i = 0; i < P; i++) A[i] = 4.0 / P, W[i] = 0.05 * P, r->cpu[i] = 4.0 * 2 / P;
+        double calls = back_to_back > 0 ? 2560 : 20;
+        set_cpu(r, m.A, A), set_mpi(r, m.ar, W, calls, 1e-6);
+        if (back_to_back < 0) continue;
+        r->intervals = calloc(1, sizeof *r->intervals);
+        r->nintervals = 1, r->has_intervals = 1;
+        struct an_interval *x = &r->intervals[0];
+        x->prev_vertex = x->next_vertex = m.ar;
+        x->count = calloc(P, sizeof(float)), x->wall = calloc(P, sizeof(float)), x->wall_sq = calloc(P, sizeof(float));
+        for (uint32_t i = 0; i < P; i++)
+            x->count[i] = (float)(calls - 1), x->wall[i] = 19 * 0.01f, x->wall_sq[i] = 19 * 0.0001f;
+    }
+    mini_finish(&m);
+    assert_true(m.a.runs[2].contention > opt.th.contention_max);
+    *flagged = (m.a.vflags[m.ar] & AN_F_NON_SCALABLE) != 0;
+    *warned = has_warning(&m, "cannot be told from waiting for the scheduler", NULL);
+    if (*flagged) {
+        assert_true(m.a.ncauses >= 1);
+        assert_int_equal(m.a.causes[0].vertex, m.ar);
+        assert_string_equal(an_category_name(m.a.causes[0].cat), "growing_communication");
+        assert_non_null(strstr(m.a.causes[0].evidence, "caveat"));
+    }
+    an_analysis_free(&m.a);
+}
+
+static void t_back_to_back_collective(void **state)
+{
+    (void)state;
+    int flagged, warned;
+    back_to_back_case(1, &flagged, &warned);
+    assert_true(flagged);
+    back_to_back_case(0, &flagged, &warned);
+    assert_false(flagged);
+    assert_false(warned);
+    back_to_back_case(-1, &flagged, &warned);
+    assert_false(flagged);
+    assert_true(warned);
+}
+
 static void t_growing_communication_control(void **state)
 {
     (void)state;
@@ -1319,6 +1376,7 @@ int main(void)
         cmocka_unit_test(t_rotating_blame),
         cmocka_unit_test(t_scaling),
         cmocka_unit_test(t_growing_communication_control),
+        cmocka_unit_test(t_back_to_back_collective),
         cmocka_unit_test(t_phases),
         cmocka_unit_test(t_hostile_ranks),
         cmocka_unit_test(t_options),
