@@ -1076,7 +1076,8 @@ static void growing_case2(int grow, double bytes_per_rank, int min_grows, int *f
 /* A latency-bound Allreduce on a contended machine (contention P/2): with
  * back_to_back set, 2560 calls of which 2540 follow the previous call with no
  * computation between (intervals: 2559 of them, 19 relaxation phases of
- * 10 ms), and its time per process grows 0.05 s x p: growing communication.
+ * 10 ms), and its time per process grows 0.02 s x p^2, faster than the
+ * contention: growing communication.
  * Without (one call per iteration after each phase) the same growth is the
  * scheduler's: nothing; without intervals (back_to_back < 0) a warning says
  * that it cannot be judged. */
@@ -1091,7 +1092,7 @@ static void back_to_back_case(int back_to_back, int *flagged, int *warned)
         an_run_init(r, P);
         run_basics(r, 4.0);
         double A[8], W[8];
-        for (uint32_t i = 0; i < P; i++) A[i] = 4.0 / P, W[i] = 0.05 * P, r->cpu[i] = 4.0 * 2 / P;
+        for (uint32_t i = 0; i < P; i++) A[i] = 4.0 / P, W[i] = 0.02 * P * P, r->cpu[i] = 4.0 * 2 / P;
         double calls = back_to_back > 0 ? 2560 : 20;
         set_cpu(r, m.A, A), set_mpi(r, m.ar, W, calls, 1e-6);
         if (back_to_back < 0) continue;
