@@ -104,7 +104,6 @@ struct an_thresholds {
     double min_samples;       /* samples a sampled comparison needs */
     double scaling_ratio;     /* measured/ideal at the largest count to call it non-scalable */
     double outlier_z;         /* modified z-score of an outlying process */
-    double culprit_fraction;  /* a culprit's excess is at least this share of the largest */
     double max_steps;         /* backtracking step bound */
     double serial_share;      /* non-culprit ranks' share of the culprit time for "serial" */
     double flat_slope;        /* log-log slope above which a time "does not shrink" */

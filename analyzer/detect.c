@@ -484,39 +484,6 @@ void an_find_root_causes(struct an_analysis *a)
     free(d.prev), free(d.last_child);
 }
 
-double an_group_saving(const struct an_run *r, const double *x, const uint32_t *procs, uint32_t np)
-{
-    double h = 0, all = 0;
-    uint32_t nh = 0, n = 0;
-    for (uint32_t k = 0; k < np; k++)
-        if (procs[k] < r->P && r->present[procs[k]]) h += x[procs[k]], nh++;
-    for (uint32_t i = 0; i < r->P; i++)
-        if (r->present[i]) all += x[i], n++;
-    if (!nh || !n) return an_balance_saving(r, x);
-    double s = h / nh - all / n;
-    return s > 0 ? s : 0;
-}
-
-double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np,
-                              double *spread)
-{
-    const struct an_scale *big = d->big;
-    double s[256], lo = INFINITY, hi = -INFINITY;
-    uint32_t n = 0;
-    for (uint32_t q = 0; q < big->nreps && n < 256; q++) {
-        const struct an_run *r = big->reps[q];
-        if (v >= r->nvr || (!r->vr[v].icpu && !r->vr[v].igpu)) continue;
-        double *x = an_xmalloc((r->P + 1) * sizeof *x);
-        for (uint32_t i = 0; i < r->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
-        s[n] = np ? an_group_saving(r, x, procs, np) : an_balance_saving(r, x);
-        lo = fmin(lo, s[n]), hi = fmax(hi, s[n]);
-        n++;
-        free(x);
-    }
-    if (spread) *spread = n > 1 ? hi - lo : 0;
-    return n ? scalana_median(s, n) : 0;
-}
-
 /* ---- the saving of a fix in the CPU model ---------------------------------------- */
 
 double an_shared_time(double *w, uint32_t n, double cores)

@@ -83,17 +83,6 @@ void an_split_free(struct an_split *s);
  *  the max, so that the noisiest of k heavy processes does not set the cost. */
 double an_balance_saving(const struct an_run *r, const double *x);
 
-/** The saving of balancing when the culprits procs[0..np) are known: their
- *  mean minus the mean of all present processes (seconds, 0 or more). */
-double an_group_saving(const struct an_run *r, const double *x, const uint32_t *procs, uint32_t np);
-
-/** The saving of balancing vertex v's work (an_work) at the largest count
- *  with culprits procs (np 0: an_balance_saving): the median over its
- *  repetitions, so that repeated sets of runs give the same cost; *spread
- *  (may be NULL) gets max - min over the repetitions. */
-double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np,
-                              double *spread);
-
 /* ---- What a fix saves: the CPU model ------------------------------------------ */
 
 /** Run time of a phase whose processes have w[0..n) CPU seconds of work on
