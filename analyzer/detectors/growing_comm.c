@@ -74,14 +74,15 @@ static double fastest_seconds(const struct an_run *r, uint32_t v)
  * lengths; the long intervals among them number about S^2 / Q (the
  * participation ratio: exact for n_long equal intervals and the rest of
  * length 0, e.g. 19 relaxation phases among 2559 intervals between 128
- * Allreduces per iteration), the rest are back to back.  Per process the
- * share of v's calls made back to back times its time in v, where that share
- * is at least min_share (back_to_back_share), else 0; the mean over
- * processes, measured seconds.  -1 when the run recorded no intervals. */
+ * Allreduces per iteration), the rest are back to back.  The share of v's
+ * calls made back to back on every process (the least over processes) times
+ * the mean time per process in v, where that share is at least min_share
+ * (back_to_back_share), else 0; measured seconds.  -1 when the run recorded
+ * no intervals. */
 static double back_to_back_seconds(const struct an_run *r, uint32_t v, double min_share)
 {
     if (!r->has_intervals || v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) return -1;
-    double sum = 0;
+    double sum = 0, share = 1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->P; i++) {
         if (!r->present[i] || r->vr[v].ncalls[i] <= 0) continue;
@@ -94,12 +95,16 @@ static double back_to_back_seconds(const struct an_run *r, uint32_t v, double mi
             double S = x->wall[i], Q = x->wall_sq[i], nlong = Q > 0 ? S * S / Q : 0;
             b += fmax(0, x->count[i] - nlong);
         }
-        /* only where most calls are back to back: the participation ratio of a
-         * few unequal phases would call some of them short */
-        double share = fmin(1, b / r->vr[v].ncalls[i]);
-        sum += share >= min_share ? share * r->vr[v].mpi[i] : 0, n++;
+        share = fmin(share, fmin(1, b / r->vr[v].ncalls[i]));
+        sum += r->vr[v].mpi[i], n++;
     }
-    return n ? sum / n : -1;
+    /* a call is back to back only where every process made it so: a process
+     * that computed before it (rank 0 preparing what it broadcasts) delays
+     * the others however directly they call it; and only where most calls
+     * are, since the participation ratio of a few unequal phases would call
+     * some of them short */
+    if (!n) return -1;
+    return share >= min_share ? share * sum / n : 0;
 }
 
 /* The smallest count below the largest where v exists, with at least
