@@ -407,7 +407,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         /* the culprits: the heavy group of the candidate's split */
         explained(b, best, b->w[best_node].hops, per);
         uint32_t np = b->last.nheavy;
-        uint32_t *procs = an_xmalloc((np + 1) * sizeof *procs);
+        uint32_t *procs = an_xmalloc((d->P + 1) * sizeof *procs); /* the exact heavy group may be larger */
         memcpy(procs, b->last.heavy, np * sizeof *procs);
         if (b->exact && b->w[best_node].hops == 0) {
             np = 0;
