@@ -317,20 +317,43 @@ enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, 
     return sm.loglog_slope > th->flat_slope ? AN_CAT_SERIAL : AN_CAT_LOAD_IMBALANCE;
 }
 
+/* Whether v enters another function: a call, a function, a dynamic call site
+ * or function (no PSG). */
+static int enters_function(const struct an_vertex *x)
+{
+    return x->kind == PSG_CALL || x->kind == PSG_CALL_INDIRECT || x->kind == PSG_CALL_RECURSIVE ||
+           x->kind == PSG_FUNCTION || x->kind == AN_KIND_DYNAMIC;
+}
+
+/* Whether the subtree of v holds a loop (bounded depth). */
+static int has_loop(const struct an_graph *g, uint32_t v, int depth)
+{
+    if (depth > 64) return 0;
+    for (uint32_t c = g->v[v].first_child; c != AN_NONE; c = g->v[c].next_sibling)
+        if (g->v[c].kind == PSG_LOOP || has_loop(g, c, depth + 1)) return 1;
+    return 0;
+}
+
 uint32_t an_locate(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx)
 {
     const struct an_graph *g = &d->a->g;
+    int in_loop = 0;
+    for (uint32_t u = v; u != AN_NONE && !in_loop; u = g->v[u].parent) in_loop = g->v[u].kind == PSG_LOOP;
     for (int depth = 0; v != AN_NONE && depth < 256; depth++) {
         double here = score(ctx, v), bs = 0;
         uint32_t bc = AN_NONE;
         if (!(here > 0)) break;
         for (uint32_t ch = g->v[v].first_child; ch != AN_NONE; ch = g->v[ch].next_sibling) {
             if (!an_actionable(g, ch)) continue;
+            /* inside a loop, a call into code without loops (a timer, a small
+             * helper) is not where to change anything: the loop is */
+            if (in_loop && enters_function(&g->v[ch]) && !has_loop(g, ch, 0)) continue;
             double s = score(ctx, ch);
             if (s > bs) bs = s, bc = ch;
         }
         if (bc == AN_NONE || !(bs > d->a->opt->th.location_share * here)) break;
         v = bc;
+        in_loop |= g->v[v].kind == PSG_LOOP;
     }
     return v;
 }
@@ -602,14 +625,28 @@ static double total_work(const struct an_run *r, uint32_t v)
     return t;
 }
 
-enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v)
+enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np)
 {
     const struct an_analysis *a = d->a;
-    if (a->nscales < 2) return AN_FIX_EXCESS;
-    double t1 = total_work(d->r, v), t0 = 0;
+    const struct an_run *r = d->r;
+    if (a->nscales < 2 || !np || v >= r->nvr) return AN_FIX_EXCESS;
+    double t1 = total_work(r, v), t0 = 0;
     uint32_t p0 = 0;
     for (uint32_t s = 0; s + 1 < a->nscales && !(t0 > 0); s++) t0 = total_work(a->scales[s].rep, v), p0 = a->scales[s].P;
     if (!(t0 > 0)) return AN_FIX_EXCESS;
-    double ideal = a->opt->weak ? t0 * d->P / p0 : t0;
-    return t1 / ideal >= a->opt->th.scaling_ratio ? AN_FIX_EXCESS : AN_FIX_SPREAD;
+    /* the culprits' excess over the others' mean, summed */
+    uint8_t *cul = calloc(d->P + 1, 1);
+    if (!cul) abort();
+    for (uint32_t k = 0; k < np; k++)
+        if (procs[k] < d->P) cul[procs[k]] = 1;
+    double light = 0, excess = 0;
+    uint32_t nl = 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i] && !cul[i]) light += an_work(&r->vr[v], i), nl++;
+    light = nl ? light / nl : 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i] && cul[i]) excess += fmax(0, an_work(&r->vr[v], i) - light);
+    free(cul);
+    double ideal = a->opt->weak ? t0 * d->P / p0 : t0, growth = t1 - ideal;
+    return growth >= 0.5 * excess ? AN_FIX_EXCESS : AN_FIX_SPREAD;
 }

@@ -109,14 +109,15 @@ enum an_fix {
     AN_FIX_SPREAD   /* serial bottleneck: the work spread evenly over all processes */
 };
 
-/** How to fix an imbalance at vertex v: when the code's total work over the
- *  processes at the largest count is what the smallest count's total makes
- *  ideal (strong: the same; weak: x P/p0; below scaling_ratio times it), the
- *  amount is fixed and only its distribution is wrong: spread it evenly
- *  (AN_FIX_SPREAD).  When the total grew beyond that with the culprits, their
- *  extra work is overhead the others do not have: remove it (AN_FIX_EXCESS);
- *  also with one count, where nothing tells the two apart. */
-enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v);
+/** How to fix an imbalance at vertex v with culprits procs: compare the
+ *  culprits' excess E (their work above the others' mean, summed) with how
+ *  much the code's total work over the processes grew from the smallest count
+ *  beyond the ideal (strong: the same total; weak: x P/p0), G.  G >= E/2: the
+ *  excess is work added on the culprits (2 of 8 ranks with 3x their share:
+ *  G = E): remove it (AN_FIX_EXCESS).  G < E/2: the amount is fixed and only
+ *  its distribution is wrong (rank 0 with 2 of p + 1 parts of a fixed total:
+ *  G = 0): spread it evenly (AN_FIX_SPREAD).  With one count: AN_FIX_EXCESS. */
+enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np);
 
 /** The saving of fixing the work at vertex v (culprits procs) at the largest
  *  count in the CPU model (an_model_saving), the median over the repetitions

@@ -63,7 +63,7 @@ static void find(struct an_detect *d)
         }
         c->cat = an_classify_computation(d, c->vertex, procs, np);
         double noise = 0;
-        int spread = c->cat == AN_CAT_SERIAL || an_imbalance_fix(d, c->vertex) == AN_FIX_SPREAD;
+        int spread = c->cat == AN_CAT_SERIAL || an_imbalance_fix(d, c->vertex, procs, np) == AN_FIX_SPREAD;
         c->cost = an_fix_saving(d, c->vertex, AN_NONE, procs, np, spread ? AN_FIX_SPREAD : AN_FIX_EXCESS, &noise);
         c->cost_noise = noise;
         c->cost_rule = spread ? "the code's work spread evenly over the processes: shared run time on the run's cores "

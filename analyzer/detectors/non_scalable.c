@@ -90,7 +90,7 @@ static void find(struct an_detect *d)
                 c->cat = an_classify_computation(d, c->vertex, procs, np);
                 double noise = 0;
                 c->cost = an_fix_saving(d, c->vertex, AN_NONE, procs, np,
-                                        c->cat == AN_CAT_SERIAL ? AN_FIX_SPREAD : an_imbalance_fix(d, c->vertex),
+                                        c->cat == AN_CAT_SERIAL ? AN_FIX_SPREAD : an_imbalance_fix(d, c->vertex, procs, np),
                                         &noise);
                 c->cost_noise = noise;
                 c->cost_rule = "the culprits' work in the code brought down to the others' (or spread evenly): "

@@ -446,7 +446,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         const char *rule;
         enum an_fix fix = cat == AN_CAT_SERIAL                                  ? AN_FIX_SPREAD
                           : cat == AN_CAT_LATE_SENDER || cat == AN_CAT_LATE_RECEIVER ? AN_FIX_EXCESS
-                                                                                     : an_imbalance_fix(d, root);
+                                                                                     : an_imbalance_fix(d, root, procs, np);
         if (b->exact && b->w[best_node].hops == 0) {
             double *delta = calloc(d->P + 1, sizeof *delta), all = 0, light = 0;
             uint32_t na = 0, nl = 0;

@@ -524,8 +524,11 @@ static void t_shared_time(void **state)
 
 /* The location rule: the excess lives in a loop of a callee (main -> loop ->
  * call kernel -> kernel -> inner loop -> block); the cause is that block, not
- * the call.  With the excess split evenly over two blocks of the callee, no
- * child holds most of it: the location stays at the callee's function. */
+ * the call.  With the excess split over two blocks of the callee (45 % each)
+ * and the function itself, no child holds most of it: the location stays at
+ * the callee's function.  When
+ * the loop's body spends most of it in a timer it calls (no loop there), the
+ * body stays the location. */
 static void location_case(int split, uint32_t *cause, uint32_t *kernel_fn, uint32_t *body, uint32_t *call)
 {
     struct mini m;
@@ -536,17 +539,25 @@ static void location_case(int split, uint32_t *cause, uint32_t *kernel_fn, uint3
     uint32_t inner = add_v(&m.a.g, *kernel_fn, PSG_LOOP, "inner", 21, 0);
     *body = add_v(&m.a.g, inner, PSG_COMPUTE, "body", 22, 0);
     uint32_t tail = add_v(&m.a.g, *kernel_fn, PSG_COMPUTE, "tail", 25, 0);
+    /* split 2: the loop's body spends most of its excess in a timer it calls */
+    uint32_t tcall = add_v(&m.a.g, *body, PSG_CALL, "call timer", 22, 0);
+    uint32_t timer = add_v(&m.a.g, tcall, PSG_FUNCTION, "timer", 40, 0);
     an_graph_sort_children(&m.a.g);
     struct an_run *r = &m.a.runs[0];
     an_run_init(r, P);
     run_basics(r, 2.0);
     double body_t[4], tail_t[4], W[4], A[4] = {0.5, 0.5, 0.5, 0.5};
+    double timer_t[4], fn_t[4];
     for (uint32_t i = 0; i < P; i++) {
         double extra = i == 3 ? 0.6 : 0;
-        body_t[i] = 0.3 + (split ? extra / 2 : extra), tail_t[i] = 0.2 + (split ? extra / 2 : 0);
+        /* split 1: 45 % in the loop's body, 45 % in the tail block, 10 % in the function itself */
+        body_t[i] = 0.3 + (split == 1 ? 0.45 * extra : split == 2 ? 0.1 * extra : extra);
+        tail_t[i] = 0.2 + (split == 1 ? 0.45 * extra : 0), timer_t[i] = 0.1 + (split == 2 ? 0.9 * extra : 0);
+        fn_t[i] = 0.05 + (split == 1 ? 0.1 * extra : 0);
         W[i] = 0.01 + 0.6 - extra;
     }
     set_cpu(r, m.A, A), set_cpu(r, *body, body_t), set_cpu(r, tail, tail_t), set_mpi(r, m.ar, W, 100, 1e-4);
+    set_cpu(r, timer, timer_t), set_cpu(r, *kernel_fn, fn_t);
     mini_finish(&m);
     assert_true(m.a.ncauses >= 1);
     *cause = m.a.causes[0].vertex;
@@ -563,6 +574,9 @@ static void t_location_rule(void **state)
     assert_int_equal(cause, body);
     location_case(1, &cause, &fn, &body, &call);
     assert_int_equal(cause, fn);
+    /* inside the loop, a call to code without loops (a timer) is not the location */
+    location_case(2, &cause, &fn, &body, &call);
+    assert_int_equal(cause, body);
 }
 
 /* Exact computation intervals: 4 processes, a 0.4 s run at 200 Hz; rank 0
