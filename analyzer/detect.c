@@ -358,6 +358,19 @@ uint32_t an_locate(const struct an_detect *d, uint32_t v, double (*score)(void *
     return v;
 }
 
+uint32_t an_locate_from(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx)
+{
+    const struct an_graph *g = &d->a->g;
+    for (int k = 0; v != AN_NONE && k < 256; k++) {
+        uint32_t up = g->v[v].parent;
+        if (up == AN_NONE || !an_actionable(g, up) || g->v[up].kind == PSG_MPI) break;
+        double su = score(ctx, up), sv = score(ctx, v);
+        if (!(su > 0) || !(sv > d->a->opt->th.location_share * su)) break;
+        v = up;
+    }
+    return an_locate(d, v, score, ctx);
+}
+
 int an_launches_gpu(const struct an_run *r, uint32_t v)
 {
     if (v >= r->nvr || !r->vr[v].igpu) return 0;

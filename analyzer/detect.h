@@ -156,6 +156,13 @@ enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, 
  *  code and vertices without a source location are skipped. */
 uint32_t an_locate(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx);
 
+/** The location rule from a vertex met anywhere in the tree (a flagged leaf,
+ *  a walked candidate): climb while v holds more than location_share of its
+ *  parent's score (the rule would descend back into it), then an_locate from
+ *  there, so the result does not depend on where the vertex was met (a
+ *  timer's call inside a loop gives the loop). */
+uint32_t an_locate_from(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx);
+
 /** Fixed groups of processes for an_group_excess. */
 struct an_groups {
     const struct an_detect *d;

@@ -50,7 +50,7 @@ static void find(struct an_detect *d)
         if (!heavy) abort();
         for (uint32_t k = 0; k < sp.nheavy; k++) heavy[sp.heavy[k]] = 1;
         struct an_groups gr = {d, heavy};
-        uint32_t loc = an_locate(d, v, an_group_excess, &gr);
+        uint32_t loc = an_locate_from(d, v, an_group_excess, &gr);
         free(heavy);
         uint32_t *procs = an_xmalloc((sp.nheavy + 1) * sizeof *procs);
         memcpy(procs, sp.heavy, sp.nheavy * sizeof *procs);

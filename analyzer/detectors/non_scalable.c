@@ -84,8 +84,22 @@ static void find(struct an_detect *d)
         }
         if (np) {
             /* the mean grew because a heavy group works more: an imbalance (load
-             * imbalance or serial bottleneck), the category a person can act on;
-             * a cause found there from its waits stays as it is */
+             * imbalance or serial bottleneck), the category a person can act on,
+             * at the location rule's vertex; a cause found there from its waits
+             * stays as it is */
+            if (!c->merged) {
+                uint8_t *heavy = calloc(d->P + 1, 1);
+                if (!heavy) abort();
+                for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
+                struct an_groups gr = {d, heavy};
+                uint32_t loc = an_locate_from(d, v, an_group_excess, &gr);
+                free(heavy);
+                if (loc != c->vertex) {
+                    /* drop the fresh cause at v, take (or join) the one at loc */
+                    a->ncauses--;
+                    c = an_cause_get(a, loc);
+                }
+            }
             if (!c->merged) {
                 c->cat = an_classify_computation(d, c->vertex, procs, np);
                 double noise = 0;

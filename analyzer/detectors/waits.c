@@ -398,16 +398,6 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         double sc = explained(b, b->w[k].v, b->w[k].hops, NULL);
         if (sc > bs) bs = sc, best = b->w[k].v, best_node = k;
     }
-    /* the score is capped by the waits, so a callee can tie with the loop that
-     * calls it: climb to the outermost vertex with the same score, and let the
-     * location rule descend from there */
-    while (best != AN_NONE) {
-        uint32_t up = g->v[best].parent;
-        if (up == AN_NONE || !an_actionable(g, up) || is_mpi(&g->v[up])) break;
-        double su = explained(b, up, b->w[best_node].hops, NULL);
-        if (!(su >= bs * (1 - 1e-9))) break;
-        best = up, bs = su;
-    }
     double *per = an_xmalloc((d->P + 1) * sizeof *per);
     uint32_t nw_ranks = 0;
     for (uint32_t i = 0; i < d->P; i++)
@@ -429,7 +419,9 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         if (!heavy) abort();
         for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
         struct an_groups gr = {d, heavy};
-        uint32_t root = an_locate(d, best, an_group_excess, &gr);
+        /* (from above: the score is capped by the waits, so a timer's call can
+         * tie with the loop that calls it) */
+        uint32_t root = an_locate_from(d, best, an_group_excess, &gr);
         free(heavy);
         double ex = explained(b, best, b->w[best_node].hops, per), sum = 0;
         for (uint32_t i = 0; i < d->P; i++) sum += per[i];
