@@ -462,9 +462,13 @@ struct an_analysis {
 
 enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_CAUSE = 8 };
 
+/** The run time costs are measured against (seconds): the largest run's wall
+ *  time without the slow-down that other load caused, i.e. divided by its
+ *  contention beyond its processes per core (wall x oversub / contention):
+ *  the time on the run's own cores, in which the costs (CPU model) are. */
+double an_base_seconds(const struct an_analysis *a);
 /** The smallest cost that may be reported (seconds): max(min_cost_seconds,
- *  min_cost_percent of the largest run's wall time divided by its contention,
- *  i.e. of the time it would take with a core per process). */
+ *  min_cost_percent of an_base_seconds). */
 double an_min_cost(const struct an_analysis *a);
 /** Adds a warning line to the report (printf-style). */
 void an_warn(struct an_analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

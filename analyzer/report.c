@@ -168,14 +168,8 @@ static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of)
     return arr;
 }
 
-/* The largest run's wall time divided by its contention: what it would take
- * with a core per process (the base of cost_percent and of the minimum cost). */
-static double uncontended_wall(const struct an_analysis *a)
-{
-    if (!a->nscales) return 0;
-    const struct an_scale *big = &a->scales[a->nscales - 1];
-    return big->wall / fmax(1, big->rep->contention);
-}
+/* The base of cost_percent and of the minimum cost (an_base_seconds). */
+static double uncontended_wall(const struct an_analysis *a) { return an_base_seconds(a); }
 
 static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of, const struct an_cause *list,
                            uint32_t count)
