@@ -661,6 +661,54 @@ static void t_scaling_mode(void **state)
     opt.scaling_flag = 0, opt.weak = 0;
 }
 
+/* Added work or a wrong distribution: at 1, 2, 4 processes the last rank has
+ * twice its share of B.  When that is extra work (the total grows with it:
+ * 1, 1.5, 1.25) the fix removes it; when the total is fixed (the last rank 2
+ * of p + 1 parts) the fix spreads it: with a core each 0.5 - 0.25 = 0.25 s
+ * against 0.4 - 0.25 = 0.15 s at 4 processes. */
+static void fix_case(struct mini *m, int fixed_total)
+{
+    mini_init(m, 0, 3);
+    uint32_t Ps[3] = {1, 2, 4};
+    for (int k = 0; k < 3; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = &m->a.runs[k];
+        an_run_init(r, P);
+        run_basics(r, 3.0);
+        double A[4], B[4], W[4];
+        for (uint32_t i = 0; i < P; i++) {
+            int heavy = P > 1 && i == P - 1;
+            A[i] = 2.0 / P; /* scales */
+            B[i] = fixed_total ? (heavy ? 2.0 : 1.0) / (P > 1 ? P + 1 : 1) : (heavy ? 2.0 : 1.0) / P;
+        }
+        double mx = 0;
+        for (uint32_t i = 0; i < P; i++) mx = fmax(mx, B[i]);
+        for (uint32_t i = 0; i < P; i++) W[i] = 0.001 + mx - B[i];
+        set_cpu(r, m->A, A), set_cpu(r, m->B, B), set_mpi(r, m->ar, W, 100, 1e-5);
+    }
+    mini_finish(m);
+}
+
+static void t_imbalance_fix(void **state)
+{
+    (void)state;
+    struct mini m;
+    fix_case(&m, 0);
+    assert_true(m.a.ncauses >= 1);
+    assert_int_equal(m.a.causes[0].vertex, m.B);
+    assert_int_equal(m.a.causes[0].procs[0], 3);
+    assert_non_null(strstr(m.a.causes[0].cost_rule, "brought down"));
+    assert_true(fabs(m.a.causes[0].cost - 0.25) < 0.01);
+    an_analysis_free(&m.a);
+    fix_case(&m, 1);
+    assert_true(m.a.ncauses >= 1);
+    assert_int_equal(m.a.causes[0].vertex, m.B);
+    assert_non_null(strstr(m.a.causes[0].cost_rule, "spread evenly"));
+    /* spread: 0.4 on the last rank against the mean 0.25 */
+    assert_true(fabs(m.a.causes[0].cost - 0.15) < 0.01);
+    an_analysis_free(&m.a);
+}
+
 /* A significant imbalance that saves less than the minimum cost is a
  * candidate, never a root cause. */
 static void t_candidates(void **state)
@@ -1380,6 +1428,7 @@ int main(void)
         cmocka_unit_test(t_location_rule),
         cmocka_unit_test(t_exact_intervals),
         cmocka_unit_test(t_scaling_mode),
+        cmocka_unit_test(t_imbalance_fix),
         cmocka_unit_test(t_candidates),
         cmocka_unit_test(t_backtrack_gpu_bound),
         cmocka_unit_test(t_gpu_idle),
