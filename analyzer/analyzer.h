@@ -111,7 +111,6 @@ struct an_thresholds {
     double min_samples;       /* samples a sampled comparison needs */
     double scaling_ratio;     /* measured/ideal at the largest count to call it non-scalable */
     double outlier_z;         /* modified z-score of an outlying process */
-    double culprit_fraction;  /* a culprit's excess is at least this share of the largest */
     double max_steps;         /* backtracking step bound */
     double serial_share;      /* non-culprit ranks' share of the culprit time for "serial" */
     double flat_slope;        /* log-log slope above which a time "does not shrink" */
@@ -126,6 +125,7 @@ struct an_thresholds {
     double bandwidth_bytes;   /* bytes per call above which a transfer is bandwidth-bound */
     double weak_slope;        /* total-work log-log slope above which the runs are weak scaling */
     double scaling_band;      /* |slope - weak_slope| under which the detected mode is uncertain */
+    double back_to_back_share;/* share of a collective's calls made back to back to judge it on them */
 };
 
 struct an_options {
@@ -484,9 +484,13 @@ struct an_analysis {
 
 enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_CAUSE = 8 };
 
+/** The run time costs are measured against (seconds): the largest run's wall
+ *  time without the slow-down that other load caused, i.e. divided by its
+ *  contention beyond its processes per core (wall x oversub / contention):
+ *  the time on the run's own cores, in which the costs (CPU model) are. */
+double an_base_seconds(const struct an_analysis *a);
 /** The smallest cost that may be reported (seconds): max(min_cost_seconds,
- *  min_cost_percent of the largest run's wall time divided by its contention,
- *  i.e. of the time it would take with a core per process). */
+ *  min_cost_percent of an_base_seconds). */
 double an_min_cost(const struct an_analysis *a);
 /** Adds a warning line to the report (printf-style). */
 void an_warn(struct an_analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

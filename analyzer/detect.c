@@ -317,22 +317,58 @@ enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, 
     return sm.loglog_slope > th->flat_slope ? AN_CAT_SERIAL : AN_CAT_LOAD_IMBALANCE;
 }
 
+/* Whether v enters another function: a call, a function, a dynamic call site
+ * or function (no PSG). */
+static int enters_function(const struct an_vertex *x)
+{
+    return x->kind == PSG_CALL || x->kind == PSG_CALL_INDIRECT || x->kind == PSG_CALL_RECURSIVE ||
+           x->kind == PSG_FUNCTION || x->kind == AN_KIND_DYNAMIC;
+}
+
+/* Whether the subtree of v holds a loop (bounded depth). */
+static int has_loop(const struct an_graph *g, uint32_t v, int depth)
+{
+    if (depth > 64) return 0;
+    for (uint32_t c = g->v[v].first_child; c != AN_NONE; c = g->v[c].next_sibling)
+        if (g->v[c].kind == PSG_LOOP || has_loop(g, c, depth + 1)) return 1;
+    return 0;
+}
+
 uint32_t an_locate(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx)
 {
     const struct an_graph *g = &d->a->g;
+    int in_loop = 0;
+    for (uint32_t u = v; u != AN_NONE && !in_loop; u = g->v[u].parent) in_loop = g->v[u].kind == PSG_LOOP;
     for (int depth = 0; v != AN_NONE && depth < 256; depth++) {
         double here = score(ctx, v), bs = 0;
         uint32_t bc = AN_NONE;
         if (!(here > 0)) break;
         for (uint32_t ch = g->v[v].first_child; ch != AN_NONE; ch = g->v[ch].next_sibling) {
             if (!an_actionable(g, ch)) continue;
+            /* inside a loop, a call into code without loops (a timer, a small
+             * helper) is not where to change anything: the loop is */
+            if (in_loop && enters_function(&g->v[ch]) && !has_loop(g, ch, 0)) continue;
             double s = score(ctx, ch);
             if (s > bs) bs = s, bc = ch;
         }
         if (bc == AN_NONE || !(bs > d->a->opt->th.location_share * here)) break;
         v = bc;
+        in_loop |= g->v[v].kind == PSG_LOOP;
     }
     return v;
+}
+
+uint32_t an_locate_from(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx)
+{
+    const struct an_graph *g = &d->a->g;
+    for (int k = 0; v != AN_NONE && k < 256; k++) {
+        uint32_t up = g->v[v].parent;
+        if (up == AN_NONE || !an_actionable(g, up) || g->v[up].kind == PSG_MPI) break;
+        double su = score(ctx, up), sv = score(ctx, v);
+        if (!(su > 0) || !(sv > d->a->opt->th.location_share * su)) break;
+        v = up;
+    }
+    return an_locate(d, v, score, ctx);
 }
 
 int an_launches_gpu(const struct an_run *r, uint32_t v)
@@ -484,21 +520,75 @@ void an_find_root_causes(struct an_analysis *a)
     free(d.prev), free(d.last_child);
 }
 
-double an_group_saving(const struct an_run *r, const double *x, const uint32_t *procs, uint32_t np)
+/* ---- the saving of a fix in the CPU model ---------------------------------------- */
+
+double an_shared_time(double *w, uint32_t n, double cores)
 {
-    double h = 0, all = 0;
-    uint32_t nh = 0, n = 0;
-    for (uint32_t k = 0; k < np; k++)
-        if (procs[k] < r->P && r->present[procs[k]]) h += x[procs[k]], nh++;
-    for (uint32_t i = 0; i < r->P; i++)
-        if (r->present[i]) all += x[i], n++;
-    if (!nh || !n) return an_balance_saving(r, x);
-    double s = h / nh - all / n;
-    return s > 0 ? s : 0;
+    for (uint32_t i = 1; i < n; i++) /* insertion sort of a process count's values */
+        for (uint32_t j = i; j > 0 && w[j - 1] > w[j]; j--) {
+            double t = w[j];
+            w[j] = w[j - 1], w[j - 1] = t;
+        }
+    double t = 0, done = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double active = n - i, rate = active > cores ? cores / active : 1.0;
+        if (w[i] > done) t += (w[i] - done) / rate, done = w[i];
+    }
+    return t;
 }
 
-double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np,
-                              double *spread)
+/* Cores the processes of r shared: processes / ranks per usable core (at
+ * least 1 each; the hosts' union of affinity masks, run.json). */
+static double run_cores(const struct an_run *r)
+{
+    double n = r->present_count ? r->present_count : r->P;
+    return r->oversub > 1 ? n / r->oversub : n;
+}
+
+/* Work of process i in run r: the sampled CPU time of all vertices (the
+ * roots' inclusive CPU) plus the GPU device time it launched, what the
+ * analyzer sees as work (an_work of the roots). */
+static double process_work(const struct an_analysis *a, const struct an_run *r, uint32_t i)
+{
+    double s = 0;
+    for (uint32_t v = 0; v < r->nvr && v < a->g.n; v++)
+        if (a->g.v[v].parent == AN_NONE) s += an_work(&r->vr[v], i);
+    return s;
+}
+
+double an_model_saving(const struct an_analysis *a, const struct an_run *r, uint32_t phase_vertex,
+                       const double *work, const double *delta)
+{
+    uint32_t n = 0;
+    double *on = an_xmalloc((r->P + 1) * sizeof *on), *off = an_xmalloc((r->P + 1) * sizeof *off);
+    double *x = an_xmalloc((r->P + 1) * sizeof *x);
+    int phase = phase_vertex != AN_NONE && an_interval_before(r, phase_vertex, 1, x);
+    if (!phase)
+        for (uint32_t i = 0; i < r->P; i++) x[i] = r->present[i] ? process_work(a, r, i) : 0;
+    /* the rest of the phase's work as its mean: a sampled total of 0.7 s at
+     * 200 Hz is +-0.06 s per process, and the max of 32 such values would
+     * hide a 0.1 s cause; other imbalances are causes of their own */
+    double rest = 0;
+    uint32_t np = 0;
+    if (work) {
+        for (uint32_t i = 0; i < r->P; i++)
+            if (r->present[i]) rest += fmax(0, x[i] - work[i]), np++;
+        rest = np ? rest / np : 0;
+    }
+    for (uint32_t i = 0; i < r->P; i++) {
+        if (!r->present[i]) continue;
+        double w = work ? work[i] + rest : x[i], dl = delta[i];
+        if (dl > 0 && w < dl) w = dl; /* the fixed work lies in this phase */
+        on[n] = w, off[n] = fmax(0, w - dl), n++;
+    }
+    double cores = run_cores(r);
+    double s = n ? an_shared_time(on, n, cores) - an_shared_time(off, n, cores) : 0;
+    free(on), free(off), free(x);
+    return s;
+}
+
+double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_vertex, const uint32_t *procs,
+                     uint32_t np, enum an_fix fix, double *spread)
 {
     const struct an_scale *big = d->big;
     double s[256], lo = INFINITY, hi = -INFINITY;
@@ -506,13 +596,70 @@ double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint3
     for (uint32_t q = 0; q < big->nreps && n < 256; q++) {
         const struct an_run *r = big->reps[q];
         if (v >= r->nvr || (!r->vr[v].icpu && !r->vr[v].igpu)) continue;
-        double *x = an_xmalloc((r->P + 1) * sizeof *x);
-        for (uint32_t i = 0; i < r->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
-        s[n] = np ? an_group_saving(r, x, procs, np) : an_balance_saving(r, x);
+        double *V = an_xmalloc((r->P + 1) * sizeof *V), *delta = calloc(r->P + 1, sizeof *delta);
+        uint8_t *cul = calloc(r->P + 1, 1);
+        if (!delta || !cul) abort();
+        double all = 0, light = 0;
+        uint32_t na = 0, nl = 0;
+        for (uint32_t k = 0; k < np; k++)
+            if (procs[k] < r->P) cul[procs[k]] = 1;
+        for (uint32_t i = 0; i < r->P; i++) {
+            V[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
+            if (!r->present[i]) continue;
+            all += V[i], na++;
+            if (!cul[i]) light += V[i], nl++;
+        }
+        double mean = na ? all / na : 0, lmean = nl ? light / nl : 0;
+        /* the processes that are not culprits work alike (the split found no
+         * difference between them): their mean, not their sampling noise, whose
+         * maximum over many processes would hide part of the saving */
+        for (uint32_t i = 0; i < r->P; i++) {
+            if (!r->present[i]) continue;
+            if (!cul[i] && np) V[i] = lmean;
+            if (fix == AN_FIX_SPREAD) delta[i] = V[i] - mean;
+            else if (fix == AN_FIX_EXCESS) delta[i] = cul[i] ? fmax(0, V[i] - lmean) : 0;
+        }
+        s[n] = an_model_saving(d->a, r, phase_vertex, V, delta);
         lo = fmin(lo, s[n]), hi = fmax(hi, s[n]);
         n++;
-        free(x);
+        free(V), free(delta), free(cul);
     }
     if (spread) *spread = n > 1 ? hi - lo : 0;
     return n ? scalana_median(s, n) : 0;
+}
+
+/* Sum over the present processes of vertex v's work in run r. */
+static double total_work(const struct an_run *r, uint32_t v)
+{
+    double t = 0;
+    if (v >= r->nvr) return 0;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i]) t += an_work(&r->vr[v], i);
+    return t;
+}
+
+enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np)
+{
+    const struct an_analysis *a = d->a;
+    const struct an_run *r = d->r;
+    if (a->nscales < 2 || !np || v >= r->nvr) return AN_FIX_EXCESS;
+    double t1 = total_work(r, v), t0 = 0;
+    uint32_t p0 = 0;
+    for (uint32_t s = 0; s + 1 < a->nscales && !(t0 > 0); s++) t0 = total_work(a->scales[s].rep, v), p0 = a->scales[s].P;
+    if (!(t0 > 0)) return AN_FIX_EXCESS;
+    /* the culprits' excess over the others' mean, summed */
+    uint8_t *cul = calloc(d->P + 1, 1);
+    if (!cul) abort();
+    for (uint32_t k = 0; k < np; k++)
+        if (procs[k] < d->P) cul[procs[k]] = 1;
+    double light = 0, excess = 0;
+    uint32_t nl = 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i] && !cul[i]) light += an_work(&r->vr[v], i), nl++;
+    light = nl ? light / nl : 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i] && cul[i]) excess += fmax(0, an_work(&r->vr[v], i) - light);
+    free(cul);
+    double ideal = a->opt->weak ? t0 * d->P / p0 : t0, growth = t1 - ideal;
+    return growth >= 0.5 * excess ? AN_FIX_EXCESS : AN_FIX_SPREAD;
 }

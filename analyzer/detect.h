@@ -83,16 +83,47 @@ void an_split_free(struct an_split *s);
  *  the max, so that the noisiest of k heavy processes does not set the cost. */
 double an_balance_saving(const struct an_run *r, const double *x);
 
-/** The saving of balancing when the culprits procs[0..np) are known: their
- *  mean minus the mean of all present processes (seconds, 0 or more). */
-double an_group_saving(const struct an_run *r, const double *x, const uint32_t *procs, uint32_t np);
+/* ---- What a fix saves: the CPU model ------------------------------------------ */
 
-/** The saving of balancing vertex v's work (an_work) at the largest count
- *  with culprits procs (np 0: an_balance_saving): the median over its
- *  repetitions, so that repeated sets of runs give the same cost; *spread
- *  (may be NULL) gets max - min over the repetitions. */
-double an_balance_saving_reps(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np,
-                              double *spread);
+/** Run time of a phase whose processes have w[0..n) CPU seconds of work on
+ *  `cores` cores under fair processor sharing (while a > cores processes are
+ *  active each gets cores/a of a core; a waiting process uses none); seconds.
+ *  Without oversubscription (cores >= n) this is max w.  Reorders w. */
+double an_shared_time(double *w, uint32_t n, double cores);
+
+/** The saving of removing delta[i] seconds of work from each process i of run
+ *  r (negative: work added), in the CPU model: shared time of the phase with
+ *  the work as measured minus with the fix, on the run's cores (processes /
+ *  ranks per usable core).  The phase is the exact computation interval
+ *  before MPI vertex phase_vertex when the run recorded intervals, else the
+ *  whole run (its sampled computation per process).  With work (the cause's
+ *  own seconds per process; may be NULL) each process's phase is work[i]
+ *  plus the mean over processes of the rest of the phase: the cause's saving
+ *  on its own, not hidden by the sampling noise or other causes of the rest. */
+double an_model_saving(const struct an_analysis *a, const struct an_run *r, uint32_t phase_vertex,
+                       const double *work, const double *delta);
+
+/** What fixing a computation cause means for its work V at vertex v. */
+enum an_fix {
+    AN_FIX_EXCESS,  /* load imbalance, late sender: the culprits do no more than the others */
+    AN_FIX_SPREAD   /* serial bottleneck: the work spread evenly over all processes */
+};
+
+/** How to fix an imbalance at vertex v with culprits procs: compare the
+ *  culprits' excess E (their work above the others' mean, summed) with how
+ *  much the code's total work over the processes grew from the smallest count
+ *  beyond the ideal (strong: the same total; weak: x P/p0), G.  G >= E/2: the
+ *  excess is work added on the culprits (2 of 8 ranks with 3x their share:
+ *  G = E): remove it (AN_FIX_EXCESS).  G < E/2: the amount is fixed and only
+ *  its distribution is wrong (rank 0 with 2 of p + 1 parts of a fixed total:
+ *  G = 0): spread it evenly (AN_FIX_SPREAD).  With one count: AN_FIX_EXCESS. */
+enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np);
+
+/** The saving of fixing the work at vertex v (culprits procs) at the largest
+ *  count in the CPU model (an_model_saving), the median over the repetitions
+ *  there; *spread (may be NULL) gets max - min over them. */
+double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_vertex, const uint32_t *procs,
+                     uint32_t np, enum an_fix fix, double *spread);
 
 /* ---- Causes --------------------------------------------------------------------- */
 
@@ -125,6 +156,13 @@ enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, 
  *  code and vertices without a source location are skipped. */
 uint32_t an_locate(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx);
 
+/** The location rule from a vertex met anywhere in the tree (a flagged leaf,
+ *  a walked candidate): climb while v holds more than location_share of its
+ *  parent's score (the rule would descend back into it), then an_locate from
+ *  there, so the result does not depend on where the vertex was met (a
+ *  timer's call inside a loop gives the loop). */
+uint32_t an_locate_from(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx);
+
 /** Fixed groups of processes for an_group_excess. */
 struct an_groups {
     const struct an_detect *d;
@@ -143,6 +181,7 @@ int an_covered_by_cause(const struct an_analysis *a, uint32_t v);
 /** Whether v is application code with a source location (may be a cause). */
 int an_actionable(const struct an_graph *g, uint32_t v);
 
+/** malloc(n) (n may be 0) that aborts on failure. */
 void *an_xmalloc(size_t n);
 
 #endif

@@ -104,13 +104,20 @@ static double median_of(double *v, uint32_t n) { return n ? scalana_median_inpla
 
 static int is_mpi(const struct an_vertex *v) { return v->kind == PSG_MPI; }
 
+double an_base_seconds(const struct an_analysis *a)
+{
+    if (!a->nscales) return 0;
+    const struct an_scale *big = &a->scales[a->nscales - 1];
+    double c = fmax(1, big->rep->contention), o = fmax(1, big->rep->oversub);
+    /* contention >= oversubscription; what lies beyond it is other load */
+    return big->wall * fmin(1, o / c);
+}
+
 double an_min_cost(const struct an_analysis *a)
 {
     const struct an_thresholds *th = &a->opt->th;
     if (!a->nscales) return th->min_cost_seconds;
-    const struct an_scale *big = &a->scales[a->nscales - 1];
-    double f = big->rep->contention > 1 ? big->rep->contention : 1;
-    return fmax(th->min_cost_seconds, th->min_cost_percent / 100.0 * big->wall / f);
+    return fmax(th->min_cost_seconds, th->min_cost_percent / 100.0 * an_base_seconds(a));
 }
 
 /* Strong or weak scaling from the runs: per computation vertex, the log-log

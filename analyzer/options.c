@@ -37,8 +37,6 @@ static const struct threshold_def thresholds[] = {
      "POP CoE: parallel (scaling) efficiency below 0.8, i.e. measured/ideal above 1/0.8"},
     {"outlier_z", TH(outlier_z), 3.5,
      "modified z-score of an outlier (Iglewicz & Hoaglin 1993; stats.h SCALANA_OUTLIER_Z)"},
-    {"culprit_fraction", TH(culprit_fraction), 0.5,
-     "a culprit process's excess over the median is at least this share of the largest excess"},
     {"max_steps", TH(max_steps), 256, "backtracking step bound (halo exchanges are cyclic)"},
     {"serial_share", TH(serial_share), 0.1,
      "serial bottleneck: the other processes spend less than this share of the culprits' time there"},
@@ -77,6 +75,9 @@ static const struct threshold_def thresholds[] = {
     {"scaling_band", TH(scaling_band), 0.25,
      "the detected scaling mode is uncertain (a warning) when the total-work slope lies within "
      "this of weak_slope"},
+    {"back_to_back_share", TH(back_to_back_share), 0.5,
+     "on a contended run a collective is judged on its calls made back to back (no computation "
+     "since the previous MPI call) when they are most of its calls (more than half)"},
 };
 #define NTH (sizeof thresholds / sizeof *thresholds)
 
@@ -175,7 +176,6 @@ static const struct { const char *name; double lo, hi; int lo_open, hi_open; con
     {"min_samples", 0, INFINITY, 0, 1, "a sample count, 0 or more"},
     {"scaling_ratio", 1, INFINITY, 1, 1, "a measured/ideal ratio above 1"},
     {"outlier_z", 0, INFINITY, 1, 1, "a z-score above 0"},
-    {"culprit_fraction", 0, 1, 1, 0, "a fraction in (0, 1]"},
     {"max_steps", 1, INFINITY, 0, 1, "a step count, 1 or more"},
     {"serial_share", 0, 1, 0, 0, "a fraction from 0 to 1"},
     {"flat_slope", -INFINITY, 0, 1, 0, "a log-log slope, 0 or below"},
@@ -190,6 +190,7 @@ static const struct { const char *name; double lo, hi; int lo_open, hi_open; con
     {"bandwidth_bytes", 0, INFINITY, 0, 1, "bytes, 0 or more"},
     {"weak_slope", 0, 1, 1, 1, "a log-log slope between 0 and 1 (exclusive)"},
     {"scaling_band", 0, 1, 0, 0, "a slope difference from 0 to 1"},
+    {"back_to_back_share", 0, 1, 1, 0, "a fraction in (0, 1]"},
 };
 
 static int set_threshold(struct an_options *o, const char *name, const char *value)

@@ -282,14 +282,8 @@ static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of)
     return arr;
 }
 
-/* The largest run's wall time divided by its contention: what it would take
- * with a core per process (the base of cost_percent and of the minimum cost). */
-static double uncontended_wall(const struct an_analysis *a)
-{
-    if (!a->nscales) return 0;
-    const struct an_scale *big = &a->scales[a->nscales - 1];
-    return big->wall / fmax(1, big->rep->contention);
-}
+/* The base of cost_percent and of the minimum cost (an_base_seconds). */
+static double uncontended_wall(const struct an_analysis *a) { return an_base_seconds(a); }
 
 static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of, const struct an_cause *list,
                            uint32_t count)
@@ -489,9 +483,14 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
         json_object_set_new(e, "percent", num(wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0));
         json_array_append_new(tv, e);
         if (k < 3 && len > 0 && (size_t)len < sizeof text)
-            len += snprintf(text + len, sizeof text - len, "%s%s %s:%u (%.3g s, %.0f%%)", k ? ", " : "; most: ",
+        {
+            char where[600];
+            if (*x->file) snprintf(where, sizeof where, "%s:%u", x->file, x->line);
+            else snprintf(where, sizeof where, "(library)");
+            len += snprintf(text + len, sizeof text - len, "%s%s %s (%.3g s, %.0f%%)", k ? ", " : "; most: ",
                             x->kind == PSG_MPI ? an_mpi_name(x->op) : (x->name && *x->name ? x->name : x->function),
-                            x->file, x->line, top[k][0], wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0);
+                            where, top[k][0], wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0);
+        }
     }
     double rest = 100 - comp_pct - mpi_pct;
     if (rest >= 10 && len > 0 && (size_t)len < sizeof text)

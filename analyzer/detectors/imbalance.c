@@ -50,7 +50,7 @@ static void find(struct an_detect *d)
         if (!heavy) abort();
         for (uint32_t k = 0; k < sp.nheavy; k++) heavy[sp.heavy[k]] = 1;
         struct an_groups gr = {d, heavy};
-        uint32_t loc = an_locate(d, v, an_group_excess, &gr);
+        uint32_t loc = an_locate_from(d, v, an_group_excess, &gr);
         free(heavy);
         uint32_t *procs = an_xmalloc((sp.nheavy + 1) * sizeof *procs);
         memcpy(procs, sp.heavy, sp.nheavy * sizeof *procs);
@@ -63,9 +63,13 @@ static void find(struct an_detect *d)
         }
         c->cat = an_classify_computation(d, c->vertex, procs, np);
         double noise = 0;
-        c->cost = an_balance_saving_reps(d, c->vertex, procs, np, &noise);
+        int spread = c->cat == AN_CAT_SERIAL || an_imbalance_fix(d, c->vertex, procs, np) == AN_FIX_SPREAD;
+        c->cost = an_fix_saving(d, c->vertex, AN_NONE, procs, np, spread ? AN_FIX_SPREAD : AN_FIX_EXCESS, &noise);
         c->cost_noise = noise;
-        c->cost_rule = "balanced work: max - mean over the processes of the code's CPU (+GPU) time";
+        c->cost_rule = spread ? "the code's work spread evenly over the processes: shared run time on the run's cores "
+                                "of the processes' computation before minus after"
+                              : "the culprits' work in the code brought down to the others': shared run time on the "
+                                "run's cores of the processes' computation before minus after";
         an_cause_procs(c, procs, np);
         an_cause_root_path(c, np ? c->procs[0] : 0);
         an_cause_evidence(c, "%u of %u processes spend %.3g s there against %.3g s on the others (max %.3g s, "

@@ -55,7 +55,19 @@ static void find(struct an_detect *d)
         if (!(a->vflags[v] & AN_F_NON_SCALABLE) || a->g.v[v].kind == PSG_MPI) continue;
         const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
         struct an_cause *c = an_cause_get(a, v);
-        double cost = a->loss[v];
+        /* the saving: each process's time there above the ideal removed, in the
+         * CPU model (on a shared machine every process's replicated work costs
+         * run time: 8 processes on 2 cores pay 4x the loss per process) */
+        double ideal_mean = mb->mean - a->loss[v];
+        double *work = an_xmalloc((d->P + 1) * sizeof *work);
+        /* replicated work: every process at the mean (their differences are
+         * noise or an imbalance of its own) */
+        for (uint32_t i = 0; i < d->P; i++) {
+            work[i] = r->present[i] ? mb->mean : 0;
+            x[i] = r->present[i] ? fmax(0, mb->mean - ideal_mean) : 0;
+        }
+        double cost = an_model_saving(a, r, AN_NONE, work, x);
+        free(work);
         /* replicated or growing work: every process causes it, unless most of
          * the loss is the excess of a heavy group (then those processes).
          * Equal work on a crowded machine differs by 30 % or more of CPU time
@@ -66,20 +78,55 @@ static void find(struct an_detect *d)
             for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
             struct an_split sp;
             an_split_values(d, x, r->period_s, &sp);
-            if (sp.significant && sp.heavy_mean - sp.mean > th->location_share * cost)
+            if (sp.significant && sp.heavy_mean - sp.mean > th->location_share * a->loss[v])
                 for (uint32_t k = 0; k < sp.nheavy; k++) procs[np++] = sp.heavy[k];
             an_split_free(&sp);
         }
-        if (!np)
-            for (uint32_t i = 0; i < d->P; i++)
-                if (r->present[i]) procs[np++] = i;
+        if (np) {
+            /* the mean grew because a heavy group works more: an imbalance (load
+             * imbalance or serial bottleneck), the category a person can act on,
+             * at the location rule's vertex; a cause found there from its waits
+             * stays as it is */
+            if (!c->merged) {
+                uint8_t *heavy = calloc(d->P + 1, 1);
+                if (!heavy) abort();
+                for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
+                struct an_groups gr = {d, heavy};
+                uint32_t loc = an_locate_from(d, v, an_group_excess, &gr);
+                free(heavy);
+                if (loc != c->vertex) {
+                    /* drop the fresh cause at v, take (or join) the one at loc */
+                    a->ncauses--;
+                    c = an_cause_get(a, loc);
+                }
+            }
+            if (!c->merged) {
+                c->cat = an_classify_computation(d, c->vertex, procs, np);
+                double noise = 0;
+                c->cost = an_fix_saving(d, c->vertex, AN_NONE, procs, np,
+                                        c->cat == AN_CAT_SERIAL ? AN_FIX_SPREAD : an_imbalance_fix(d, c->vertex, procs, np),
+                                        &noise);
+                c->cost_noise = noise;
+                c->cost_rule = "the culprits' work in the code brought down to the others' (or spread evenly): "
+                               "shared run time on the run's cores before minus after";
+                an_cause_root_path(c, procs[0]);
+            }
+            an_cause_procs(c, procs, np);
+            an_cause_evidence(c, "its mean time per process grows beyond the ideal (%.3g s against %.3g s at %u "
+                              "processes) because %u process%s work more there",
+                              mb->mean, ideal_mean, d->P, c->nprocs, c->nprocs == 1 ? "" : "es");
+            continue;
+        }
+        for (uint32_t i = 0; i < d->P; i++)
+            if (r->present[i]) procs[np++] = i;
         if (!c->merged || cost > c->cost) {
             c->cat = c->merged && c->cat == AN_CAT_SERIAL ? AN_CAT_SERIAL : AN_CAT_NON_SCALABLE;
             c->cost = cost;
-            c->cost_rule = a->opt->weak ? "scaling loss: mean time per process at the largest count minus the "
-                                          "time at the smallest count (weak scaling)"
-                                        : "scaling loss: mean time per process at the largest count minus the "
-                                          "smallest count's time x p0 / P (strong scaling)";
+            c->cost_rule = a->opt->weak ? "each process's time above the ideal (the smallest count's time, weak "
+                                          "scaling) removed: shared run time on the run's cores before minus after"
+                                        : "each process's time above the ideal (the smallest count's time x p0 / P, "
+                                          "strong scaling) removed: shared run time on the run's cores before minus "
+                                          "after";
             c->cost_noise = mb->spread;
             an_cause_root_path(c, np ? procs[0] : 0);
         }

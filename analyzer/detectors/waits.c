@@ -26,7 +26,7 @@ struct walk {
     struct an_split last;        /* explained(): the split of the last candidate tested */
     /* exact computation intervals before the symptom (or the crossing) */
     int exact;                   /* the intervals there show an imbalance */
-    double exact_saving;         /* its max - mean, seconds */
+    double *exact_x;             /* [P] its exact CPU seconds per process */
     uint8_t *exact_heavy;        /* [P] its heavy processes */
     struct wnode { uint32_t v, proc, from, hops; const char *edge; } *w;
     uint32_t nw, capw;
@@ -242,11 +242,17 @@ static void exact_intervals(struct walk *b, uint32_t m)
     if (m == AN_NONE) return;
     double *x = an_xmalloc((d->P + 1) * sizeof *x);
     if (an_interval_before(d->r, m, 1, x)) {
+        /* CPU seconds read from the thread clock are measured; where the
+         * runtime estimated some from sampler periods, they are tested as
+         * samples */
+        int exact = 1;
+        for (uint32_t k = 0; k < d->r->nintervals; k++)
+            if (d->r->intervals[k].next_vertex == m && !d->r->intervals[k].cpu_exact) exact = 0;
         struct an_split sp;
-        an_split_values(d, x, 0, &sp);
+        an_split_values(d, x, exact ? 0 : (d->r->period_s > 0 ? d->r->period_s : 0.01), &sp);
         if (sp.significant) {
             b->exact = 1;
-            b->exact_saving = an_group_saving(d->r, x, sp.heavy, sp.nheavy);
+            memcpy(b->exact_x, x, d->P * sizeof *x);
             memset(b->exact_heavy, 0, d->P);
             for (uint32_t k = 0; k < sp.nheavy; k++) b->exact_heavy[sp.heavy[k]] = 1;
         }
@@ -401,7 +407,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         /* the culprits: the heavy group of the candidate's split */
         explained(b, best, b->w[best_node].hops, per);
         uint32_t np = b->last.nheavy;
-        uint32_t *procs = an_xmalloc((np + 1) * sizeof *procs);
+        uint32_t *procs = an_xmalloc((d->P + 1) * sizeof *procs); /* the exact heavy group may be larger */
         memcpy(procs, b->last.heavy, np * sizeof *procs);
         if (b->exact && b->w[best_node].hops == 0) {
             np = 0;
@@ -413,7 +419,9 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         if (!heavy) abort();
         for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
         struct an_groups gr = {d, heavy};
-        uint32_t root = an_locate(d, best, an_group_excess, &gr);
+        /* (from above: the score is capped by the waits, so a timer's call can
+         * tie with the loop that calls it) */
+        uint32_t root = an_locate_from(d, best, an_group_excess, &gr);
         free(heavy);
         double ex = explained(b, best, b->w[best_node].hops, per), sum = 0;
         for (uint32_t i = 0; i < d->P; i++) sum += per[i];
@@ -435,21 +443,39 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
                 cat = copy > kern ? AN_CAT_H2D : AN_CAT_GPU_BOUND;
             }
         }
-        /* cost: what fixing it saves at the largest count */
-        double cost, noise = 0, largest = 0;
+        /* cost: what fixing it saves at the largest count, in the CPU model */
+        double cost, noise = 0;
         const char *rule;
-        for (uint32_t i = 0; i < d->P; i++) largest = fmax(largest, per[i]);
-        if (cat == AN_CAT_LATE_SENDER || cat == AN_CAT_LATE_RECEIVER) {
-            cost = nw_ranks ? sum / nw_ranks : 0;
-            rule = "wait explained, mean over the waiting processes";
-        } else if (b->exact && b->w[best_node].hops == 0) {
-            cost = fmin(b->exact_saving, largest);
-            rule = "balanced computation interval: max - mean of the exact per-process times between the two MPI "
-                   "calls, at most the largest wait it explains";
+        enum an_fix fix = cat == AN_CAT_SERIAL                                  ? AN_FIX_SPREAD
+                          : cat == AN_CAT_LATE_SENDER || cat == AN_CAT_LATE_RECEIVER ? AN_FIX_EXCESS
+                                                                                     : an_imbalance_fix(d, root, procs, np);
+        if (b->exact && b->w[best_node].hops == 0) {
+            double *delta = calloc(d->P + 1, sizeof *delta), all = 0, light = 0;
+            uint32_t na = 0, nl = 0;
+            if (!delta) abort();
+            for (uint32_t i = 0; i < d->P; i++)
+                if (r->present[i]) {
+                    all += b->exact_x[i], na++;
+                    if (!b->exact_heavy[i]) light += b->exact_x[i], nl++;
+                }
+            for (uint32_t i = 0; i < d->P; i++)
+                if (r->present[i])
+                    delta[i] = fix == AN_FIX_SPREAD ? b->exact_x[i] - all / na
+                                                    : b->exact_heavy[i] ? fmax(0, b->exact_x[i] - light / fmax(1, nl)) : 0;
+            cost = an_model_saving(a, r, interval_at, NULL, delta);
+            free(delta);
+            rule = fix == AN_FIX_SPREAD
+                       ? "the computation interval's exact CPU times spread evenly over the processes: shared run time "
+                         "of the interval on the run's cores before minus after"
+                       : "the culprits' exact CPU time in the interval brought down to the others': shared run time of "
+                         "the interval on the run's cores before minus after";
         } else {
-            cost = fmin(an_balance_saving_reps(d, root, procs, np, &noise), largest);
-            rule = "balanced work: max - mean over the processes of the code's CPU (+GPU) time, at most the "
-                   "largest wait it explains";
+            cost = an_fix_saving(d, root, r->has_intervals ? interval_at : AN_NONE, procs, np, fix, &noise);
+            rule = fix == AN_FIX_SPREAD
+                       ? "the code's work spread evenly over the processes: shared run time on the run's cores of "
+                         "the processes' computation before minus after"
+                       : "the culprits' work in the code brought down to the others': shared run time on the run's "
+                         "cores of the processes' computation before minus after";
         }
         struct an_cause *c = an_cause_get(a, root);
         if (!c->merged || cost > c->cost) {
@@ -579,7 +605,8 @@ static void find(struct an_detect *d)
     b.waits = an_xmalloc((d->P + 1) * sizeof *b.waits);
     b.score_cache = an_xmalloc((d->N + 1) * sizeof *b.score_cache);
     b.exact_heavy = calloc(d->P + 1, 1);
-    if (!b.exact_heavy) abort();
+    b.exact_x = calloc(d->P + 1, sizeof *b.exact_x);
+    if (!b.exact_heavy || !b.exact_x) abort();
     b.capw = (uint32_t)fmax(16, d->a->opt->th.max_steps + 8);
     b.w = an_xmalloc(b.capw * sizeof *b.w);
     b.seen_cap = 1;
@@ -591,7 +618,7 @@ static void find(struct an_detect *d)
     for (uint32_t v = 0; v < d->N; v++)
         if (d->a->g.v[v].kind == PSG_MPI && v < d->r->nvr && d->r->vr[v].mpi) backtrack_symptom(&b, v);
     an_split_free(&b.last);
-    free(b.waits), free(b.score_cache), free(b.exact_heavy), free(b.w), free(b.seen);
+    free(b.waits), free(b.score_cache), free(b.exact_heavy), free(b.exact_x), free(b.w), free(b.seen);
 }
 
 const struct an_detector an_detector_waits = {
