@@ -314,7 +314,10 @@ def reference_saving(truth_on, truth_off, cores):
     example's CPU model of the saving with a core per process (saving_seconds: each
     phase takes as long as its busiest process), computed from the work the example
     assigns; this is the CPU-time reading the analyzer gives when it judges an
-    oversubscribed run on CPU time.
+    oversubscribed run on CPU time.  The same model on this machine's cores
+    (saving_on_cores_seconds, fair processor sharing) is accepted as the other
+    reading: what the fix saves here on an otherwise idle machine.  Returns a list
+    of readings then; a cost must lie within 25 % of one of them.
 
     Planted communication has no CPU model: its saving is measured inside the
     collective, mean wall seconds per rank with the defect on minus the same with it
@@ -342,8 +345,10 @@ def reference_saving(truth_on, truth_off, cores):
     model = truth_on.get("saving_seconds")
     if model is None:
         model = truth_on["cost_seconds"]
-    return model, ("CPU model with a core per process at %dp (%.3f s on this machine's %d cores)"
-                   % (p, truth_on.get("saving_on_cores_seconds") or 0.0, cores))
+    shared = truth_on.get("saving_on_cores_seconds")
+    readings = [model] + ([shared] if shared and abs(shared - model) > 1e-9 else [])
+    return readings, ("CPU model at %dp: %.3f s with a core per process, %.3f s on this "
+                      "machine's %d cores" % (p, model, shared or 0.0, cores))
 
 
 def check_planted(report, truth, nprocs, cores, truth_off=None):
@@ -371,9 +376,12 @@ def check_planted(report, truth, nprocs, cores, truth_off=None):
     if named != planted and not (planted == everyone and named == []):
         problems.append("processes are %s, planted ranks %s" % (named, planted))
     saving, how = reference_saving(truth, truth_off, cores)
-    if not abs(rc["cost_seconds"] - saving) <= COST_TOLERANCE * abs(saving):
-        problems.append("cost_seconds %.3f is not within %d %% of the saving %.3f s (%s)"
-                        % (rc["cost_seconds"], round(100 * COST_TOLERANCE), saving, how))
+    readings = saving if isinstance(saving, list) else [saving]
+    saving = readings[0]
+    if not any(abs(rc["cost_seconds"] - s) <= COST_TOLERANCE * abs(s) for s in readings):
+        problems.append("cost_seconds %.3f is not within %d %% of the saving %s s (%s)"
+                        % (rc["cost_seconds"], round(100 * COST_TOLERANCE),
+                           " or ".join("%.3f" % s for s in readings), how))
     if problems:
         raise Failure("defect on: root cause #1 is not the planted one:\n  got:      %s\n"
                       "  planted:  %s at %s:%d-%d in %s (called at %d-%d), ranks %s, saving %.3f s\n"
