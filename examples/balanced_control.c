@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     }
 
     struct ex_truth truth = { NULL, __FILE__, 0, 0, 0, 0, "", NULL };
-    struct ex_result res = { 0, 0.0, 0.0, -1.0, -1.0 };
+    struct ex_result res = { 0, 0.0, 0.0, -1.0, -1.0, -1.0 };
     ex_report(&run, &truth, &res);
     free(send);
     free(recv);

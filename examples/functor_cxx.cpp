@@ -1,9 +1,9 @@
 // functor_cxx.cpp — planted defect: load imbalance in the loop of a C++ function
 // object template, applied through a function template and built at -O3.
-// Strong scaling: 1.6 CPU seconds of row relaxation (at scale 1) over 32 rows per
-// process count, plus a balanced boundary smoothing (0.2 CPU seconds in all) in a
-// lambda.  With --defect=on rank 0 (p > 1) owns twice its share of rows and the
-// others wait in MPI_Allreduce.  At -O3 the functor, the template that applies it
+// Strong scaling: 1.6 CPU seconds of row relaxation (at scale 1), plus a balanced
+// boundary smoothing (0.2 CPU seconds in all) in a lambda.  With --defect=on rank 0
+// (p > 1) owns three times the rows of every other rank (the total stays the same)
+// and the others wait in MPI_Allreduce.  At -O3 the functor, the template that applies it
 // and the lambda are all inlined into main: only the row loop in
 // RowSweep<double>::operator() is the cause.
 #include "common/example.h"
@@ -16,8 +16,8 @@ namespace {
 constexpr int kIterations = 20;      // iterations, each ending in an MPI_Allreduce
 constexpr double kTotalWork = 1.6;   // CPU seconds of row relaxation over all ranks
 constexpr double kBoundaryWork = 0.2;  // CPU seconds of boundary smoothing over all ranks
-constexpr int kRows = 32;            // rows at 1 process: 32 / p each at the fair share
-constexpr double kHeavyFactor = 2.0; // the heavy rank's rows / its fair share
+constexpr int kRowParts = 4;         // rows per part: a light rank owns 1 part
+constexpr double kHeavyParts = 3.0;  // the heavy rank's parts
 
 // Relaxes every row of a block; row_seconds of CPU work per row.  The planted
 // loop is the row loop, lines SWEEP+4 to SWEEP+9 (SWEEP: the operator() line).
@@ -47,19 +47,18 @@ double apply_kernel(const Kernel &kernel, Block &block)
     return kernel(block);
 }
 
-int fair_rows(int size) { return kRows / size > 0 ? kRows / size : 1; }
-bool is_heavy(int rank, int size) { return size > 1 && rank == 0; }
+int is_heavy(int rank, int size) { return size > 1 && rank == 0; }
 
 struct Params {
-    double row_seconds, boundary_seconds;
+    double rows_seconds, boundary_seconds;   // per iteration: all ranks' rows, each rank's boundary
 };
 
-// CPU model (ex_model_saving): one phase per iteration, boundary plus rows.
+// CPU seconds of one iteration (ex_model_saving: one phase), boundary plus rows.
 double work(int rank, int size, int defect, int, const void *ctx)
 {
     const Params *pr = static_cast<const Params *>(ctx);
-    double rows = fair_rows(size) * (defect && is_heavy(rank, size) ? kHeavyFactor : 1.0);
-    return pr->boundary_seconds + rows * pr->row_seconds;
+    return pr->boundary_seconds + pr->rows_seconds * ex_parts(rank, size, defect, is_heavy, kHeavyParts) /
+                                      ex_total_parts(size, defect, is_heavy, kHeavyParts);
 }
 
 }  // namespace
@@ -69,10 +68,12 @@ int main(int argc, char **argv)
     ex_run run;
     ex_init(&run, &argc, &argv, "functor_cxx");
     bool heavy = run.defect && is_heavy(run.rank, run.size);
-    std::vector<double> rows(static_cast<std::size_t>(fair_rows(run.size) * (heavy ? kHeavyFactor : 1.0)));
-    Params pr = { run.scale * kTotalWork / (fair_rows(run.size) * run.size) / kIterations,
-                  run.scale * kBoundaryWork / run.size / kIterations };
-    RowSweep<double> sweep = { 0.5, pr.row_seconds };
+    Params pr = { run.scale * kTotalWork / kIterations, run.scale * kBoundaryWork / run.size / kIterations };
+    double parts = ex_parts(run.rank, run.size, run.defect, is_heavy, kHeavyParts);
+    std::vector<double> rows(static_cast<std::size_t>(kRowParts * parts));
+    double row_seconds = pr.rows_seconds /
+                         (kRowParts * ex_total_parts(run.size, run.defect, is_heavy, kHeavyParts));
+    RowSweep<double> sweep = { 0.5, row_seconds };
     auto smooth_boundary = [&pr]() {   // balanced: the same amount on every rank
         volatile double acc = 0.0;
         double start = ex_cpu_seconds();
@@ -88,11 +89,13 @@ int main(int argc, char **argv)
         MPI_Allreduce(&spent, &residual, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
 
-    double fair = fair_rows(run.size) * pr.row_seconds * kIterations;
+    // Extra CPU seconds against the defect-off program (the rows split evenly).
+    double fair = pr.rows_seconds / run.size, mine = rows.size() * row_seconds;
+    double heavy_extra = (work(0, run.size, 1, 0, &pr) - pr.boundary_seconds - fair) * kIterations;
     ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT,
                        "RowSweep<double>::operator()", "RowSweep apply_kernel" };
-    ex_result res = { heavy, spent * (1.0 - fair_rows(run.size) / double(rows.size())), (kHeavyFactor - 1.0) * fair,
-                      ex_model_saving(run.size, ex_cores(), kIterations, 1, work, &pr), -1.0 };
+    ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra, -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, kIterations, 1, work, &pr);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

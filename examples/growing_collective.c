@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     int planted = run.defect && run.size > 1;
     struct ex_truth truth = { "growing_communication", __FILE__, PLANTED_FIRST, PLANTED_LAST,
                               PLANTED_FIRST, PLANTED_LAST, "main", NULL };
-    struct ex_result res = { planted, planted ? in_collective : 0.0, mean, -1.0, in_collective };
+    struct ex_result res = { planted, planted ? in_collective : 0.0, mean, -1.0, -1.0, in_collective };
     ex_report(&run, &truth, &res);
     free(vec);
     free(all);

@@ -1,8 +1,9 @@
 /* heavy_half.c — planted defect: load imbalance on k of p processes (half of them).
  * Strong scaling: 1.6 CPU seconds of relaxation (at scale 1) split over the
  * processes, 20 iterations each ending in MPI_Allreduce.  With --defect=on every
- * odd rank owns twice its share ({1}, {1,3}, {1,3,5,7} at 2, 4, 8 processes), as
- * a partition that gives every other block a refined region would: a test that
+ * odd rank ({1}, {1,3}, {1,3,5,7} at 2, 4, 8 processes) owns three times the cells
+ * of an even one (the total stays the same), as a partition that gives every
+ * other block a refined region would: a test that
  * compares each process with the mean of the others, or with the heaviest one,
  * misses most culprits; all of them must be named.  The planted loop sits in
  * main's iteration loop itself. */
@@ -10,16 +11,16 @@
 
 #define NITER 20              /* iterations, each ending in an MPI_Allreduce */
 #define TOTAL_WORK 1.6        /* CPU seconds of relaxation over all ranks */
-#define HEAVY_FACTOR 2.0      /* a heavy rank's work / its fair share */
+#define HEAVY_PARTS 3.0       /* a heavy rank's cells / a light rank's */
 
 static int is_heavy(int rank, int size) { return size > 1 && rank % 2 == 1; }
 
-/* CPU model (ex_model_saving): each iteration is one phase of relaxation. */
+/* CPU seconds of one iteration (ex_model_saving: one phase); ctx: the total per iteration. */
 static double work(int rank, int size, int defect, int phase, const void *ctx)
 {
-    double share = *(const double *)ctx;
     (void)phase;
-    return defect && is_heavy(rank, size) ? HEAVY_FACTOR * share : share;
+    return *(const double *)ctx * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
+           ex_total_parts(size, defect, is_heavy, HEAVY_PARTS);
 }
 
 int main(int argc, char **argv)
@@ -27,8 +28,9 @@ int main(int argc, char **argv)
     struct ex_run run;
     ex_init(&run, &argc, &argv, "heavy_half");
     int heavy = run.defect && is_heavy(run.rank, run.size);
-    double share = run.scale * TOTAL_WORK / run.size / NITER;
-    double mine = heavy ? HEAVY_FACTOR * share : share;
+    double per_iteration = run.scale * TOTAL_WORK / NITER;
+    double mine = work(run.rank, run.size, run.defect, 0, &per_iteration);
+    double fair = per_iteration / run.size;
     double spent = 0.0, residual = 0.0;
     volatile double acc = 0.0;
 
@@ -44,8 +46,11 @@ int main(int argc, char **argv)
 
     struct ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT,
                               "main", NULL };
-    struct ex_result res = { heavy, spent - share * NITER, (HEAVY_FACTOR - 1.0) * share * NITER,
-                             ex_model_saving(run.size, ex_cores(), NITER, 1, work, &share), -1.0 };
+    /* Extra CPU seconds against the defect-off program, which gives each rank fair. */
+    double heavy_extra = (work(1, run.size, 1, 0, &per_iteration) - fair) * NITER;
+    struct ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra,
+                             -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, NITER, 1, work, &per_iteration);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

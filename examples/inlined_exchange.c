@@ -5,7 +5,8 @@
  * point-to-point), the operator applied row by row (matvec(): 1.6 CPU seconds in
  * all), a dot product (dot(): a local sum and MPI_Allreduce).  All three are
  * static inline helpers that clang -O2 inlines into main.  With --defect=on rank
- * p/2 (p > 1) owns twice its share of rows: the others wait in dot()'s
+ * p/2 (p > 1) owns three times the rows of every other rank (the total stays the
+ * same): the others wait in dot()'s
  * MPI_Allreduce and in the next halo exchange.  The cause is matvec()'s row loop,
  * not the assembly before the solver, not the callees that hold the waits. */
 #include "common/example.h"
@@ -13,15 +14,15 @@
 #define NITER 20              /* solver iterations */
 #define TOTAL_WORK 1.6        /* CPU seconds of matvec rows over all ranks */
 #define ASSEMBLY_WORK 0.2     /* CPU seconds of assembly over all ranks */
-#define ROWS 32               /* rows at 1 process: 32 / p each at the fair share */
-#define HEAVY_FACTOR 2.0      /* the heavy rank's rows / its fair share */
+#define ROW_PARTS 4           /* rows per part: a light rank owns 1 part */
+#define HEAVY_PARTS 3.0       /* the heavy rank's parts */
 #define HALO 256              /* doubles per halo */
 
 struct block {
     int rank, size;
     int nrows;                /* rows this rank owns */
     double row_seconds;       /* CPU seconds of one row of the operator */
-    double x[ROWS * 2];
+    double x[ROW_PARTS * 4];
     double send[2 * HALO], recv[2 * HALO];
 };
 
@@ -73,16 +74,15 @@ static inline double dot(const struct block *b)
     return global;
 }
 
-static int fair_rows(int size) { return ROWS / size > 0 ? ROWS / size : 1; }
 static int is_heavy(int rank, int size) { return size > 1 && rank == size / 2; }
 
-/* CPU model (ex_model_saving): one phase per iteration (the assembly is the same
- * with the defect on and off). */
+/* CPU seconds of matvec in one iteration (ex_model_saving: one phase; the assembly
+ * is the same with the defect on and off); ctx: the total per iteration. */
 static double work(int rank, int size, int defect, int phase, const void *ctx)
 {
-    double row_seconds = *(const double *)ctx;
     (void)phase;
-    return fair_rows(size) * row_seconds * (defect && is_heavy(rank, size) ? HEAVY_FACTOR : 1.0);
+    return *(const double *)ctx * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
+           ex_total_parts(size, defect, is_heavy, HEAVY_PARTS);
 }
 
 int main(int argc, char **argv)
@@ -93,8 +93,10 @@ int main(int argc, char **argv)
     static struct block b;
     b.rank = run.rank;
     b.size = run.size;
-    b.nrows = (int)(fair_rows(run.size) * (heavy ? HEAVY_FACTOR : 1.0));
-    b.row_seconds = run.scale * TOTAL_WORK / (fair_rows(run.size) * run.size) / NITER;
+    double per_iteration = run.scale * TOTAL_WORK / NITER;
+    b.nrows = (int)(ROW_PARTS * ex_parts(run.rank, run.size, run.defect, is_heavy, HEAVY_PARTS));
+    b.row_seconds = per_iteration /
+                    (ROW_PARTS * ex_total_parts(run.size, run.defect, is_heavy, HEAVY_PARTS));
     double spent = 0.0, rho = 0.0;
 
     b.send[0] = assemble(run.scale * ASSEMBLY_WORK / run.size);
@@ -105,12 +107,14 @@ int main(int argc, char **argv)
         rho += dot(&b);
     }
 
-    double fair = fair_rows(run.size) * b.row_seconds * NITER;
+    /* Extra CPU seconds against the defect-off program (the rows split evenly). */
+    double fair = per_iteration / run.size, mine = b.nrows * b.row_seconds;
+    double heavy_extra = (work(run.size / 2, run.size, 1, 0, &per_iteration) - fair) * NITER;
     struct ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT,
                               "matvec", "exchange_halo matvec dot" };
-    struct ex_result res = { heavy, spent * (1.0 - (double)fair_rows(run.size) / b.nrows), (HEAVY_FACTOR - 1.0) * fair,
-                             ex_model_saving(run.size, ex_cores(), NITER, 1, work, &b.row_seconds),
-                             -1.0 };
+    struct ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra,
+                             -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, NITER, 1, work, &per_iteration);
     ex_report(&run, &truth, &res);
     if (rho < 0) printf("%g\n", rho);   /* keeps the dot products alive */
     MPI_Finalize();

@@ -1,8 +1,9 @@
 /* inlined_helper.c — planted defect: load imbalance in a loop of a static helper
  * that -O2 inlines into main.  Strong scaling: 1.6 CPU seconds of row relaxation
- * (at scale 1) over 32 rows per process count, plus a balanced boundary smoothing
- * (0.2 CPU seconds in all) in the same helper.  With --defect=on the last rank
- * (p > 1) owns twice its share of rows; everyone else waits in MPI_Allreduce.
+ * (at scale 1), plus a balanced boundary smoothing (0.2 CPU seconds in all) in the
+ * same helper.  With --defect=on the last rank (p > 1) owns three times the rows
+ * of every other rank (the total stays the same); everyone else waits in
+ * MPI_Allreduce.
  * The helper holds two loops and no MPI: only the row loop is the cause, not the
  * helper as a whole, not the boundary loop, not the call line in main. */
 #include "common/example.h"
@@ -10,14 +11,14 @@
 #define NITER 20              /* iterations, each ending in an MPI_Allreduce */
 #define TOTAL_WORK 1.6        /* CPU seconds of row relaxation over all ranks */
 #define BOUNDARY_WORK 0.2     /* CPU seconds of boundary smoothing over all ranks */
-#define ROWS 32               /* rows at the fair share of 1 process: 32 / p each */
-#define HEAVY_FACTOR 2.0      /* the heavy rank's rows / its fair share */
+#define ROW_PARTS 4           /* rows per part: a light rank owns 1 part */
+#define HEAVY_PARTS 3.0       /* the heavy rank's parts */
 
 struct block {
     int nrows;                /* rows this rank owns */
     double row_seconds;       /* CPU seconds to relax one row */
     double boundary_seconds;  /* CPU seconds of boundary smoothing per sweep */
-    double rows[ROWS * 2];
+    double rows[ROW_PARTS * 4];
 };
 
 /* One sweep of this rank's block: smooth the boundary (the same amount on every
@@ -43,18 +44,17 @@ static double sweep_block(struct block *b)
     return ex_cpu_seconds() - rows_start;
 }
 
-static int fair_rows(int size) { return ROWS / size > 0 ? ROWS / size : 1; }
 static int is_heavy(int rank, int size) { return size > 1 && rank == size - 1; }
 
-struct params { double row_seconds, boundary_seconds; };
+struct params { double rows_seconds, boundary_seconds; };   /* per iteration, all ranks / each */
 
-/* CPU model (ex_model_saving): one phase per iteration, boundary plus rows. */
+/* CPU seconds of one iteration (ex_model_saving: one phase), boundary plus rows. */
 static double work(int rank, int size, int defect, int phase, const void *ctx)
 {
     const struct params *pr = (const struct params *)ctx;
-    double rows = fair_rows(size) * (defect && is_heavy(rank, size) ? HEAVY_FACTOR : 1.0);
     (void)phase;
-    return pr->boundary_seconds + rows * pr->row_seconds;
+    return pr->boundary_seconds + pr->rows_seconds * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
+                                      ex_total_parts(size, defect, is_heavy, HEAVY_PARTS);
 }
 
 int main(int argc, char **argv)
@@ -62,10 +62,12 @@ int main(int argc, char **argv)
     struct ex_run run;
     ex_init(&run, &argc, &argv, "inlined_helper");
     int heavy = run.defect && is_heavy(run.rank, run.size);
+    struct params pr = { run.scale * TOTAL_WORK / NITER, run.scale * BOUNDARY_WORK / run.size / NITER };
     static struct block b;
-    b.nrows = (int)(fair_rows(run.size) * (heavy ? HEAVY_FACTOR : 1.0));
-    b.row_seconds = run.scale * TOTAL_WORK / (fair_rows(run.size) * run.size) / NITER;
-    b.boundary_seconds = run.scale * BOUNDARY_WORK / run.size / NITER;
+    b.nrows = (int)(ROW_PARTS * ex_parts(run.rank, run.size, run.defect, is_heavy, HEAVY_PARTS));
+    b.row_seconds = pr.rows_seconds /
+                    (ROW_PARTS * ex_total_parts(run.size, run.defect, is_heavy, HEAVY_PARTS));
+    b.boundary_seconds = pr.boundary_seconds;
     double spent = 0.0, residual = 0.0;
 
     enum { STMT = __LINE__ + 2 };   /* the statement that runs the helper, two lines down */
@@ -74,12 +76,14 @@ int main(int argc, char **argv)
         MPI_Allreduce(&spent, &residual, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
 
-    double fair = fair_rows(run.size) * b.row_seconds * NITER;
-    struct params pr = { b.row_seconds, b.boundary_seconds };
+    /* Extra CPU seconds against the defect-off program (the rows split evenly). */
+    double fair = pr.rows_seconds / run.size, mine = b.nrows * b.row_seconds;
+    double heavy_extra = (work(run.size - 1, run.size, 1, 0, &pr) - pr.boundary_seconds - fair) * NITER;
     struct ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT,
                               "sweep_block", "sweep_block" };
-    struct ex_result res = { heavy, spent * (1.0 - (double)fair_rows(run.size) / b.nrows), (HEAVY_FACTOR - 1.0) * fair,
-                             ex_model_saving(run.size, ex_cores(), NITER, 1, work, &pr), -1.0 };
+    struct ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra,
+                             -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, NITER, 1, work, &pr);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

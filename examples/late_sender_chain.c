@@ -79,7 +79,8 @@ int main(int argc, char **argv)
                               "update_boundary", NULL };
     struct params pr = { share, run.scale * LATE_WORK / NITER };
     struct ex_result res = { late, delayed, run.scale * LATE_WORK,
-                             ex_model_saving(run.size, ex_cores(), NITER, 1, work, &pr), -1.0 };
+                             -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, NITER, 1, work, &pr);
     ex_report(&run, &truth, &res);
     free(send);
     free(recv);

@@ -1,13 +1,14 @@
 /* load_imbalance.c — planted defect: load imbalance before a collective.
  * Strong scaling: a fixed amount of relaxation work (2.4 CPU seconds at scale 1)
  * is split over the processes.  With --defect=on the ranks r with r % 4 == 3 or
- * r == p-1 (p > 1) own three times their share of cells; everyone else waits for
- * them in MPI_Allreduce at the end of every iteration. */
+ * r == p-1 (p > 1) own three times the cells of every other rank (the total stays
+ * the same); everyone else waits for them in MPI_Allreduce at the end of every
+ * iteration.  With --defect=off every rank owns the same. */
 #include "common/example.h"
 
 #define NITER 20              /* iterations, each ending in an MPI_Allreduce */
 #define TOTAL_WORK 2.4        /* CPU seconds of relaxation over all ranks */
-#define HEAVY_FACTOR 3.0      /* a heavy rank's work / its fair share */
+#define HEAVY_PARTS 3.0       /* a heavy rank's cells / a light rank's */
 
 /* The planted loop is the while loop, lines FUNC+4 and FUNC+5. */
 enum { PLANTED_FUNC = __LINE__ + 1, PLANTED_FIRST = PLANTED_FUNC + 4, PLANTED_LAST = PLANTED_FUNC + 5 };
@@ -22,12 +23,12 @@ static double relax_cells(double seconds)   /* CPU seconds of relaxation work */
 
 static int is_heavy(int rank, int size) { return size > 1 && (rank % 4 == 3 || rank == size - 1); }
 
-/* CPU model (ex_model_saving): each iteration is one phase of relaxation. */
+/* CPU seconds of one iteration (ex_model_saving: one phase); ctx: the total per iteration. */
 static double work(int rank, int size, int defect, int phase, const void *ctx)
 {
-    double share = *(const double *)ctx;
     (void)phase;
-    return defect && is_heavy(rank, size) ? HEAVY_FACTOR * share : share;
+    return *(const double *)ctx * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
+           ex_total_parts(size, defect, is_heavy, HEAVY_PARTS);
 }
 
 int main(int argc, char **argv)
@@ -35,8 +36,9 @@ int main(int argc, char **argv)
     struct ex_run run;
     ex_init(&run, &argc, &argv, "load_imbalance");
     int heavy = run.defect && is_heavy(run.rank, run.size);
-    double share = run.scale * TOTAL_WORK / run.size / NITER;
-    double mine = heavy ? HEAVY_FACTOR * share : share;
+    double per_iteration = run.scale * TOTAL_WORK / NITER;
+    double mine = work(run.rank, run.size, run.defect, 0, &per_iteration);
+    double fair = per_iteration / run.size;
     double spent = 0.0, residual = 0.0;
 
     enum { STMT = __LINE__ + 2 };   /* the planted statement, two lines down */
@@ -45,10 +47,13 @@ int main(int argc, char **argv)
         MPI_Allreduce(&spent, &residual, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
 
+    /* Extra CPU seconds against the defect-off program, which gives each rank fair. */
+    double heavy_extra = (work(run.size - 1, run.size, 1, 0, &per_iteration) - fair) * NITER;
     struct ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT,
                               "relax_cells", NULL };
-    struct ex_result res = { heavy, spent - share * NITER, (HEAVY_FACTOR - 1.0) * share * NITER,
-                             ex_model_saving(run.size, ex_cores(), NITER, 1, work, &share), -1.0 };
+    struct ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra,
+                             -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, NITER, 1, work, &per_iteration);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

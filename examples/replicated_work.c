@@ -67,7 +67,8 @@ int main(int argc, char **argv)
                               STMT, STMT, "build_table", NULL };
     struct params pr = { table, share };
     struct ex_result res = { planted, extra, table * NITER * (1.0 - 1.0 / run.size),
-                             ex_model_saving(run.size, ex_cores(), NITER, 2, work, &pr), -1.0 };
+                             -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, NITER, 2, work, &pr);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

@@ -76,7 +76,8 @@ int main(int argc, char **argv)
                               "prepare_boundary", NULL };
     struct params pr = { serial, share };
     struct ex_result res = { planted, extra, serial * NITER * (1.0 - 1.0 / run.size),
-                             ex_model_saving(run.size, ex_cores(), NITER, 2, work, &pr), -1.0 };
+                             -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, NITER, 2, work, &pr);
     ex_report(&run, &truth, &res);
     free(bnd);
     MPI_Finalize();

@@ -55,7 +55,8 @@ int main(int argc, char **argv)
                               "main", NULL };
     struct ex_result res = { heavy, heavy ? spent * (1.0 - fair_fraction) : 0.0,
                              run.scale * TOTAL_WORK * (2.0 / (run.size + 1) - 1.0 / run.size),
-                             ex_model_saving(run.size, ex_cores(), NITER, 1, work, &run.scale), -1.0 };
+                             -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, NITER, 1, work, &run.scale);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

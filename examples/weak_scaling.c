@@ -64,7 +64,8 @@ int main(int argc, char **argv)
     struct ex_truth truth = { "non_scalable_computation", __FILE__, PLANTED_FIRST, PLANTED_LAST,
                               PLANTED_FIRST, PLANTED_FIRST, "main", NULL };
     struct ex_result res = { planted, extra, pr.index * NITER * (run.size - 1),
-                             ex_model_saving(run.size, ex_cores(), NITER, 2, work, &pr), -1.0 };
+                             -1.0, -1.0, -1.0 };
+    ex_model_savings(&res, run.size, NITER, 2, work, &pr);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

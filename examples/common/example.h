@@ -124,6 +124,24 @@ static inline double ex_phase_seconds(double *work, int n, int cores)
     return t;
 }
 
+/* Load imbalance at a fixed total: with the defect on, a rank for which heavy()
+ * holds owns heavy_parts parts of the work and every other rank 1 part; with it
+ * off every rank owns 1.  The total stays the same, so the defect-off run is the
+ * balanced run of the same work (what fixing the imbalance gives). */
+typedef int (*ex_heavy_fn)(int rank, int size);
+
+static inline double ex_parts(int rank, int size, int defect, ex_heavy_fn heavy, double heavy_parts)
+{
+    return defect && heavy(rank, size) ? heavy_parts : 1.0;
+}
+
+static inline double ex_total_parts(int size, int defect, ex_heavy_fn heavy, double heavy_parts)
+{
+    double all = 0.0;
+    for (int r = 0; r < size; r++) all += ex_parts(r, size, defect, heavy, heavy_parts);
+    return all;
+}
+
 /* CPU seconds that `rank` of `size` spends in `phase` of one iteration, with the
  * defect on (defect 1) or off (0).  ctx: the example's own parameters. */
 typedef double (*ex_work_fn)(int rank, int size, int defect, int phase, const void *ctx);
@@ -131,10 +149,10 @@ typedef double (*ex_work_fn)(int rank, int size, int defect, int phase, const vo
 /* The run time the defect costs at `size` processes on `cores` cores, in the CPU
  * model: niter x the sum over phases of ex_phase_seconds(defect on) minus
  * ex_phase_seconds(defect off).  This is the saving a rerun with the defect off
- * shows on an idle machine; the tests compare a report's cost with it where the
- * wall-time saving cannot be measured (more processes than cores). */
+ * shows on an idle machine with those cores (cores >= size: a core per process, where
+ * each phase takes as long as its busiest process). */
 static inline double ex_model_saving(int size, int cores, int niter, int nphases, ex_work_fn work,
-                              const void *ctx)
+                                     const void *ctx)
 {
     double *w = (double *)malloc(sizeof(double) * (size_t)size), saving = 0.0;
     for (int ph = 0; ph < nphases; ph++) {
@@ -165,10 +183,19 @@ struct ex_result {
     double extra_cpu_seconds;  /* CPU seconds in the planted loop beyond the defect-off program */
     double cost_seconds;       /* expected cost: extra CPU seconds of one planted rank
                                 * (a collective: the mean wall seconds in it) */
-    double saving_model_seconds;  /* ex_model_saving() at this p on ex_cores() cores, or -1 */
+    double saving_seconds;     /* ex_model_saving() with a core per process, or -1 */
+    double saving_on_cores_seconds;  /* ex_model_saving() on ex_cores() cores, or -1 */
     double comm_seconds;       /* wall seconds in the planted collective, or in what replaces
                                 * it with the defect off; -1 where nothing is communication */
 };
+
+/* Fills both model savings of res (a core per process, and ex_cores() cores). */
+static inline void ex_model_savings(struct ex_result *res, int size, int niter, int nphases,
+                                    ex_work_fn work, const void *ctx)
+{
+    res->saving_seconds = ex_model_saving(size, size, niter, nphases, work, ctx);
+    res->saving_on_cores_seconds = ex_model_saving(size, ex_cores(), niter, nphases, work, ctx);
+}
 
 /* Gathers every rank's planted flag, extra CPU seconds and collective seconds on
  * rank 0 and prints the ground truth there: one line for people, one
@@ -200,8 +227,9 @@ static void ex_report(const struct ex_run *run, const struct ex_truth *t, const 
         for (int r = 0; r < run->size; r++)
             if (all[3 * r] != 0.0) printf(" %d (+%.3f s)", r, all[3 * r + 1]);
         printf("; expected cost %.3f s", res->cost_seconds);
-        if (res->saving_model_seconds >= 0)
-            printf(", saving on %d cores %.3f s", ex_cores(), res->saving_model_seconds);
+        if (res->saving_seconds >= 0)
+            printf(", saving %.3f s (%.3f s on %d cores)", res->saving_seconds,
+                   res->saving_on_cores_seconds, ex_cores());
         printf("\n");
     } else {
         printf("ground truth: nothing planted in this run; expected: no root cause above 1%% of run time\n");
@@ -230,9 +258,12 @@ static void ex_report(const struct ex_run *run, const struct ex_truth *t, const 
     printf("], \"extra_cpu_seconds\": [");
     for (int r = 0, n = 0; on && r < run->size; r++)
         if (all[3 * r] != 0.0) printf("%s%.6f", n++ ? ", " : "", all[3 * r + 1]);
-    printf("], \"cost_seconds\": %.6f, \"cores\": %d, \"saving_model_seconds\": ",
+    printf("], \"cost_seconds\": %.6f, \"cores\": %d, \"saving_seconds\": ",
            on ? res->cost_seconds : 0.0, ex_cores());
-    if (res->saving_model_seconds >= 0) printf("%.6f", on ? res->saving_model_seconds : 0.0);
+    if (res->saving_seconds >= 0) printf("%.6f", on ? res->saving_seconds : 0.0);
+    else printf("null");
+    printf(", \"saving_on_cores_seconds\": ");
+    if (res->saving_on_cores_seconds >= 0) printf("%.6f", on ? res->saving_on_cores_seconds : 0.0);
     else printf("null");
     printf(", \"comm_seconds\": ");
     if (res->comm_seconds >= 0) printf("%.6f", comm); else printf("null");

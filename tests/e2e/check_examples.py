@@ -88,7 +88,7 @@ def main():
                     if not truth.get("function"):
                         raise rx.Failure("ground truth names no function for the planted loop")
                     if want_cat != "growing_communication" and not (
-                            truth.get("saving_model_seconds") or 0) > 0:
+                            truth.get("saving_seconds") or 0) > 0:
                         raise rx.Failure("no CPU-model saving: %s" % truth)
                     extra = truth["extra_cpu_seconds"]
                     if len(extra) != len(want) or not truth["cost_seconds"] > 0:

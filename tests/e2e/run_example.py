@@ -303,31 +303,52 @@ def reference_saving(truth_on, truth_off, cores):
     """The saving a fix would bring at the largest count, with where it comes from.
 
     Not oversubscribed (p <= cores): the wall-time saving measured by the rerun
-    with the defect off, run_seconds(on) - run_seconds(off), back to back.  More
-    processes than cores: the two runs' wall times mostly measure how the kernel
-    shares the cores (and whatever else runs on the machine), so planted
-    computation is compared with the example's CPU model of the saving on these
-    cores (saving_model_seconds: each phase takes what fair processor sharing of
-    the ranks' CPU work takes; on an idle machine a rerun shows it within a few %).
+    with the defect off, run_seconds(on) - run_seconds(off), back to back.
+
+    More processes than cores: the two wall times mostly measure how the kernel
+    shares the cores and what else runs on the machine (on a shared 2-core machine
+    on - off swings by seconds from one pair of runs to the next), and the saving on
+    these few cores is not the one a person fixing the code gets on a machine with a
+    core per process (a constant-total imbalance costs nothing while the heavy
+    ranks alone fill the cores).  Planted computation is then compared with the
+    example's CPU model of the saving with a core per process (saving_seconds: each
+    phase takes as long as its busiest process), computed from the work the example
+    assigns; this is the CPU-time reading the analyzer gives when it judges an
+    oversubscribed run on CPU time.  The same model on this machine's cores
+    (saving_on_cores_seconds, fair processor sharing) is accepted as the other
+    reading: what the fix saves here on an otherwise idle machine.  Returns a list
+    of readings then; a cost must lie within 25 % of one of them.
+
     Planted communication has no CPU model: its saving is measured inside the
-    collective, mean wall seconds per rank with the defect on minus the same with
-    it off (comm_seconds), at any p.  Without a defect-off run (the demo) the
-    model, or the time in the collective, stands in."""
+    collective, mean wall seconds per rank with the defect on minus the same with it
+    off (comm_seconds); on an oversubscribed machine that wall time, or the same
+    divided by the oversubscription p / cores (the share of it a process would
+    spend with a core of its own), as the earlier tests accepted.  Without a defect-off run (the demo) the model, or the time in
+    the collective, stands in."""
     p = truth_on["processes"]
+    over = p / max(1, cores)
     if truth_on["category"] == "growing_communication":
         if truth_off is not None and truth_off.get("comm_seconds") is not None:
-            return (truth_on["comm_seconds"] - truth_off["comm_seconds"],
-                    "measured in the collective: %.3f s (on) - %.3f s (off) per rank at %dp"
-                    % (truth_on["comm_seconds"], truth_off["comm_seconds"], p))
-        return truth_on["cost_seconds"], "time in the collective, %.3f s per rank" % truth_on["cost_seconds"]
+            saving = truth_on["comm_seconds"] - truth_off["comm_seconds"]
+            how = ("measured in the collective: %.3f s (on) - %.3f s (off) per rank at %dp"
+                   % (truth_on["comm_seconds"], truth_off["comm_seconds"], p))
+        else:
+            saving = truth_on["cost_seconds"]
+            how = "time in the collective, %.3f s per rank" % saving
+        if over > 1:   # both readings: the wall time measured, and its uncontended share
+            return [saving, saving / over], how + " (or / %.1f processes per core)" % over
+        return saving, how
     if truth_off is not None and p <= cores:
         return (truth_on["run_seconds"] - truth_off["run_seconds"],
                 "measured: run %.3f s (on) - %.3f s (off) at %dp on %d cores"
                 % (truth_on["run_seconds"], truth_off["run_seconds"], p, cores))
-    model = truth_on.get("saving_model_seconds")
+    model = truth_on.get("saving_seconds")
     if model is None:
         model = truth_on["cost_seconds"]
-    return model, "CPU model at %dp on %d cores (%d processes per core)" % (p, cores, -(-p // cores))
+    shared = truth_on.get("saving_on_cores_seconds")
+    readings = [model] + ([shared] if shared and abs(shared - model) > 1e-9 else [])
+    return readings, ("CPU model at %dp: %.3f s with a core per process, %.3f s on this "
+                      "machine's %d cores" % (p, model, shared or 0.0, cores))
 
 
 def check_planted(report, truth, nprocs, cores, truth_off=None):
@@ -355,9 +376,12 @@ def check_planted(report, truth, nprocs, cores, truth_off=None):
     if named != planted and not (planted == everyone and named == []):
         problems.append("processes are %s, planted ranks %s" % (named, planted))
     saving, how = reference_saving(truth, truth_off, cores)
-    if not abs(rc["cost_seconds"] - saving) <= COST_TOLERANCE * abs(saving):
-        problems.append("cost_seconds %.3f is not within %d %% of the saving %.3f s (%s)"
-                        % (rc["cost_seconds"], round(100 * COST_TOLERANCE), saving, how))
+    readings = saving if isinstance(saving, list) else [saving]
+    saving = readings[0]
+    if not any(abs(rc["cost_seconds"] - s) <= COST_TOLERANCE * abs(s) for s in readings):
+        problems.append("cost_seconds %.3f is not within %d %% of the saving %s s (%s)"
+                        % (rc["cost_seconds"], round(100 * COST_TOLERANCE),
+                           " or ".join("%.3f" % s for s in readings), how))
     if problems:
         raise Failure("defect on: root cause #1 is not the planted one:\n  got:      %s\n"
                       "  planted:  %s at %s:%d-%d in %s (called at %d-%d), ranks %s, saving %.3f s\n"
@@ -406,12 +430,14 @@ def run_all(args, exe, modes, procs, scalana_run, workdir, cores):
                 raise Failure("scalana-run wrote no run directory %s\n%s" % (run_dir, tail(err)))
             runs[mode].append((p, run_dir, parse_truth(out)))
     if "on" in runs and "off" in runs:
-        log("measured savings (run seconds, defect on - off; the CPU model on %d cores):" % cores)
+        log("measured savings (run seconds, defect on - off; the CPU model with a core per "
+            "process and on %d cores):" % cores)
         for (p, _, on), (_, _, off) in zip(runs["on"], runs["off"]):
-            model = on.get("saving_model_seconds")
+            model = on.get("saving_seconds")
             log("  %dp: %.3f - %.3f = %+.3f s%s%s" % (
                 p, on["run_seconds"], off["run_seconds"], on["run_seconds"] - off["run_seconds"],
-                "; model %.3f s" % model if model is not None else "",
+                "; model %.3f s (%.3f s)" % (model, on.get("saving_on_cores_seconds") or 0.0)
+                if model is not None else "",
                 "; in the collective %.3f - %.3f s" % (on["comm_seconds"], off["comm_seconds"])
                 if on.get("comm_seconds") is not None and off.get("comm_seconds") is not None
                 else ""))
