@@ -53,6 +53,15 @@ int vw_has_flag(const json_t *v, const char *flag)
     return 0;
 }
 
+const char *vw_kind_prefix(const json_t *v)
+{
+    const char *kind = vw_str(v, "kind", "");
+    const char *name = vw_str(v, "name", "");
+    size_t n = strlen(kind);
+    if (n && strncmp(name, kind, n) == 0 && (name[n] == ' ' || name[n] == 0)) return "";
+    return kind;
+}
+
 const char *vw_category_title(const char *c)
 {
     static const struct { const char *key, *title; } t[] = {

@@ -34,6 +34,7 @@ comment "@name" in the sources, naming its line; "=name" a substring of the
 vertex's name.  Exit 77 (skip) when a tool is missing.
 """
 import argparse
+import html
 import json
 import os
 import re
@@ -84,19 +85,20 @@ CASES = {
         "mpi": [("LOOP:@main-loop/MPI", 0.90)],
     },
     "c_helper_chain": {
-        "build": [("scalana-cc", ["-O2"], ["helper.c"])], "args": ["imbalance"],
+        "build": [("scalana-cc", ["-O2"], ["helper.c"])], "args": ["imbalance"], "viewer": True, "freq": 1000,
         "inlined": {"main": ["smooth", "total"]},
-        "chain": {"function": "smooth", "calls": [("main", "@call-smooth", True)]},
+        "chain": {"function": "smooth", "calls": [("main", "@call-smooth", True)], "loop": "@smooth-loop"},
     },
     "fortran_chain": {
-        "build": [("scalana-fc", ["-O2"], ["modproc.f90"])], "args": ["imbalance"],
+        "build": [("scalana-fc", ["-O2"], ["modproc.f90"])], "args": ["imbalance"], "viewer": True, "freq": 1000,
         "inlined": {"_QQmain": ["relax"]},
-        "chain": {"function": "kernels::relax", "calls": [("program modproc", "@call-relax", True)]},
+        "chain": {"function": "kernels::relax", "calls": [("program modproc", "@call-relax", True)],
+                  "loop": "@relax-loop"},
     },
     "cxx_names": {
         "build": [("scalana-cxx", ["-O3"], ["cg_main.cpp"]),
                   ("scalana-cxx", ["-O3", "--scalana-no-plugin"], ["cg_extra.cpp"])],
-        "args": ["imbalance"], "viewer": True, "names": True,
+        "args": ["imbalance"], "viewer": True, "freq": 1000, "names": True,
         "inlined": {"cg_solve": ["matvec_std", "mini::dot"]},
     },
 }
@@ -183,10 +185,11 @@ def check_inlined(exe, inlined):
                               % (callee, caller, calls[0].strip()))
 
 
-def check_chain(report, want, marks):
+def check_chain(report, want, marks, out=None):
     """A root cause inside want["function"] whose call_chain is want["calls"]
     ((caller, call-line marker, inlined) from main) and whose location names
-    each call."""
+    each call; with want["loop"], the location is the loop at that marker
+    (or one nested in it); with out, the viewer's outputs say the same."""
     causes = [c for c in report["root_causes"] if want["function"] in c["function"]]
     for c in report["root_causes"]:
         print("  #%d %s: %s" % (c["rank"], c["category"], c.get("location")))
@@ -205,8 +208,45 @@ def check_chain(report, want, marks):
                                    os.path.basename(got["file"]), got["line"])
         if text not in c.get("location", ""):
             raise Failure("location %r does not say %r" % (c.get("location"), text))
+    loop = want.get("loop")
+    if loop:
+        # the innermost loop inside the marked one: its first line is the
+        # marked line or below, within the function
+        (f, first), = marks[loop.lstrip("@")]
+        m = re.match(r"loop ([^:]+):(\d+)-(\d+) in ", c.get("location", ""))
+        if not m or m.group(1) != f or not first <= int(m.group(2)) <= first + 2 \
+                or int(m.group(3)) < int(m.group(2)):
+            raise Failure("location %r is not a loop at %s:%d" % (c.get("location"), f, first))
+        if (c["line"], c["last_line"]) != (int(m.group(2)), int(m.group(3))):
+            raise Failure("report.json line/last_line %d-%d differ from the location %r"
+                          % (c["line"], c["last_line"], c["location"]))
+    if out:
+        check_viewer(c, out)
     print("ok")
     return 0
+
+
+KIND_TWICE = re.compile(r"\b(LOOP|COMPUTE|BRANCH|FUNCTION|CALL|MPI|GPU|DYNAMIC) \1\b")
+
+
+def check_viewer(cause, out):
+    """The HTML cause header and the DOT title of the cause show the same
+    location text as the terminal; no label prints a vertex kind twice."""
+    page = open(os.path.join(out, "index.html"), errors="replace").read()
+    heads = re.findall(r'<li class="cause" id="cause-%d".*?<button class="cause-head"[^>]*>(.*?)</button>'
+                       % cause["rank"], page, re.S)
+    head = html.unescape(re.sub(r"<[^>]+>", " ", heads[0])) if heads else ""
+    if cause["location"] not in head:
+        raise Failure("index.html header of cause #%d %r lacks %r" % (cause["rank"], head, cause["location"]))
+    dot = open(os.path.join(out, "rootcause-%d.dot" % cause["rank"]), errors="replace").read()
+    if cause["location"] not in dot:
+        raise Failure("rootcause-%d.dot lacks %r" % (cause["rank"], cause["location"]))
+    for f in sorted(os.listdir(out)):
+        if f.endswith(".dot") or f == "index.html":
+            m = KIND_TWICE.search(open(os.path.join(out, f), errors="replace").read())
+            if m:
+                raise Failure("%s prints a kind twice: %r" % (f, m.group(0)))
+    print("  viewer: index.html and rootcause-%d.dot show %r" % (cause["rank"], cause["location"]))
 
 
 MANGLED = re.compile(r"(?<![A-Za-z0-9_])_Z[A-Za-z0-9_]")
@@ -280,6 +320,9 @@ def main():
     check_inlined(exe, case["inlined"])
     run_dir = os.path.join(a.workdir, "run-2p")
     env = dict(os.environ, SCALANA_OUTPUT=run_dir)
+    if case.get("freq"):
+        # a short run on busy cores: enough samples for the excess to be measured
+        env["SCALANA_FREQ"] = str(case["freq"])
     run([os.path.join(a.bindir, "scalana-run"), a.mpirun, "--allow-run-as-root", "--oversubscribe",
          "-n", "2", exe] + case.get("args", []), a.workdir, env)
     out = os.path.join(a.workdir, "report")
@@ -289,7 +332,7 @@ def main():
     marks = markers([os.path.join(SRC, f) for f in sorted(os.listdir(SRC))])
 
     if "chain" in case:
-        return check_chain(report, case["chain"], marks)
+        return check_chain(report, case["chain"], marks, out if case.get("viewer") else None)
     if case.get("names"):
         return check_names(report, summary, out)
     verts = report["vertices"]
