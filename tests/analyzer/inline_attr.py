@@ -25,9 +25,11 @@ receives the samples and which the MPI time:
                   kernels::relax, inlined into "program modproc" (the name of
                   its program statement) and no frame of flang's C main.
   cxx_names       the C++ program with an imbalance and a part built without
-                  the pass: no mangled (_Z) name reaches the terminal summary,
+                  the pass: no mangled (_Z) name and no closure name ($_0,
+                  {lambda(...)#1}) reaches the terminal summary,
                   a person-facing field of report.json (all but linkage_name),
-                  index.html or a DOT file; linkage names are kept.
+                  index.html or a DOT file; linkage names are kept; the
+                  axpy lambda is "lambda at cg.hpp:LINE in mini::cg_solve<".
 
 Vertices are named by paths of steps KIND[:@marker][=name]: a marker is a
 comment "@name" in the sources, naming its line; "=name" a substring of the
@@ -250,6 +252,13 @@ def check_viewer(cause, out):
 
 
 MANGLED = re.compile(r"(?<![A-Za-z0-9_])_Z[A-Za-z0-9_]")
+CLOSURE = re.compile(r"\$_[0-9]|\{lambda\(|'lambda[0-9]*'\(")
+
+
+def marks_line(mark):
+    """The line of a marker that only one source file uses."""
+    (_, line), = markers([os.path.join(SRC, f) for f in sorted(os.listdir(SRC))])[mark]
+    return line
 
 
 def check_names(report, summary, out):
@@ -273,9 +282,22 @@ def check_names(report, summary, out):
     if "index.html" not in texts or not any(f.endswith(".dot") for f in texts):
         errors.append("the viewer wrote no index.html or DOT file")
     for name, text in texts.items():
-        for m in MANGLED.finditer(text):
-            errors.append("%s: ...%s..." % (name, text[max(0, m.start() - 40):m.end() + 40]))
-            break
+        for rx in (MANGLED, CLOSURE):
+            for m in rx.finditer(text):
+                errors.append("%s: ...%s..." % (name, text[max(0, m.start() - 40):m.end() + 40]))
+                break
+    # lambdas read "lambda at FILE:LINE in OUTER", not clang's "$_0" or a
+    # demangler's {lambda(...)#1} / 'lambda'(...)
+    for v in report["vertices"]:
+        for k in ("name", "function"):
+            if CLOSURE.search(v[k]):
+                errors.append("vertex %d %s: %s" % (v["id"], k, v[k][:120]))
+    lambdas = [v for v in report["vertices"] if v["kind"] == "FUNCTION"
+               and v["function"].startswith("lambda at cg.hpp:%d in mini::cg_solve<" % marks_line("axpy-def"))
+               and v.get("linkage_name", "").startswith("_Z")]
+    if not lambdas:
+        errors.append("no FUNCTION vertex 'lambda at cg.hpp:%d in mini::cg_solve<...>' with its linkage name"
+                      % marks_line("axpy-def"))
     linkage = [v for v in report["vertices"] if v.get("linkage_name", "").startswith("_Z")]
     dynamic = [v for v in linkage if v.get("dynamic")]
     print("  %d vertices keep a _Z linkage name (%d dynamic), %d root causes"
