@@ -148,8 +148,10 @@ void an_options_free(struct an_options *o);
 /** Iterates the threshold table: name, value, source; returns 0 past the end. */
 int an_threshold_at(const struct an_thresholds *t, size_t i, const char **name, double *value,
                     const char **source);
-/** Source path after --source-path remapping (first matching prefix). The
- *  result is interned in pool. */
+/** Source path as reports show it: "." and ".." components and repeated
+ *  slashes folded lexically (symbolic links are never resolved), then
+ *  --source-path remapping (first matching prefix).  The result is
+ *  interned in pool. */
 const char *an_remap_path(const struct an_options *o, struct an_strpool *pool, const char *file);
 
 /* ---- Names (demangle.c) ------------------------------------------------------ */

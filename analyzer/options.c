@@ -312,9 +312,54 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
     return 0;
 }
 
+/* "." and ".." components and repeated slashes folded lexically into out
+ * (capacity cap): "/w/prk/PIC/../../common/./bail.c" -> "/w/common/bail.c"; a relative path keeps
+ * the ".." it cannot fold ("../x.c").  No file system access: symbolic
+ * links are not resolved (the sources may live elsewhere now), so a path
+ * through a symlinked directory folds as written.  0 on success, -1 when
+ * out is too small. */
+static int fold_path(const char *file, char *out, size_t cap)
+{
+    int abs = file[0] == '/';
+    size_t n = 0, keep = 0; /* keep: length of the leading "../" run of a relative path */
+    if (cap < 2) return -1;
+    if (abs) out[n++] = '/';
+    out[n] = 0;
+    for (const char *p = file; *p;) {
+        while (*p == '/') p++;
+        const char *e = p;
+        while (*e && *e != '/') e++;
+        size_t len = (size_t)(e - p);
+        if (len == 0) break;
+        if (len == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (len == 2 && p[0] == '.' && p[1] == '.' && n > keep + (size_t)abs) {
+            while (n > keep + (size_t)abs && out[n - 1] != '/') n--; /* drop the last component */
+            if (n > keep + (size_t)abs) n--;                        /* and its slash */
+            out[n] = 0;
+        } else if (len == 2 && p[0] == '.' && p[1] == '.' && abs) {
+            /* "/.." is "/" */
+        } else {
+            if (n + len + 2 > cap) return -1;
+            if (n > (size_t)abs) out[n++] = '/';
+            memcpy(out + n, p, len);
+            n += len;
+            out[n] = 0;
+            if (!abs && len == 2 && p[0] == '.' && p[1] == '.') keep = n;
+        }
+        p = e;
+    }
+    if (n == 0) out[n++] = '.', out[n] = 0;
+    return 0;
+}
+
 const char *an_remap_path(const struct an_options *o, struct an_strpool *pool, const char *file)
 {
     if (!file) file = "";
+    char folded[4096];
+    if (*file && (strstr(file, "/.") || strstr(file, "//") || file[0] == '.') &&
+        fold_path(file, folded, sizeof folded) == 0)
+        file = folded;
     for (int k = 0; o && k < o->remap_count; k++) {
         size_t n = strlen(o->remap_from[k]);
         if (strncmp(file, o->remap_from[k], n) == 0) {

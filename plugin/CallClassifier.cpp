@@ -11,6 +11,7 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -136,8 +137,85 @@ static std::string programStatement(const DISubprogram &SP) {
   return ("program " + S.take_front(N)).str();
 }
 
+/// Demangled name without its return type and argument list, for the
+/// function a lambda is defined in: "void ns::f<int>(int*) const" -> "ns::f<int>".
+static std::string shortName(StringRef D) {
+  int Angle = 0;
+  size_t Paren = D.size(), Start = 0;
+  for (size_t I = 0; I < D.size(); ++I) {
+    char C = D[I];
+    if (C == '<')
+      ++Angle;
+    else if (C == '>' && Angle > 0)
+      --Angle;
+    else if (C == ' ' && !Angle)
+      Start = I + 1;
+    else if (C == '(' && !Angle && !D.substr(0, I).ends_with("operator")) {
+      Paren = I;
+      break;
+    }
+  }
+  if (Start > Paren)
+    Start = 0;
+  return D.slice(Start, Paren).str();
+}
+
+std::string lambdaName(StringRef D, StringRef File, unsigned Line) {
+  // the closure class's call operator: "<outer>::$_N::operator()(...)"
+  // (clang's internal-linkage closures), "<outer>::{lambda(...)#N}::operator()(...)"
+  // (libstdc++'s demangler) or "<outer>::'lambda'(...)::operator()(...)" (LLVM's)
+  size_t Op = D.rfind("::operator()(");
+  if (Op == StringRef::npos || Op == 0)
+    return "";
+  size_t Cls;
+  if (D[Op - 1] == '}') {
+    int Depth = 0;
+    size_t I = Op;
+    do {
+      --I;
+      Depth += D[I] == '}' ? 1 : D[I] == '{' ? -1 : 0;
+    } while (I > 0 && Depth > 0);
+    if (Depth != 0 || !D.substr(I).starts_with("{lambda("))
+      return "";
+    Cls = I;
+  } else if (D[Op - 1] == ')') {
+    // LLVM's demangler: "<outer>::'lambda'(...)" ('lambda0', 'lambda1', ... after the first)
+    int Depth = 0;
+    size_t I = Op;
+    do {
+      --I;
+      Depth += D[I] == ')' ? 1 : D[I] == '(' ? -1 : 0;
+    } while (I > 0 && Depth > 0);
+    if (Depth != 0 || I == 0 || D[I - 1] != '\'')
+      return "";
+    size_t Q = D.rfind('\'', I - 2);
+    if (Q == StringRef::npos || !D.slice(Q + 1, I - 1).starts_with("lambda"))
+      return "";
+    Cls = Q;
+  } else {
+    size_t I = Op;
+    while (I > 0 && isDigit(D[I - 1]))
+      --I;
+    if (I == Op || I < 2 || D.substr(I - 2, 2) != "$_")
+      return "";
+    Cls = I - 2;
+  }
+  std::string Out = ("lambda at " + sys::path::filename(File) + ":" + Twine(Line)).str();
+  if (Cls >= 2 && D.substr(Cls - 2, 2) == "::") {
+    std::string Outer = shortName(D.take_front(Cls - 2));
+    if (!Outer.empty())
+      Out += " in " + Outer;
+  }
+  return Out;
+}
+
 std::string displayName(const Function &F) {
   const DISubprogram *SP = F.getSubprogram();
+  if (SP && SP->getLine() && F.getName().starts_with("_Z")) {
+    std::string L = lambdaName(demangle(F.getName()), SP->getFilename(), SP->getLine());
+    if (!L.empty())
+      return L;
+  }
   if (F.getName() == "_QQmain" && SP) {
     std::string P = programStatement(*SP);
     if (!P.empty())

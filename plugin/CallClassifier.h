@@ -34,7 +34,8 @@ bool cannotReachMpi(const llvm::Function &F, const llvm::TargetLibraryInfo &TLI)
 
 /// Display name of a function: Itanium names demangled, flang's `_QP`/`_QM`
 /// names turned into `name` / `module::name`, `_QQmain` into the program's
-/// name when known; otherwise the name itself.
+/// name when known; otherwise the name itself.  (A lambda's call operator
+/// reads "lambda at FILE:LINE in OUTER" through displayName(const Function &).)
 std::string displayName(llvm::StringRef Linkage, llvm::StringRef DebugName);
 
 /// Display name of a defined or declared function, from its linkage name and
@@ -43,6 +44,14 @@ std::string displayName(llvm::StringRef Linkage, llvm::StringRef DebugName);
 /// `program NAME` statement (the subprogram's line in its source file):
 /// "program NAME"; "main program" when the file or statement is not there.
 std::string displayName(const llvm::Function &F);
+
+/// A lambda's call operator as a person reads it: "lambda at FILE:LINE in
+/// OUTER" for a demangled "OUTER::$_N::operator()(...)" (clang's name of a
+/// closure with internal linkage), "OUTER::{lambda(...)#N}::operator()(...)"
+/// or "OUTER::'lambda'(...)::operator()(...)" (LLVM's demangler);
+/// FILE:LINE is the lambda's declaration (its DISubprogram), OUTER the
+/// enclosing function without return type and arguments.  "" otherwise.
+std::string lambdaName(llvm::StringRef Demangled, llvm::StringRef File, unsigned Line);
 
 } // namespace scalana
 #endif

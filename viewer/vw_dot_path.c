@@ -75,8 +75,10 @@ vw_graph *vw_path_graph(const struct vw_report *r, const json_t *rc, size_t max)
         if (!nd) {
             nd = agnode(c, name, 1);
             lab.len = 0;
-            vw_label_text(&lab, vw_str(v, "kind", "?"), 0);
-            vw_puts(&lab, " ");
+            if (*vw_kind_prefix(v)) {
+                vw_label_text(&lab, vw_kind_prefix(v), 0);
+                vw_puts(&lab, " ");
+            }
             vw_label_text(&lab, vw_str(v, "name", "?"), 60);
             vw_puts(&lab, "\\n");
             const char *file = vw_str(st, "file", vw_str(v, "file", ""));

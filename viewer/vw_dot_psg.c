@@ -76,8 +76,10 @@ static size_t choose(const struct vw_report *r, unsigned char *keep, size_t max)
 
 static void node_label(struct vw_out *lab, const struct vw_report *r, const json_t *v)
 {
-    vw_label_text(lab, vw_str(v, "kind", "?"), 0);
-    vw_puts(lab, " ");
+    if (*vw_kind_prefix(v)) {
+        vw_label_text(lab, vw_kind_prefix(v), 0);
+        vw_puts(lab, " ");
+    }
     vw_label_text(lab, vw_str(v, "name", ""), 60);
     const char *op = vw_str(v, "operation", NULL);
     if (op && *op && !strstr(vw_str(v, "name", ""), op)) {

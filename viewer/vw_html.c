@@ -91,7 +91,7 @@ static void section_scaling(struct vw_out *o, const struct vw_html_ctx *c, unsig
         const char *series = vw_str(model, "metric", "time_max_seconds");
         vw_plot_scaling(o, r, v, series);
         vw_printf(o, "<figcaption><a href=\"#vrow-%ld\">#%ld</a> ", pk[k].v, pk[k].v);
-        vw_html(o, vw_str(v, "kind", ""));
+        vw_html(o, vw_kind_prefix(v));
         vw_puts(o, " <b>");
         vw_html(o, vw_str(v, "name", ""));
         vw_puts(o, "</b> <span class=\"loc\">");

@@ -86,10 +86,19 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
         vw_printf(o, "\"><button class=\"cause-head\" type=\"button\" aria-expanded=\"false\" aria-controls=\"cause-%ld-detail\">", rank);
         vw_printf(o, "<span class=\"rk\">#%ld</span><span class=\"cat\">", rank);
         vw_html(o, vw_category_title(cat));
-        vw_puts(o, "</span><span class=\"loc\">");
-        vw_html_loc(o, vw_str(rc, "file", ""), vw_int(rc, "line", 0));
-        vw_puts(o, "</span><span class=\"fn\">");
-        vw_html(o, vw_str(rc, "function", ""));
+        if (*vw_str(rc, "location", "")) {
+            /* the text the terminal prints: "loop f.c:11-15 in relax,
+             * inlined into main at f.c:38"; the full path on hover */
+            vw_puts(o, "</span><span class=\"loc where\" title=\"");
+            vw_html(o, vw_str(rc, "file", ""));
+            vw_puts(o, "\">");
+            vw_html(o, vw_str(rc, "location", ""));
+        } else {
+            vw_puts(o, "</span><span class=\"loc\">");
+            vw_html_loc(o, vw_str(rc, "file", ""), vw_int(rc, "line", 0));
+            vw_puts(o, "</span><span class=\"fn\">");
+            vw_html(o, vw_str(rc, "function", ""));
+        }
         vw_puts(o, "</span><span class=\"cost\">");
         vw_num(o, vw_dbl(rc, "cost_seconds", 0));
         vw_printf(o, " s (%.1f%%)</span></button><p class=\"evidence\">", vw_dbl(rc, "cost_percent", 0));
@@ -142,8 +151,10 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
         const json_t *cv = vw_vertex(r, vi);
         if (cv) {
             vw_printf(o, "<dt>vertex</dt><dd><a href=\"#vrow-%ld\">%ld</a> ", vi, vi);
-            vw_html(o, vw_str(cv, "kind", ""));
-            vw_puts(o, " ");
+            if (*vw_kind_prefix(cv)) {
+                vw_html(o, vw_kind_prefix(cv));
+                vw_puts(o, " ");
+            }
             vw_html(o, vw_str(rc, "name", vw_str(cv, "name", "")));
             vw_puts(o, "</dd>");
         }

@@ -54,6 +54,10 @@ VW_HIDDEN long vw_int(const json_t *obj, const char *key, long dflt);
 /* The metrics entry of vertex v at the largest process count it has (NULL if none). */
 VW_HIDDEN const json_t *vw_metrics_last(const json_t *v);
 VW_HIDDEN int vw_has_flag(const json_t *v, const char *flag);
+/* Kind of vertex v to print before its name: the kind, or "" when the name
+ * already starts with it (the analyzer names loops and straight-line code
+ * "LOOP 12-15", "COMPUTE 2387-2404": "COMPUTE COMPUTE ..." reads as noise). */
+VW_HIDDEN const char *vw_kind_prefix(const json_t *v);
 /* "Category name" for display of a root_cause.category value. */
 VW_HIDDEN const char *vw_category_title(const char *category);
 /* One-sentence remedy of a category ("" when unknown). */

@@ -60,6 +60,14 @@ static const struct { const char *key, *title, *remedy; } categories[] = {
 #include "scalana/categories.def"
 #undef SCALANA_CATEGORY
 };
+const char *vw_kind_prefix(const json_t *v)
+{
+    const char *kind = vw_str(v, "kind", "");
+    const char *name = vw_str(v, "name", "");
+    size_t n = strlen(kind);
+    if (n && strncmp(name, kind, n) == 0 && (name[n] == ' ' || name[n] == 0)) return "";
+    return kind;
+}
 
 const char *vw_category_title(const char *c)
 {

@@ -25,15 +25,18 @@ receives the samples and which the MPI time:
                   kernels::relax, inlined into "program modproc" (the name of
                   its program statement) and no frame of flang's C main.
   cxx_names       the C++ program with an imbalance and a part built without
-                  the pass: no mangled (_Z) name reaches the terminal summary,
+                  the pass: no mangled (_Z) name and no closure name ($_0,
+                  {lambda(...)#1}) reaches the terminal summary,
                   a person-facing field of report.json (all but linkage_name),
-                  index.html or a DOT file; linkage names are kept.
+                  index.html or a DOT file; linkage names are kept; the
+                  axpy lambda is "lambda at cg.hpp:LINE in mini::cg_solve<".
 
 Vertices are named by paths of steps KIND[:@marker][=name]: a marker is a
 comment "@name" in the sources, naming its line; "=name" a substring of the
 vertex's name.  Exit 77 (skip) when a tool is missing.
 """
 import argparse
+import html
 import json
 import os
 import re
@@ -84,19 +87,20 @@ CASES = {
         "mpi": [("LOOP:@main-loop/MPI", 0.90)],
     },
     "c_helper_chain": {
-        "build": [("scalana-cc", ["-O2"], ["helper.c"])], "args": ["imbalance"],
+        "build": [("scalana-cc", ["-O2"], ["helper.c"])], "args": ["imbalance"], "viewer": True, "freq": 1000,
         "inlined": {"main": ["smooth", "total"]},
-        "chain": {"function": "smooth", "calls": [("main", "@call-smooth", True)]},
+        "chain": {"function": "smooth", "calls": [("main", "@call-smooth", True)], "loop": "@smooth-loop"},
     },
     "fortran_chain": {
-        "build": [("scalana-fc", ["-O2"], ["modproc.f90"])], "args": ["imbalance"],
+        "build": [("scalana-fc", ["-O2"], ["modproc.f90"])], "args": ["imbalance"], "viewer": True, "freq": 1000,
         "inlined": {"_QQmain": ["relax"]},
-        "chain": {"function": "kernels::relax", "calls": [("program modproc", "@call-relax", True)]},
+        "chain": {"function": "kernels::relax", "calls": [("program modproc", "@call-relax", True)],
+                  "loop": "@relax-loop"},
     },
     "cxx_names": {
         "build": [("scalana-cxx", ["-O3"], ["cg_main.cpp"]),
                   ("scalana-cxx", ["-O3", "--scalana-no-plugin"], ["cg_extra.cpp"])],
-        "args": ["imbalance"], "viewer": True, "names": True,
+        "args": ["imbalance"], "viewer": True, "freq": 1000, "names": True,
         "inlined": {"cg_solve": ["matvec_std", "mini::dot"]},
     },
 }
@@ -183,10 +187,11 @@ def check_inlined(exe, inlined):
                               % (callee, caller, calls[0].strip()))
 
 
-def check_chain(report, want, marks):
+def check_chain(report, want, marks, out=None):
     """A root cause inside want["function"] whose call_chain is want["calls"]
     ((caller, call-line marker, inlined) from main) and whose location names
-    each call."""
+    each call; with want["loop"], the location is the loop at that marker
+    (or one nested in it); with out, the viewer's outputs say the same."""
     causes = [c for c in report["root_causes"] if want["function"] in c["function"]]
     for c in report["root_causes"]:
         print("  #%d %s: %s" % (c["rank"], c["category"], c.get("location")))
@@ -205,11 +210,55 @@ def check_chain(report, want, marks):
                                    os.path.basename(got["file"]), got["line"])
         if text not in c.get("location", ""):
             raise Failure("location %r does not say %r" % (c.get("location"), text))
+    loop = want.get("loop")
+    if loop:
+        # the innermost loop inside the marked one: its first line is the
+        # marked line or below, within the function
+        (f, first), = marks[loop.lstrip("@")]
+        m = re.match(r"loop ([^:]+):(\d+)-(\d+) in ", c.get("location", ""))
+        if not m or m.group(1) != f or not first <= int(m.group(2)) <= first + 2 \
+                or int(m.group(3)) < int(m.group(2)):
+            raise Failure("location %r is not a loop at %s:%d" % (c.get("location"), f, first))
+        if (c["line"], c["last_line"]) != (int(m.group(2)), int(m.group(3))):
+            raise Failure("report.json line/last_line %d-%d differ from the location %r"
+                          % (c["line"], c["last_line"], c["location"]))
+    if out:
+        check_viewer(c, out)
     print("ok")
     return 0
 
 
+KIND_TWICE = re.compile(r"\b(LOOP|COMPUTE|BRANCH|FUNCTION|CALL|MPI|GPU|DYNAMIC) \1\b")
+
+
+def check_viewer(cause, out):
+    """The HTML cause header and the DOT title of the cause show the same
+    location text as the terminal; no label prints a vertex kind twice."""
+    page = open(os.path.join(out, "index.html"), errors="replace").read()
+    heads = re.findall(r'<li class="cause" id="cause-%d".*?<button class="cause-head"[^>]*>(.*?)</button>'
+                       % cause["rank"], page, re.S)
+    head = html.unescape(re.sub(r"<[^>]+>", " ", heads[0])) if heads else ""
+    if cause["location"] not in head:
+        raise Failure("index.html header of cause #%d %r lacks %r" % (cause["rank"], head, cause["location"]))
+    dot = open(os.path.join(out, "rootcause-%d.dot" % cause["rank"]), errors="replace").read()
+    if cause["location"] not in dot:
+        raise Failure("rootcause-%d.dot lacks %r" % (cause["rank"], cause["location"]))
+    for f in sorted(os.listdir(out)):
+        if f.endswith(".dot") or f == "index.html":
+            m = KIND_TWICE.search(open(os.path.join(out, f), errors="replace").read())
+            if m:
+                raise Failure("%s prints a kind twice: %r" % (f, m.group(0)))
+    print("  viewer: index.html and rootcause-%d.dot show %r" % (cause["rank"], cause["location"]))
+
+
 MANGLED = re.compile(r"(?<![A-Za-z0-9_])_Z[A-Za-z0-9_]")
+CLOSURE = re.compile(r"\$_[0-9]|\{lambda\(|'lambda[0-9]*'\(")
+
+
+def marks_line(mark):
+    """The line of a marker that only one source file uses."""
+    (_, line), = markers([os.path.join(SRC, f) for f in sorted(os.listdir(SRC))])[mark]
+    return line
 
 
 def check_names(report, summary, out):
@@ -233,9 +282,22 @@ def check_names(report, summary, out):
     if "index.html" not in texts or not any(f.endswith(".dot") for f in texts):
         errors.append("the viewer wrote no index.html or DOT file")
     for name, text in texts.items():
-        for m in MANGLED.finditer(text):
-            errors.append("%s: ...%s..." % (name, text[max(0, m.start() - 40):m.end() + 40]))
-            break
+        for rx in (MANGLED, CLOSURE):
+            for m in rx.finditer(text):
+                errors.append("%s: ...%s..." % (name, text[max(0, m.start() - 40):m.end() + 40]))
+                break
+    # lambdas read "lambda at FILE:LINE in OUTER", not clang's "$_0" or a
+    # demangler's {lambda(...)#1} / 'lambda'(...)
+    for v in report["vertices"]:
+        for k in ("name", "function"):
+            if CLOSURE.search(v[k]):
+                errors.append("vertex %d %s: %s" % (v["id"], k, v[k][:120]))
+    lambdas = [v for v in report["vertices"] if v["kind"] == "FUNCTION"
+               and v["function"].startswith("lambda at cg.hpp:%d in mini::cg_solve<" % marks_line("axpy-def"))
+               and v.get("linkage_name", "").startswith("_Z")]
+    if not lambdas:
+        errors.append("no FUNCTION vertex 'lambda at cg.hpp:%d in mini::cg_solve<...>' with its linkage name"
+                      % marks_line("axpy-def"))
     linkage = [v for v in report["vertices"] if v.get("linkage_name", "").startswith("_Z")]
     dynamic = [v for v in linkage if v.get("dynamic")]
     print("  %d vertices keep a _Z linkage name (%d dynamic), %d root causes"
@@ -280,6 +342,9 @@ def main():
     check_inlined(exe, case["inlined"])
     run_dir = os.path.join(a.workdir, "run-2p")
     env = dict(os.environ, SCALANA_OUTPUT=run_dir)
+    if case.get("freq"):
+        # a short run on busy cores: enough samples for the excess to be measured
+        env["SCALANA_FREQ"] = str(case["freq"])
     run([os.path.join(a.bindir, "scalana-run"), a.mpirun, "--allow-run-as-root", "--oversubscribe",
          "-n", "2", exe] + case.get("args", []), a.workdir, env)
     out = os.path.join(a.workdir, "report")
@@ -289,7 +354,7 @@ def main():
     marks = markers([os.path.join(SRC, f) for f in sorted(os.listdir(SRC))])
 
     if "chain" in case:
-        return check_chain(report, case["chain"], marks)
+        return check_chain(report, case["chain"], marks, out if case.get("viewer") else None)
     if case.get("names"):
         return check_names(report, summary, out)
     verts = report["vertices"]

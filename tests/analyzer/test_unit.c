@@ -1361,6 +1361,16 @@ static void t_names(void **state)
                         "miniFE::cg_solve<...>");
     assert_string_equal(an_short_function(&pool, "relax"), "relax");
     assert_string_equal(an_short_function(&pool, "program modproc"), "program modproc");
+    /* paths folded lexically (PRK builds name "MPI1/PIC/../../common/x.c") */
+    assert_string_equal(an_remap_path(NULL, &pool, "/w/prk/MPI1/PIC-static/../../common/MPI_bail_out.c"),
+                        "/w/prk/common/MPI_bail_out.c");
+    assert_string_equal(an_remap_path(NULL, &pool, "/a/./b//c.c"), "/a/b/c.c");
+    assert_string_equal(an_remap_path(NULL, &pool, "/../x.c"), "/x.c");
+    assert_string_equal(an_remap_path(NULL, &pool, "../src/../inc/h.h"), "../inc/h.h");
+    assert_string_equal(an_remap_path(NULL, &pool, "a/../../x.c"), "../x.c");
+    assert_string_equal(an_remap_path(NULL, &pool, "./x.c"), "x.c");
+    assert_string_equal(an_remap_path(NULL, &pool, "/plain/x.c"), "/plain/x.c");
+    assert_string_equal(an_remap_path(NULL, &pool, ""), "");
     an_strpool_free(&pool);
 }
 

@@ -1,7 +1,7 @@
 // C++: templates and inline functions are COMDAT: their graph sits in a
 // section group of its own and appears once in the linked binary although
-// both units define them; lambdas are functions of their own, called
-// directly or through std::function (an indirect call).
+// both units define them; lambdas ("lambda at FILE:LINE in main") are
+// functions of their own, called directly or through std::function.
 // RUN: %scalana-cxx -O0 -c %s -o %t.a.o
 // RUN: %scalana-cxx -O0 -c %S/Inputs/templates_b.cpp -o %t.b.o
 // RUN: %scalana-cxx %t.a.o %t.b.o -o %t
@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 // CHECK-NEXT:FUNCTION main templates_lambdas.cpp:19-35
 // CHECK-NEXT:  MPI MPI_Init templates_lambdas.cpp:21:5
 // CHECK-NEXT:  COMPUTE templates_lambdas.cpp:22
-// CHECK-NEXT:  CALL main::$_1::operator()(int) const templates_lambdas.cpp:28:5
+// CHECK-NEXT:  CALL lambda at templates_lambdas.cpp:24 in main templates_lambdas.cpp:28:5
 // CHECK-NEXT:  COMPUTE templates_lambdas.cpp:29 folded
 // CHECK-NEXT:  CALL std::function<void ()>::operator()() const templates_lambdas.cpp:30:5
 // CHECK-NEXT:  CALL other_unit(double*) templates_lambdas.cpp:31:5
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 // CHECK-NEXT:  MPI MPI_Finalize templates_lambdas.cpp:33:5
 // CHECK-NEXT:  CALL std::function<void ()>::~function() templates_lambdas.cpp:35:1
 // CHECK-NEXT:  CALL std::function<void ()>::~function() templates_lambdas.cpp:35:1
-// CHECK-NEXT:FUNCTION main::$_1::operator()(int) const templates_lambdas.cpp:24-27
+// CHECK-NEXT:FUNCTION lambda at templates_lambdas.cpp:24 in main templates_lambdas.cpp:24-27
 // CHECK-NEXT:  LOOP templates_lambdas.cpp:25-26
 // CHECK-NEXT:    CALL Reducer<double>::sum(double*, int) templates_lambdas.cpp:26:13
 // CHECK-NEXT:FUNCTION std::_Function_handler<void (), main::$_0>::_M_invoke(std::_Any_data const&) std_function.h:288-290
@@ -57,8 +57,8 @@ int main(int argc, char **argv)
 // CHECK-NEXT:FUNCTION std::enable_if<is_invocable_r_v<void, main::$_0&>, void>::type std::__invoke_r<void, main::$_0&>(main::$_0&) invoke.h:104-117
 // CHECK-NEXT:  CALL void std::__invoke_impl<void, main::$_0&>(std::__invoke_other, main::$_0&) invoke.h:111:2
 // CHECK-NEXT:FUNCTION void std::__invoke_impl<void, main::$_0&>(std::__invoke_other, main::$_0&) invoke.h:60-61
-// CHECK-NEXT:  CALL main::$_0::operator()() const invoke.h:61:14
-// CHECK-NEXT:FUNCTION main::$_0::operator()() const templates_lambdas.cpp:29
+// CHECK-NEXT:  CALL lambda at templates_lambdas.cpp:29 in main invoke.h:61:14
+// CHECK-NEXT:FUNCTION lambda at templates_lambdas.cpp:29 in main templates_lambdas.cpp:29
 // CHECK-NEXT:  CALL Reducer<int>::sum(int*, int) templates_lambdas.cpp:29:42
 // CHECK:unit {{.*}}/templates_lambdas.cpp (C++, debug info, loop depth limit 10, 3 vertices)
 // CHECK-NEXT:FUNCTION std::function<void ()>::operator()() const std_function.h:587-591

@@ -43,7 +43,7 @@ template <typename M, typename V, typename Op>
 int cg_solve(const M &A, const V &b, V &x, Op matvec, int max_iter)
 {
     V r = b, p = b, Ap(b.size());
-    auto axpy = [](V &y, const V &v, double a) {
+    auto axpy = [](V &y, const V &v, double a) { // @axpy-def
         for (std::size_t i = 0; i < y.size(); ++i) // @axpy-loop
             y[i] += a * v[i];
     };
