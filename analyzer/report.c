@@ -93,6 +93,17 @@ static json_t *metrics_json(const struct an_analysis *a, uint32_t v)
         json_object_set_new(o, "bytes", num(m->bytes));
         json_object_set_new(o, "imbalance", num(m->imbalance));
         if (a->scales[s].nreps > 1) json_object_set_new(o, "repetition_spread_seconds", num(m->spread));
+        /* exact computation right before this MPI call (runtime intervals): mean and max over processes */
+        if (a->g.v[v].kind == PSG_MPI && r->has_intervals && r->present_count) {
+            double *w = malloc((r->P + 1) * 2 * sizeof *w), sw = 0, sc = 0, mx = 0;
+            if (w && an_interval_before(r, v, 0, w) && an_interval_before(r, v, 1, w + r->P + 1)) {
+                for (uint32_t i = 0; i < r->P; i++) sw += w[i], sc += w[r->P + 1 + i], mx = w[i] > mx ? w[i] : mx;
+                json_object_set_new(o, "interval_before_mean_seconds", num(sw / r->present_count));
+                json_object_set_new(o, "interval_before_max_seconds", num(mx));
+                json_object_set_new(o, "interval_before_cpu_mean_seconds", num(sc / r->present_count));
+            }
+            free(w);
+        }
         /* outliers of the inclusive time (robust z-score) and per-process time */
         if (v < r->nvr && r->vr[v].incl) {
             double *x = malloc((r->P + 1) * sizeof *x);

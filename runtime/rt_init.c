@@ -242,6 +242,10 @@ void rt_activate(int thread_level)
         rt_g.writer_off = 1;
         rt_fail_record("writer", "the run directory is not usable (see world rank 0)");
     }
+    /* The activating thread's first computation interval starts now, not at its
+     * registration before MPI_Init (C MPI_Init then marks it as following MPI_Init). */
+    if (t)
+        rt_iv_thread_start(t, 1);
     atexit(rt_at_exit);
 }
 

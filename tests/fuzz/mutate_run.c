@@ -2,7 +2,8 @@
  * of scalana-analyze: every rank section is decoded, a few fields get values
  * that pass the decoder's structural checks but are nonsense (peers outside
  * the world, unknown MPI codes, zero periods, huge times, communicators whose
- * members do not exist...), re-encoded and written back in the same files.
+ * members do not exist, computation intervals with extreme times...),
+ * re-encoded and written back in the same files.
  *   mutate_run IN_DIR OUT_DIR SEED [MUTATIONS_PER_RANK]
  * Deterministic for a seed.  run.json is copied, and mutated for some seeds. */
 #include "scalana/profile_format.h"
@@ -49,11 +50,37 @@ static uint32_t wild32(uint32_t world)
 }
 
 static char *strings_copy;
+static struct prf_interval mut_iv[8];
 
 /* One mutation of d (its arrays are owned by the decoder and writable). */
 static void mutate(struct prf_rank_data *d, uint32_t world)
 {
-    switch (below(16)) {
+    switch (below(17)) {
+    case 16: {
+        /* computation intervals between random contexts with extreme times
+         * (mostly consistent, so that the decoder accepts them) */
+        uint32_t n = 1 + below(8);
+        for (uint32_t k = 0; k < n; k++) {
+            struct prf_interval *v = &mut_iv[k];
+            memset(v, 0, sizeof *v);
+            v->prev_context = d->mpi_count && below(4) ? below(d->mpi_count) : PRF_NONE;
+            v->next_context = d->mpi_count && below(4) ? below(d->mpi_count) : PRF_NONE;
+            v->thread = wild32(world);
+            v->count = 1 + below(3) * wild64() / 2;
+            v->wall_ns = wild64();
+            v->wall_max_ns = below(2) ? v->wall_ns : v->wall_ns / 2;
+            v->wall_min_ns = below(2) ? v->wall_max_ns : 0;
+            v->wall_sq_ns2 = below(2) ? (double)v->wall_ns * (double)v->wall_ns : 1e300;
+            v->cpu_count = below(2) ? v->count : 0;
+            v->cpu_ns = wild64();
+            v->cpu_wall_ns = below(2) ? v->wall_ns : 0;
+            v->cpu_samples = wild64();
+        }
+        d->has_intervals = 1;
+        d->interval_info = (struct prf_interval_table){n, below(4), wild64(), wild64(), wild64()};
+        d->intervals = mut_iv, d->interval_count = n;
+        break;
+    }
     case 0:
         if (d->peer_count) d->peers[below(d->peer_count)].peer = (int32_t)wild32(world);
         break;
