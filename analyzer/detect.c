@@ -638,28 +638,43 @@ static double total_work(const struct an_run *r, uint32_t v)
     return t;
 }
 
+enum an_fix an_fix_kind(const struct an_detect *d, const double *x, double t0, uint32_t p0, const uint8_t *heavy,
+                        double period)
+{
+    const struct an_analysis *a = d->a;
+    const struct an_run *r = d->r;
+    if (!(t0 > 0) || !p0) return AN_FIX_EXCESS;
+    double t1 = 0, light = 0, excess = 0;
+    uint32_t nl = 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i]) {
+            t1 += x[i];
+            if (!heavy[i]) light += x[i], nl++;
+        }
+    light = nl ? light / nl : 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i] && heavy[i]) excess += fmax(0, x[i] - light);
+    double scale = a->opt->weak ? (double)d->P / p0 : 1, ideal = t0 * scale, growth = t1 - ideal;
+    /* one standard deviation of the growth when the totals are sampled */
+    double sd = period > 0 ? sqrt(t1 / period + t0 * scale * scale / period) * period : 0;
+    return growth + 2 * sd < 0.5 * excess ? AN_FIX_SPREAD : AN_FIX_EXCESS;
+}
+
 enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np)
 {
     const struct an_analysis *a = d->a;
     const struct an_run *r = d->r;
     if (a->nscales < 2 || !np || v >= r->nvr) return AN_FIX_EXCESS;
-    double t1 = total_work(r, v), t0 = 0;
+    double t0 = 0;
     uint32_t p0 = 0;
     for (uint32_t s = 0; s + 1 < a->nscales && !(t0 > 0); s++) t0 = total_work(a->scales[s].rep, v), p0 = a->scales[s].P;
-    if (!(t0 > 0)) return AN_FIX_EXCESS;
-    /* the culprits' excess over the others' mean, summed */
-    uint8_t *cul = calloc(d->P + 1, 1);
-    if (!cul) abort();
+    double *x = an_xmalloc((d->P + 1) * sizeof *x);
+    uint8_t *heavy = calloc(d->P + 1, 1);
+    if (!heavy) abort();
     for (uint32_t k = 0; k < np; k++)
-        if (procs[k] < d->P) cul[procs[k]] = 1;
-    double light = 0, excess = 0;
-    uint32_t nl = 0;
-    for (uint32_t i = 0; i < d->P; i++)
-        if (r->present[i] && !cul[i]) light += an_work(&r->vr[v], i), nl++;
-    light = nl ? light / nl : 0;
-    for (uint32_t i = 0; i < d->P; i++)
-        if (r->present[i] && cul[i]) excess += fmax(0, an_work(&r->vr[v], i) - light);
-    free(cul);
-    double ideal = a->opt->weak ? t0 * d->P / p0 : t0, growth = t1 - ideal;
-    return growth >= 0.5 * excess ? AN_FIX_EXCESS : AN_FIX_SPREAD;
+        if (procs[k] < d->P) heavy[procs[k]] = 1;
+    for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
+    enum an_fix f = an_fix_kind(d, x, t0, p0, heavy, r->period_s > 0 ? r->period_s : 0.01);
+    free(x), free(heavy);
+    return f;
 }

@@ -109,14 +109,20 @@ enum an_fix {
     AN_FIX_SPREAD   /* serial bottleneck: the work spread evenly over all processes */
 };
 
-/** How to fix an imbalance at vertex v with culprits procs: compare the
- *  culprits' excess E (their work above the others' mean, summed) with how
- *  much the code's total work over the processes grew from the smallest count
- *  beyond the ideal (strong: the same total; weak: x P/p0), G.  G >= E/2: the
- *  excess is work added on the culprits (2 of 8 ranks with 3x their share:
- *  G = E): remove it (AN_FIX_EXCESS).  G < E/2: the amount is fixed and only
- *  its distribution is wrong (rank 0 with 2 of p + 1 parts of a fixed total:
- *  G = 0): spread it evenly (AN_FIX_SPREAD).  With one count: AN_FIX_EXCESS. */
+/** How to fix an imbalance: compare the culprits' excess E (their values
+ *  x[i] above the others' mean, summed; heavy[i] marks them) with how much
+ *  the total of x grew from t0, the total at the smallest count p0, beyond
+ *  the ideal (strong: the same total; weak: x P/p0), G.  Unless G is clearly
+ *  below E/2 (G + 2 standard deviations of its sampling noise, period > 0 for
+ *  sampled values, 0 for exact ones), the excess is work added on the
+ *  culprits (2 of 8 ranks with 3x their share: G = E): remove it
+ *  (AN_FIX_EXCESS).  Else the amount is fixed and only its distribution is
+ *  wrong (rank 0 with 2 of p + 1 parts of a fixed total: G = 0): spread it
+ *  evenly (AN_FIX_SPREAD).  t0 <= 0 (no smaller count): AN_FIX_EXCESS. */
+enum an_fix an_fix_kind(const struct an_detect *d, const double *x, double t0, uint32_t p0, const uint8_t *heavy,
+                        double period);
+/** an_fix_kind on the work (an_work) of vertex v with culprits procs, its
+ *  sampled totals; one count: AN_FIX_EXCESS. */
 enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np);
 
 /** The saving of fixing the work at vertex v (culprits procs) at the largest

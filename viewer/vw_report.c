@@ -53,13 +53,6 @@ int vw_has_flag(const json_t *v, const char *flag)
     return 0;
 }
 
-/* The categories: include/scalana/categories.def (one list for the analyzer,
- * the viewer, --help and the schema). */
-static const struct { const char *key, *title, *remedy; } categories[] = {
-#define SCALANA_CATEGORY(e, name, label, remedy) {name, label, remedy},
-#include "scalana/categories.def"
-#undef SCALANA_CATEGORY
-};
 const char *vw_kind_prefix(const json_t *v)
 {
     const char *kind = vw_str(v, "kind", "");
@@ -71,17 +64,29 @@ const char *vw_kind_prefix(const json_t *v)
 
 const char *vw_category_title(const char *c)
 {
+    /* the categories: include/scalana/categories.def (one list for the
+     * analyzer, the viewer, --help and the schema) */
+    static const struct { const char *key, *title; } t[] = {
+#define SCALANA_CATEGORY(e, name, label, remedy) {name, label},
+#include "scalana/categories.def"
+#undef SCALANA_CATEGORY
+    };
     if (!c) return "unknown";
-    for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
-        if (strcmp(c, categories[i].key) == 0) return categories[i].title;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(c, t[i].key) == 0) return t[i].title;
     return c;
 }
 
 const char *vw_category_remedy(const char *c)
 {
+    static const struct { const char *key, *remedy; } t[] = {
+#define SCALANA_CATEGORY(e, name, label, remedy) {name, remedy},
+#include "scalana/categories.def"
+#undef SCALANA_CATEGORY
+    };
     if (!c) return "";
-    for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
-        if (strcmp(c, categories[i].key) == 0) return categories[i].remedy;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(c, t[i].key) == 0) return t[i].remedy;
     return "";
 }
 

@@ -453,6 +453,22 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
             double *delta = calloc(d->P + 1, sizeof *delta), all = 0, light = 0;
             uint32_t na = 0, nl = 0;
             if (!delta) abort();
+            if (fix != AN_FIX_SPREAD || cat != AN_CAT_SERIAL) {
+                /* added work or a wrong distribution, judged on the exact interval
+                 * totals (the sampled ones are too noisy for a short imbalance) */
+                double t0 = 0;
+                uint32_t p0 = 0;
+                for (uint32_t sc = 0; sc + 1 < a->nscales && !(t0 > 0); sc++) {
+                    const struct an_run *r0 = a->scales[sc].rep;
+                    double *x0 = an_xmalloc((r0->P + 1) * sizeof *x0);
+                    if (an_interval_before(r0, interval_at, 1, x0))
+                        for (uint32_t i = 0; i < r0->P; i++) t0 += r0->present[i] ? x0[i] : 0;
+                    p0 = r0->P;
+                    free(x0);
+                }
+                if (cat != AN_CAT_LATE_SENDER && cat != AN_CAT_LATE_RECEIVER && cat != AN_CAT_SERIAL)
+                    fix = a->nscales < 2 ? AN_FIX_EXCESS : an_fix_kind(d, b->exact_x, t0, p0, b->exact_heavy, 0);
+            }
             for (uint32_t i = 0; i < d->P; i++)
                 if (r->present[i]) {
                     all += b->exact_x[i], na++;
