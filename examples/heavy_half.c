@@ -2,7 +2,7 @@
  * Strong scaling: 1.6 CPU seconds of relaxation (at scale 1) split over the
  * processes, 20 iterations each ending in MPI_Allreduce.  With --defect=on every
  * odd rank ({1}, {1,3}, {1,3,5,7} at 2, 4, 8 processes) owns three times the cells
- * of an even one (the total stays the same), as a partition that gives every
+ * of an even one (its excess is extra work: with the defect off it owns what the others own), as a partition that gives every
  * other block a refined region would: a test that
  * compares each process with the mean of the others, or with the heaviest one,
  * misses most culprits; all of them must be named.  The planted loop sits in
@@ -20,7 +20,7 @@ static double work(int rank, int size, int defect, int phase, const void *ctx)
 {
     (void)phase;
     return *(const double *)ctx * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
-           ex_total_parts(size, defect, is_heavy, HEAVY_PARTS);
+           size;
 }
 
 int main(int argc, char **argv)

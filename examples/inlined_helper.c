@@ -2,7 +2,7 @@
  * that -O2 inlines into main.  Strong scaling: 1.6 CPU seconds of row relaxation
  * (at scale 1), plus a balanced boundary smoothing (0.2 CPU seconds in all) in the
  * same helper.  With --defect=on the last rank (p > 1) owns three times the rows
- * of every other rank (the total stays the same); everyone else waits in
+ * of every other rank (its excess is extra work: with the defect off it owns what the others own); everyone else waits in
  * MPI_Allreduce.
  * The helper holds two loops and no MPI: only the row loop is the cause, not the
  * helper as a whole, not the boundary loop, not the call line in main. */
@@ -54,7 +54,7 @@ static double work(int rank, int size, int defect, int phase, const void *ctx)
     const struct params *pr = (const struct params *)ctx;
     (void)phase;
     return pr->boundary_seconds + pr->rows_seconds * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
-                                      ex_total_parts(size, defect, is_heavy, HEAVY_PARTS);
+                                      size;
 }
 
 int main(int argc, char **argv)
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
     static struct block b;
     b.nrows = (int)(ROW_PARTS * ex_parts(run.rank, run.size, run.defect, is_heavy, HEAVY_PARTS));
     b.row_seconds = pr.rows_seconds /
-                    (ROW_PARTS * ex_total_parts(run.size, run.defect, is_heavy, HEAVY_PARTS));
+                    (ROW_PARTS * run.size);
     b.boundary_seconds = pr.boundary_seconds;
     double spent = 0.0, residual = 0.0;
 

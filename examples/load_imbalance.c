@@ -1,9 +1,9 @@
 /* load_imbalance.c — planted defect: load imbalance before a collective.
  * Strong scaling: a fixed amount of relaxation work (2.4 CPU seconds at scale 1)
  * is split over the processes.  With --defect=on the ranks r with r % 4 == 3 or
- * r == p-1 (p > 1) own three times the cells of every other rank (the total stays
- * the same); everyone else waits for them in MPI_Allreduce at the end of every
- * iteration.  With --defect=off every rank owns the same. */
+ * r == p-1 (p > 1) own three times the cells of every other rank (the excess is
+ * extra work); everyone else waits for them in MPI_Allreduce at the end of every
+ * iteration.  With --defect=off every rank owns the same, 1/p of the work. */
 #include "common/example.h"
 
 #define NITER 20              /* iterations, each ending in an MPI_Allreduce */
@@ -28,7 +28,7 @@ static double work(int rank, int size, int defect, int phase, const void *ctx)
 {
     (void)phase;
     return *(const double *)ctx * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
-           ex_total_parts(size, defect, is_heavy, HEAVY_PARTS);
+           size;
 }
 
 int main(int argc, char **argv)

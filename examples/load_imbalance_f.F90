@@ -2,7 +2,8 @@
 ! load imbalance before a collective.  Strong scaling: 2.4 CPU seconds of relaxation
 ! (at scale 1) split over the processes; with --defect=on the ranks r with
 ! mod(r,4) == 3 or r == p-1 (p > 1) own three times the cells of every other rank
-! (the total stays the same) and the others wait for them in MPI_ALLREDUCE.  Same switch and ground-truth lines as the C examples.
+! (the excess is extra work) and the others wait for them in MPI_ALLREDUCE.  Same
+! switch and ground-truth lines as the C examples.
 #include "common/example_f.inc"
 
 module relax_mod
@@ -48,14 +49,13 @@ program load_imbalance_f
   call parse_switches(rank, 'load_imbalance_f', defect, scale)
   wall_start = MPI_WTIME()
   heavy = defect .and. is_heavy(rank, nprocs)
-  ! the cells split in parts: heavy_parts on a heavy rank, 1 on the others
+  ! fair shares: heavy_parts on a heavy rank, 1 on the others
   allocate (won(nprocs), woff(nprocs))
-  parts = 0d0
   do r = 1, nprocs
     won(r) = 1d0
     if (defect .and. is_heavy(r - 1, nprocs)) won(r) = heavy_parts
-    parts = parts + won(r)
   end do
+  parts = nprocs   ! a fair share is 1/p of the work: the heavy ranks' excess is extra work
   per_iteration = scale * total_work / niter
   won = per_iteration * won / parts
   fair = per_iteration / nprocs

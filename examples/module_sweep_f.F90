@@ -2,7 +2,7 @@
 ! procedure (mpif.h bindings, scalana-fc).  Strong scaling: 1.6 CPU seconds of row
 ! relaxation (at scale 1), plus a balanced boundary smoothing (0.2 CPU seconds in
 ! all) in the same procedure.  With --defect=on rank 0 (p > 1) owns three times the
-! rows of every other rank (the total stays the same); the others wait in
+! rows of every other rank (the excess is extra work); the others wait in
 ! MPI_ALLREDUCE.  The procedure holds two loops and no MPI: only the row loop is the
 ! cause.
 #include "common/example_f.inc"
@@ -62,11 +62,11 @@ program module_sweep_f
   call parse_switches(rank, 'module_sweep_f', defect, scale)
   wall_start = MPI_WTIME()
   heavy = defect .and. nprocs > 1 .and. rank == 0
-  ! the rows split in parts: heavy_parts on rank 0 with the defect on, 1 on the others
+  ! fair shares of the rows: heavy_parts on rank 0 with the defect on, 1 on the others
   allocate (won(nprocs), woff(nprocs))
   won = 1d0
   if (defect .and. nprocs > 1) won(1) = heavy_parts
-  parts = sum(won)
+  parts = nprocs   ! a fair share is 1/p of the rows: rank 0's excess is extra work
   nrows = nint(row_parts * won(rank + 1))
   allocate (rows(nrows))
   per_iteration = scale * total_work / niter

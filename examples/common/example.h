@@ -124,22 +124,17 @@ static inline double ex_phase_seconds(double *work, int n, int cores)
     return t;
 }
 
-/* Load imbalance at a fixed total: with the defect on, a rank for which heavy()
- * holds owns heavy_parts parts of the work and every other rank 1 part; with it
- * off every rank owns 1.  The total stays the same, so the defect-off run is the
- * balanced run of the same work (what fixing the imbalance gives). */
+/* Load imbalance as extra work: with the defect on, a rank for which heavy() holds
+ * owns heavy_parts fair shares (1/p of the work each), every other rank one; with
+ * it off every rank owns one.  The excess is work the heavy ranks need not do, so
+ * the defect-off run is the fix "bring the heavy ranks down to the others", and
+ * the defect costs wall time even where the ranks share a few cores (a fixed total
+ * redistributed among 8 processes on 2 cores would cost next to nothing there). */
 typedef int (*ex_heavy_fn)(int rank, int size);
 
 static inline double ex_parts(int rank, int size, int defect, ex_heavy_fn heavy, double heavy_parts)
 {
     return defect && heavy(rank, size) ? heavy_parts : 1.0;
-}
-
-static inline double ex_total_parts(int size, int defect, ex_heavy_fn heavy, double heavy_parts)
-{
-    double all = 0.0;
-    for (int r = 0; r < size; r++) all += ex_parts(r, size, defect, heavy, heavy_parts);
-    return all;
 }
 
 /* CPU seconds that `rank` of `size` spends in `phase` of one iteration, with the

@@ -85,6 +85,20 @@ def main():
                     raise rx.Failure("ground truth names file %s" % truth["file"])
                 if want_cat:
                     rx.check_planted_range(src_lines, truth, ex["language"])
+                    # ... and the rule rejects a range that is one line off at either end
+                    for delta in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+                        wrong = dict(truth, loop=[truth["loop"][0] + delta[0],
+                                                  truth["loop"][1] + delta[1]])
+                        if wrong["loop"][0] > wrong["loop"][1] or (
+                                want_cat == "growing_communication"
+                                and wrong["loop"][0] == wrong["loop"][1]):
+                            continue   # (a collective statement alone is a valid range)
+                        try:
+                            rx.check_planted_range(src_lines, wrong, ex["language"])
+                        except rx.Failure:
+                            continue
+                        raise rx.Failure("the loop-range rule accepts %s for the planted loop %s"
+                                         % (wrong["loop"], truth["loop"]))
                     if not truth.get("function"):
                         raise rx.Failure("ground truth names no function for the planted loop")
                     if want_cat != "growing_communication" and not (

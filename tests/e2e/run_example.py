@@ -154,6 +154,16 @@ def check_planted_range(src_lines, truth, language=None):
         if end != loop[1]:
             raise Failure("example bug: the loop at line %d ends at line %s, the ground truth "
                           "says %d" % (loop[0], end, loop[1]))
+        # not the unbraced body of an enclosing loop (`while (...)` / `for (...) body;`):
+        # then the planted loop is the enclosing one
+        prev = loop[0] - 1
+        while prev >= 1 and not strip_comment(src_lines[prev - 1], fortran).strip():
+            prev -= 1
+        if (not fortran and prev >= 1 and LOOP_HEAD.search(strip_comment(src_lines[prev - 1], False))
+                and "{" not in strip_comment(src_lines[prev - 1], False)
+                and loop_extent(src_lines, prev, False) == loop[1]):
+            raise Failure("example bug: lines %d-%d are the body of the loop at line %d"
+                          % (loop[0], loop[1], prev))
     elif not (comm and loop[0] == loop[1]):   # a collective statement may stand alone
         raise Failure("example bug: planted line %d does not start a loop: %r"
                       % (loop[0], src_lines[loop[0] - 1].strip()))
