@@ -175,6 +175,7 @@ struct an_frame {
     const char *function;  /* linkage name ("" when unknown), interned */
     const char *file;      /* source file ("" when unknown), interned */
     uint32_t line, column;
+    uint32_t fn_first, fn_last; /* the function's own source lines (DWARF; 0 unknown) */
     uint8_t has_dwarf;     /* function known from DWARF (not just the symbol table) */
     uint8_t in_exe;        /* the frame lies in the analysed executable */
 };

@@ -360,8 +360,14 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
             }
         }
         struct an_vertex *v = &c->g->v[fv];
-        if (f->line && (v->line == 0 || f->line < v->line)) v->line = f->line;
-        if (f->line > v->last_line) v->last_line = f->line;
+        if (f->fn_first && f->fn_last >= f->fn_first) {
+            /* the function's own lines from DWARF: the same in every run */
+            v->line = f->fn_first, v->last_line = f->fn_last;
+        } else {
+            /* no DWARF range: the lines samples and calls were seen at */
+            if (f->line && (v->line == 0 || f->line < v->line)) v->line = f->line;
+            if (f->line > v->last_line) v->last_line = f->line;
+        }
         if (is_call) {
             char nm[512];
             snprintf(nm, sizeof nm, "call at line %u", f->line);
@@ -387,7 +393,7 @@ static struct state step(struct an_attr_ctx *c, struct state s, const struct prf
     if (n->kind == PRF_CCT_OVERFLOW) return s;
     if (n->module == PRF_NONE || n->module >= module_count) {
         (*unresolved)++;
-        static const struct an_frame unk = {"<unknown>", "", 0, 0, 0, 0};
+        static const struct an_frame unk = {.function = "<unknown>", .file = ""};
         if (s.mode == MODE_PRE) return s;
         return enter(c, s, &unk, n->kind != PRF_CCT_PC, 0, 0);
     }

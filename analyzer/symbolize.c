@@ -7,6 +7,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -20,7 +21,12 @@ struct sym_module {
     int is_exe;
     Dwarf_Die *cus; size_t ncus; int cus_done; /* every CU, for binaries without .debug_aranges */
     struct fn_range *fns; size_t nfns; int fns_done; /* every subprogram's address ranges, sorted */
+    struct fn_lines *lines; size_t lines_cap, lines_n; /* source lines of functions, by DIE */
 };
+
+/* The source lines of a function's own code (a subprogram or one inlined
+ * instance), memoised by its DIE's global offset. */
+struct fn_lines { Dwarf_Off die; uint32_t first, last; int used; };
 
 /* One address range of a subprogram DIE (global .debug_info offset). */
 struct fn_range { Dwarf_Addr lo, hi; Dwarf_Off die; };
@@ -88,6 +94,7 @@ void an_sym_free(struct an_symbolizer *s)
         if (s->mods[i].dwfl) dwfl_end(s->mods[i].dwfl);
         free(s->mods[i].cus);
         free(s->mods[i].fns);
+        free(s->mods[i].lines);
     }
     free(s->mods);
     for (size_t i = 0; i < s->cache_cap; i++)
@@ -325,6 +332,108 @@ static int scopes_in(Dwarf_Die *fn, Dwarf_Addr addr, Dwarf_Die **out)
     return n;
 }
 
+/* Address ranges of the inlined subroutines nested anywhere in die (their
+ * code is another function's lines), appended to r[*n] up to cap. */
+static void nested_inlined(Dwarf_Die *die, Dwarf_Addr (*r)[2], size_t *n, size_t cap, int depth)
+{
+    Dwarf_Die c;
+    if (depth > 64 || dwarf_child(die, &c) != 0) return;
+    do {
+        int tag = dwarf_tag(&c);
+        if (tag == DW_TAG_inlined_subroutine) {
+            Dwarf_Addr base, lo, hi;
+            for (ptrdiff_t off = 0; (off = dwarf_ranges(&c, off, &base, &lo, &hi)) > 0 && *n < cap;)
+                r[*n][0] = lo, r[*n][1] = hi, (*n)++;
+        } else if (tag == DW_TAG_lexical_block || tag == DW_TAG_try_block || tag == DW_TAG_catch_block) {
+            nested_inlined(&c, r, n, cap, depth + 1);
+        }
+    } while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* First and last source line of fn's own code: its declaration line
+ * (DW_AT_decl_line, through the abstract origin of an inlined instance) to
+ * the largest line of the line-table rows in its address ranges, in its
+ * declaration file, outside the inlined subroutines nested in it.  The range
+ * comes from the binary alone, never from where samples fell.  0/0 when
+ * DWARF lacks the facts. */
+static void function_lines(struct sym_module *m, Dwarf_Die *cu, Dwarf_Die *fn, Dwarf_Addr bias,
+                           uint32_t *first, uint32_t *last)
+{
+    *first = *last = 0;
+    Dwarf_Off off = dwarf_dieoffset(fn);
+    if (m->lines_cap) {
+        for (size_t h = (size_t)(off * 0x9e3779b97f4a7c15ull >> 20) & (m->lines_cap - 1); m->lines[h].used;
+             h = (h + 1) & (m->lines_cap - 1))
+            if (m->lines[h].die == off) {
+                *first = m->lines[h].first, *last = m->lines[h].last;
+                return;
+            }
+    }
+    int decl = 0;
+    /* the declaration file by its index in the CU's file table: libdw's
+     * dwarf_decl_file finds no name for clang's DWARF 5 index 0 */
+    const char *dfile = NULL;
+    Dwarf_Attribute at;
+    Dwarf_Word fi;
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (cu && dwarf_attr_integrate(fn, DW_AT_decl_file, &at) && dwarf_formudata(&at, &fi) == 0 &&
+        dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && fi < nfiles)
+        dfile = dwarf_filesrc(files, fi, NULL, NULL);
+    const char *dbase = dfile ? strrchr(dfile, '/') : NULL;
+    dbase = dbase ? dbase + 1 : dfile;
+    if (dwarf_decl_line(fn, &decl) == 0 && decl > 0 && dfile) {
+        static Dwarf_Addr inl[4096][2];
+        size_t ninl = 0;
+        nested_inlined(fn, inl, &ninl, 4096, 0);
+        Dwarf_Lines *lines;
+        size_t nlines;
+        uint32_t mx = (uint32_t)decl;
+        if (cu && dwarf_getsrclines(cu, &lines, &nlines) == 0) {
+            Dwarf_Addr base, lo, hi;
+            for (ptrdiff_t ro = 0; (ro = dwarf_ranges(fn, ro, &base, &lo, &hi)) > 0;) {
+                for (size_t i = 0; i < nlines; i++) {
+                    Dwarf_Line *l = dwarf_onesrcline(lines, i);
+                    Dwarf_Addr a;
+                    int no;
+                    if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi || dwarf_lineno(l, &no) != 0 ||
+                        no <= 0 || (uint32_t)no <= mx)
+                        continue;
+                    bool end = false;
+                    if (dwarf_lineendsequence(l, &end) == 0 && end) continue;
+                    int inside = 0;
+                    for (size_t k = 0; k < ninl && !inside; k++) inside = a >= inl[k][0] && a < inl[k][1];
+                    /* same file: by base name (DWARF 5 lists the primary
+                     * file twice, once relative to the compile directory) */
+                    const char *lf = dwarf_linesrc(l, NULL, NULL);
+                    const char *lb = lf ? strrchr(lf, '/') : NULL;
+                    lb = lb ? lb + 1 : lf;
+                    if (!inside && lb && strcmp(lb, dbase) == 0) mx = (uint32_t)no;
+                }
+            }
+        }
+        *first = (uint32_t)decl, *last = mx;
+    }
+    (void)bias;
+    if ((m->lines_n + 1) * 2 > m->lines_cap) {
+        size_t ncap = m->lines_cap ? m->lines_cap * 2 : 256;
+        struct fn_lines *nl = calloc(ncap, sizeof *nl);
+        if (!nl) abort();
+        for (size_t i = 0; i < m->lines_cap; i++) {
+            if (!m->lines[i].used) continue;
+            size_t h = (size_t)(m->lines[i].die * 0x9e3779b97f4a7c15ull >> 20) & (ncap - 1);
+            while (nl[h].used) h = (h + 1) & (ncap - 1);
+            nl[h] = m->lines[i];
+        }
+        free(m->lines);
+        m->lines = nl, m->lines_cap = ncap;
+    }
+    size_t h = (size_t)(off * 0x9e3779b97f4a7c15ull >> 20) & (m->lines_cap - 1);
+    while (m->lines[h].used) h = (h + 1) & (m->lines_cap - 1);
+    m->lines[h] = (struct fn_lines){off, *first, *last, 1};
+    m->lines_n++;
+}
+
 static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr, struct an_resolved *r)
 {
     memset(r, 0, sizeof *r);
@@ -396,6 +505,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         fr->function = an_intern(s->pool, name ? name : "");
         fr->has_dwarf = 1;
         fr->in_exe = (uint8_t)m->is_exe;
+        function_lines(m, cu, chain[k], dbias, &fr->fn_first, &fr->fn_last);
         if (k == 0) {
             fr->file = an_intern(s->pool, lfile ? lfile : "");
             fr->line = (uint32_t)(lline > 0 ? lline : 0);

@@ -24,6 +24,10 @@ receives the samples and which the MPI time:
                   points: the root cause is relax's loop, named
                   kernels::relax, inlined into "program modproc" (the name of
                   its program statement) and no frame of flang's C main.
+  dyn_ranges      helper.c built without the pass: the DYNAMIC vertices of
+                  main and of the inlined smooth() carry the function's own
+                  lines from DWARF (declaration to last line), not the lines
+                  samples fell on.
   cxx_names       the C++ program with an imbalance and a part built without
                   the pass: no mangled (_Z) name and no closure name ($_0,
                   {lambda(...)#1}) reaches the terminal summary,
@@ -90,6 +94,16 @@ CASES = {
         "build": [("scalana-cc", ["-O2"], ["helper.c"])], "args": ["imbalance"], "viewer": True, "freq": 1000,
         "inlined": {"main": ["smooth", "total"]},
         "chain": {"function": "smooth", "calls": [("main", "@call-smooth", True)], "loop": "@smooth-loop"},
+    },
+    "dyn_ranges": {
+        # built without the pass: the function vertices are dynamic
+        "build": [("scalana-cc", ["-O2", "--scalana-no-plugin"], ["helper.c"])],
+        "inlined": {"main": ["smooth", "total"]},
+        "ranges": [
+            # (function, first line, last line at least, last line at most)
+            ("smooth", "@smooth-def", "@copy-body", "@smooth-end"),
+            ("main", "@main-def", "@main-loop", None),
+        ],
     },
     "fortran_chain": {
         "build": [("scalana-fc", ["-O2"], ["modproc.f90"])], "args": ["imbalance"], "viewer": True, "freq": 1000,
@@ -228,6 +242,28 @@ def check_chain(report, want, marks, out=None):
     return 0
 
 
+def check_ranges(report, want, marks):
+    """Every DYNAMIC function vertex of each named function spans the
+    function's own lines (from DWARF, the same in every run)."""
+    errors = []
+    for fn, first, last_min, last_max in want:
+        vs = [v for v in report["vertices"] if v["kind"] == "DYNAMIC" and v["function"] == fn]
+        if not vs:
+            errors.append("no DYNAMIC vertex of %s" % fn)
+        for v in vs:
+            def line(mark):
+                return min(no for f, no in marks[mark.lstrip("@")] if f == os.path.basename(v["file"]))
+            hi = line(last_max) if last_max else 1 << 30
+            print("  %s: lines %d-%d (want %d-[%d, %s])" % (fn, v["line"], v["last_line"], line(first),
+                                                         line(last_min), hi if last_max else "end"))
+            if v["line"] != line(first) or not line(last_min) <= v["last_line"] <= hi:
+                errors.append("vertex %d of %s spans %d-%d" % (v["id"], fn, v["line"], v["last_line"]))
+    if errors:
+        raise Failure("\n".join(errors))
+    print("ok")
+    return 0
+
+
 KIND_TWICE = re.compile(r"\b(LOOP|COMPUTE|BRANCH|FUNCTION|CALL|MPI|GPU|DYNAMIC) \1\b")
 
 
@@ -353,6 +389,8 @@ def main():
     report = json.load(open(os.path.join(out, "report.json")))
     marks = markers([os.path.join(SRC, f) for f in sorted(os.listdir(SRC))])
 
+    if "ranges" in case:
+        return check_ranges(report, case["ranges"], marks)
     if "chain" in case:
         return check_chain(report, case["chain"], marks, out if case.get("viewer") else None)
     if case.get("names"):

@@ -12,15 +12,15 @@ static double a[N][N], b[N][N];
 /* rows: the rows smoothed (fewer on the ranks other than 0 with an
  * imbalance); every rank copies all rows, so the imbalance lies in the
  * smoothing loop alone */
-static void smooth(int rows)
+static void smooth(int rows) /* @smooth-def */
 {
     for (int i = 1; i < rows - 1; i++) /* @smooth-loop */
         for (int j = 1; j < N - 1; j++)
             b[i][j] = 0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]) + 1e-3 * b[i][j];
     for (int i = 1; i < N - 1; i++) /* @copy-loop */
         for (int j = 1; j < N - 1; j++)
-            a[i][j] = b[i][j];
-}
+            a[i][j] = b[i][j]; /* @copy-body */
+} /* @smooth-end */
 
 static double total(double s)
 {
@@ -33,7 +33,7 @@ static double total(double s)
 static double now(void) { return MPI_Wtime(); }
 #define TIMED(t, call) (t0 = now(), (call), (t) += now() - t0)
 
-int main(int argc, char **argv)
+int main(int argc, char **argv) /* @main-def */
 {
     int rank;
     MPI_Init(&argc, &argv);
