@@ -187,6 +187,11 @@ static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of
 {
     json_t *arr = json_array();
     double wall = a->nscales ? a->scales[a->nscales - 1].wall : 0, base = uncontended_wall(a);
+    /* the percentage people read is of the measured wall time of the largest
+     * run (the runs table's number), and the shown percentages of one list
+     * never add up to more than 100: where costs overlap (a cause and the
+     * wait it explains elsewhere), the later cause shows what is left */
+    double shown = 0;
     for (uint32_t k = 0; k < count; k++) {
         const struct an_cause *c = &list[k];
         const struct an_vertex *x = &a->g.v[c->vertex];
@@ -200,8 +205,10 @@ static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of
         json_object_set_new(o, "function", json_string(x->function));
         json_object_set_new(o, "vertex", json_integer(index_of[c->vertex]));
         json_object_set_new(o, "cost_seconds", num(c->cost));
-        json_object_set_new(o, "cost_percent", num(base > 0 ? fmin(100, c->cost / base * 100) : 0));
-        json_object_set_new(o, "cost_percent_of_wall", num(wall > 0 ? fmin(100, c->cost / wall * 100) : 0));
+        double pct = wall > 0 ? fmax(0, fmin(100 - shown, c->cost / wall * 100)) : 0;
+        shown += pct;
+        json_object_set_new(o, "cost_percent", num(pct));
+        json_object_set_new(o, "cost_percent_of_base", num(base > 0 ? fmin(100, c->cost / base * 100) : 0));
         json_object_set_new(o, "cost_noise_seconds", num(c->cost_noise));
         if (c->cost_rule) json_object_set_new(o, "cost_rule", json_string(c->cost_rule));
         json_object_set_new(o, "remedy", json_string(an_category_remedy(c->cat)));
