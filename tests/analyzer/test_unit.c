@@ -1156,6 +1156,7 @@ static void back_to_back_case(int back_to_back, int *flagged, int *warned)
         double A[8], W[8];
         for (uint32_t i = 0; i < P; i++) A[i] = 4.0 / P, W[i] = 0.02 * P * P, r->cpu[i] = 4.0 * 2 / P;
         double calls = back_to_back > 0 ? 2560 : 20;
+        for (uint32_t i = 0; i < P; i++) r->usable_cores[i] = 2, r->ranks_on_host[i] = P; /* 2 cores */
         set_cpu(r, m.A, A), set_mpi(r, m.ar, W, calls, 1e-6);
         if (back_to_back < 0) continue;
         r->intervals = calloc(1, sizeof *r->intervals);
@@ -1175,7 +1176,41 @@ static void back_to_back_case(int back_to_back, int *flagged, int *warned)
         assert_int_equal(m.a.causes[0].vertex, m.ar);
         assert_string_equal(an_category_name(m.a.causes[0].cat), "growing_communication");
         assert_non_null(strstr(m.a.causes[0].evidence, "caveat"));
+        /* the saving: 2560 calls x (1.28 - 0.08 s) / 2560 growth per call from
+         * 2 processes, on 4 processes per core at 8 */
+        assert_true(fabs(m.a.causes[0].cost - 1.2 / 4) < 1e-3);
     }
+    an_analysis_free(&m.a);
+}
+
+/* An uncontended latency-bound Allreduce at 1, 2, 4, 8 processes (a core
+ * each): 1000 calls per process, 0.1 ms in all at 1 process (a copy), then
+ * 0.1, 0.3, 0.7 s.  Its cost is the growth from 2 processes (0.6 s), not from
+ * the copy at 1 (0.6999 s), and the evidence starts at 2. */
+static void t_growing_comm_base(void **state)
+{
+    (void)state;
+    struct mini m;
+    mini_init(&m, 0, 4);
+    uint32_t Ps[4] = {1, 2, 4, 8};
+    double Ws[4] = {1e-4, 0.1, 0.3, 0.7};
+    for (int k = 0; k < 4; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = &m.a.runs[k];
+        an_run_init(r, P);
+        run_basics(r, 4.0);
+        double A[8], W[8];
+        for (uint32_t i = 0; i < P; i++) A[i] = 3.0 / P, W[i] = Ws[k], r->cpu[i] = 4.0 - Ws[k];
+        for (uint32_t i = 0; i < P; i++) r->mpi[i] = Ws[k];
+        set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 1000, Ws[k] / 1000);
+    }
+    mini_finish(&m);
+    assert_true(m.a.ncauses >= 1);
+    const struct an_cause *c = &m.a.causes[0];
+    assert_int_equal(c->vertex, m.ar);
+    assert_string_equal(an_category_name(c->cat), "growing_communication");
+    assert_true(fabs(c->cost - 0.6) < 1e-3);
+    assert_non_null(strstr(c->evidence, "at 2 to"));
     an_analysis_free(&m.a);
 }
 
@@ -1440,6 +1475,7 @@ int main(void)
         cmocka_unit_test(t_rotating_blame),
         cmocka_unit_test(t_scaling),
         cmocka_unit_test(t_growing_communication_control),
+        cmocka_unit_test(t_growing_comm_base),
         cmocka_unit_test(t_back_to_back_collective),
         cmocka_unit_test(t_phases),
         cmocka_unit_test(t_hostile_ranks),
