@@ -468,6 +468,49 @@ static int has_warning(const struct mini *m, ...);
  * three named, none of them among the waiting processes, and the cost is the
  * saving of bringing them down to the others (a core each: the critical path
  * shortens by 0.4 - 0.2; on 2 cores the run's work shrinks by 3 x 0.2 / 2). */
+/* Rank 0's loop B costs 1.3 s at 4 and 8 processes (flat in p); the other
+ * ranks run the same loop with `other` of its time and wait at the
+ * Allreduce.  Returns the category of the cause at B. */
+static enum an_category lulesh_case(double other)
+{
+    struct mini m;
+    mini_init(&m, 0, 2);
+    uint32_t Ps[2] = {4, 8};
+    for (int k = 0; k < 2; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = &m.a.runs[k];
+        an_run_init(r, P);
+        run_basics(r, 3.0);
+        double A[8], B[8], W[8];
+        for (uint32_t i = 0; i < P; i++) {
+            A[i] = 1.0, B[i] = i == 0 ? 1.3 : 1.3 * other, W[i] = 0.01 + 1.3 - B[i];
+            r->cpu[i] = A[i] + B[i], r->mpi[i] = W[i];
+        }
+        set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 100, 1e-5);
+    }
+    mini_finish(&m);
+    enum an_category cat = AN_CAT_COUNT;
+    for (uint32_t k = 0; k < m.a.ncauses; k++)
+        if (m.a.causes[k].vertex == m.B) cat = m.a.causes[k].cat;
+    an_analysis_free(&m.a);
+    return cat;
+}
+
+/* LULESH -b 4 -c 8: the other ranks run rank 0's region loop with 3-15 % of
+ * its time (mean 6 %): the same code with unequal amounts, load imbalance;
+ * with no time there on the others: a serial bottleneck. */
+static void t_category_runs_everywhere(void **state)
+{
+    (void)state;
+    assert_int_equal(lulesh_case(0.064), AN_CAT_LOAD_IMBALANCE);
+    assert_int_equal(lulesh_case(0.0), AN_CAT_SERIAL);
+    /* the former serial_share of 0.1 called it a serial bottleneck */
+    double keep = opt.th.serial_share;
+    opt.th.serial_share = 0.1;
+    assert_int_equal(lulesh_case(0.064), AN_CAT_SERIAL);
+    opt.th.serial_share = keep;
+}
+
 static void t_several_culprits(void **state)
 {
     (void)state;
@@ -1524,6 +1567,7 @@ int main(void)
         cmocka_unit_test(t_scaling),
         cmocka_unit_test(t_growing_communication_control),
         cmocka_unit_test(t_growing_comm_base),
+        cmocka_unit_test(t_category_runs_everywhere),
         cmocka_unit_test(t_growing_comm_call_site),
         cmocka_unit_test(t_back_to_back_collective),
         cmocka_unit_test(t_phases),
