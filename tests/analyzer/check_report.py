@@ -54,11 +54,14 @@ import re
 Pmax = max(r["processes"] for r in rep["runs"])
 for rc in rep["root_causes"]:
     ev = rc["evidence"]
-    m = re.search(r"of them on the (\d+) waiting process", ev)
-    if m:
-        assert int(m.group(1)) == len(rc["waiting_processes"]), \
-            "evidence says %s waiting processes, waiting_processes has %d: %s" % (
-                m.group(1), len(rc["waiting_processes"]), ev)
+    here = [int(x) for x in re.findall(r"of them on the (\d+) process(?:es)? waiting there", ev)]
+    for n in here:  # each symptom's waiting processes are among the cause's
+        assert n <= len(rc["waiting_processes"]), \
+            "evidence says %d waiting processes, waiting_processes has %d: %s" % (n, len(rc["waiting_processes"]), ev)
+    if len(here) == 1:
+        assert here[0] == len(rc["waiting_processes"]), \
+            "evidence says %d waiting processes, waiting_processes has %d: %s" % (
+                here[0], len(rc["waiting_processes"]), ev)
     m = re.search(r"on process (\d+) against a mean of [-0-9.e+]+ s on the (\d+) other process", ev)
     if m:
         assert int(m.group(1)) in rc["processes"], "evidence names process %s, not a culprit: %s" % (m.group(1), ev)
