@@ -541,8 +541,8 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
             if (r->present[i] && !cul[i]) light += an_work(&r->vr[root], i), nlight++;
         free(cul);
         an_cause_evidence(c,
-                 "explains %.3g of %.3g process-seconds of wait at %s (%s:%u), %.3g of them on the %u "
-                 "process%s waiting there; %s time there %.3g s on process %u against a mean of %.3g s on the %u other "
+                 "explains %.3g of the %.3g process-seconds of wait at %s (%s:%u) (%.3g on the %u "
+                 "process%s waiting there); %s time there %.3g s on process %u against a mean of %.3g s on the %u other "
                  "process%s; %u culprit process%s%s",
                  sum, total, an_mpi_name(sv->op), sv->file, sv->line, wsum, nhere, nhere == 1 ? "" : "es",
                  r->vr[root].igpu ? "CPU+GPU" : "CPU", an_work(&r->vr[root], first), first,

@@ -54,7 +54,7 @@ import re
 Pmax = max(r["processes"] for r in rep["runs"])
 for rc in rep["root_causes"]:
     ev = rc["evidence"]
-    here = [int(x) for x in re.findall(r"of them on the (\d+) process(?:es)? waiting there", ev)]
+    here = [int(x) for x in re.findall(r"\(\S+ on the (\d+) process(?:es)? waiting there\)", ev)]
     for n in here:  # each symptom's waiting processes are among the cause's
         assert n <= len(rc["waiting_processes"]), \
             "evidence says %d waiting processes, waiting_processes has %d: %s" % (n, len(rc["waiting_processes"]), ev)
