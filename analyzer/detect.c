@@ -267,20 +267,28 @@ void an_cause_root_path(struct an_cause *c, uint32_t p)
     c->npath = 1;
 }
 
-void an_cause_waiting(const struct an_detect *d, struct an_cause *c, const double *waits)
+uint32_t an_cause_waiting(const struct an_detect *d, struct an_cause *c, const double *waits, double *wait_sum)
 {
-    double mw = 0;
+    double mw = 0, sum = 0;
     for (uint32_t i = 0; i < d->P; i++) mw = fmax(mw, waits[i]);
-    uint8_t *cul = calloc(d->P + 1, 1);
-    if (!cul) abort();
+    uint8_t *cul = calloc(d->P + 1, 1), *in = calloc(d->P + 1, 1);
+    if (!cul || !in) abort();
     for (uint32_t k = 0; k < c->nprocs; k++)
         if (c->procs[k] < d->P) cul[c->procs[k]] = 1;
+    /* the cause's waiting processes over all its symptoms */
+    for (uint32_t k = 0; k < c->nwaiting; k++)
+        if (c->waiting[k] < d->P) in[c->waiting[k]] = 1;
+    uint32_t here = 0;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (mw > 0 && waits[i] >= d->a->opt->th.waiting_share * mw && !cul[i]) in[i] = 1, here++, sum += waits[i];
     uint32_t *wp = an_xmalloc((d->P + 1) * sizeof *wp), n = 0;
     for (uint32_t i = 0; i < d->P; i++)
-        if (mw > 0 && waits[i] >= d->a->opt->th.waiting_share * mw && !cul[i]) wp[n++] = i;
-    free(cul);
+        if (in[i] && !cul[i]) wp[n++] = i;
+    free(cul), free(in);
     free(c->waiting);
     c->waiting = wp, c->nwaiting = n;
+    if (wait_sum) *wait_sum = sum;
+    return here;
 }
 
 enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, const uint32_t *procs,

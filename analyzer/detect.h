@@ -145,9 +145,11 @@ void an_cause_procs(struct an_cause *c, uint32_t *procs, uint32_t n);
 void an_cause_evidence(struct an_cause *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Gives c a one-step path (its vertex on process p, edge "root") if it has none. */
 void an_cause_root_path(struct an_cause *c, uint32_t p);
-/** Sets the waiting processes of c: those whose waits[i] are at least
- *  waiting_share of the largest, never one of its culprits. */
-void an_cause_waiting(const struct an_detect *d, struct an_cause *c, const double *waits);
+/** Adds to the waiting processes of c (the union over its symptoms) those
+ *  whose waits[i] (seconds, per world rank) are at least waiting_share of the
+ *  largest, never one of its culprits.  Returns how many wait at this symptom
+ *  and, in *wait_sum (may be NULL), their wait in process-seconds. */
+uint32_t an_cause_waiting(const struct an_detect *d, struct an_cause *c, const double *waits, double *wait_sum);
 
 /** Computation category of culprit code v (culprits procs): serial_bottleneck
  *  when the other processes spend less than serial_share of the culprits'

@@ -38,8 +38,10 @@ static const struct threshold_def thresholds[] = {
     {"outlier_z", TH(outlier_z), 3.5,
      "modified z-score of an outlier (Iglewicz & Hoaglin 1993; stats.h SCALANA_OUTLIER_Z)"},
     {"max_steps", TH(max_steps), 256, "backtracking step bound (halo exchanges are cyclic)"},
-    {"serial_share", TH(serial_share), 0.1,
-     "serial bottleneck: the other processes spend less than this share of the culprits' time there"},
+    {"serial_share", TH(serial_share), 0.02,
+     "serial bottleneck: the other processes spend less than this share of the culprits' time there "
+     "(code only the culprits run has no sample elsewhere; LULESH -b 4 -c 8's other ranks run rank 0's "
+     "region loop with 3-15 % of its time: load imbalance)"},
     {"flat_slope", TH(flat_slope), -0.25,
      "a log-log slope between this and its negative is flat: constant in p, a serial section "
      "(ideal strong scaling is -1; 0.25 is under 16 % change per doubling)"},

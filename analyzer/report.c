@@ -290,6 +290,11 @@ static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of
 {
     json_t *arr = json_array();
     double wall = a->nscales ? a->scales[a->nscales - 1].wall : 0, base = uncontended_wall(a);
+    /* the percentage people read is of the measured wall time of the largest
+     * run (the runs table's number), and the shown percentages of one list
+     * never add up to more than 100: where costs overlap (a cause and the
+     * wait it explains elsewhere), the later cause shows what is left */
+    double shown = 0;
     for (uint32_t k = 0; k < count; k++) {
         const struct an_cause *c = &list[k];
         const struct an_vertex *x = &a->g.v[c->vertex];
@@ -308,8 +313,10 @@ static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of
         json_object_set_new(o, "call_chain", chain);
         json_object_set_new(o, "vertex", json_integer(index_of[c->vertex]));
         json_object_set_new(o, "cost_seconds", num(c->cost));
-        json_object_set_new(o, "cost_percent", num(base > 0 ? fmin(100, c->cost / base * 100) : 0));
-        json_object_set_new(o, "cost_percent_of_wall", num(wall > 0 ? fmin(100, c->cost / wall * 100) : 0));
+        double pct = wall > 0 ? fmax(0, fmin(100 - shown, c->cost / wall * 100)) : 0;
+        shown += pct;
+        json_object_set_new(o, "cost_percent", num(pct));
+        json_object_set_new(o, "cost_percent_of_base", num(base > 0 ? fmin(100, c->cost / base * 100) : 0));
         json_object_set_new(o, "cost_noise_seconds", num(c->cost_noise));
         if (c->cost_rule) json_object_set_new(o, "cost_rule", json_string(c->cost_rule));
         json_object_set_new(o, "remedy", json_string(an_category_remedy(c->cat)));
@@ -431,14 +438,17 @@ static json_t *quality_json(const struct an_analysis *a)
 
 static int by_seconds_desc(const void *x, const void *y)
 {
-    const double *a = x, *b = y;
+    const double *a = x, *b = y; /* rows of 3: seconds, vertex, contexts */
     if (a[0] != b[0]) return a[0] > b[0] ? -1 : 1;
     return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
 /* Where the time goes at the largest count: computation vs MPI (mean over
  * processes, share of the wall time) and the vertices with the most own time
- * (mean over processes), with a sentence built from these numbers only. */
+ * (mean over processes), with a sentence built from these numbers only.  An
+ * MPI call reached through several calling contexts counts once, summed over
+ * them (HPCG's halo MPI_Send from 40 contexts), as growing communication
+ * judges it. */
 static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *index_of)
 {
     if (!a->nscales) return json_null();
@@ -452,14 +462,28 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
     json_object_set_new(o, "mpi_seconds_mean", num(mpi));
     double mpi_pct = wall > 0 ? fmin(100, mpi / wall * 100) : 0;
     double comp = 0;
-    double (*top)[2] = malloc((N + 1) * sizeof *top);
+    double (*top)[3] = malloc((N + 1) * sizeof *top);
     uint32_t nt = 0;
     if (!top) abort();
     for (uint32_t v = 0; v < N; v++) {
         const struct an_vmetrics *m = &a->vm[(size_t)(S - 1) * N + v];
         if (!m->present || index_of[v] == AN_NONE) continue;
         if (a->g.v[v].kind != PSG_MPI) comp += m->mean;
-        if (m->mean > 0) top[nt][0] = m->mean, top[nt][1] = v, nt++;
+        if (m->mean <= 0) continue;
+        const struct an_vertex *x = &a->g.v[v];
+        uint32_t j = nt;
+        if (x->kind == PSG_MPI)
+            for (j = 0; j < nt; j++) {
+                const struct an_vertex *y = &a->g.v[(uint32_t)top[j][1]];
+                if (y->kind == PSG_MPI && y->op == x->op && y->line == x->line && y->column == x->column &&
+                    (y->file == x->file || (y->file && x->file && !strcmp(y->file, x->file))))
+                    break;
+            }
+        if (j < nt) {
+            top[j][0] += m->mean, top[j][2] += 1;
+            continue;
+        }
+        top[nt][0] = m->mean, top[nt][1] = v, top[nt][2] = 1, nt++;
     }
     double comp_pct = wall > 0 ? fmin(100, comp / wall * 100) : 0;
     json_object_set_new(o, "computation_seconds_mean", num(comp));
@@ -481,15 +505,18 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
         json_object_set_new(e, "function", json_string(x->function));
         json_object_set_new(e, "seconds_mean", num(top[k][0]));
         json_object_set_new(e, "percent", num(wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0));
+        json_object_set_new(e, "calling_contexts", json_integer((json_int_t)top[k][2]));
         json_array_append_new(tv, e);
         if (k < 3 && len > 0 && (size_t)len < sizeof text)
         {
             char where[600];
             if (*x->file) snprintf(where, sizeof where, "%s:%u", x->file, x->line);
             else snprintf(where, sizeof where, "(library)");
-            len += snprintf(text + len, sizeof text - len, "%s%s %s (%.3g s, %.0f%%)", k ? ", " : "; most: ",
+            char ctx[48] = "";
+            if (top[k][2] > 1) snprintf(ctx, sizeof ctx, ", %.0f calling contexts", top[k][2]);
+            len += snprintf(text + len, sizeof text - len, "%s%s %s (%.3g s, %.0f%%%s)", k ? ", " : "; most: ",
                             x->kind == PSG_MPI ? an_mpi_name(x->op) : (x->name && *x->name ? x->name : x->function),
-                            where, top[k][0], wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0);
+                            where, top[k][0], wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0, ctx);
         }
     }
     double rest = 100 - comp_pct - mpi_pct;

@@ -25,78 +25,118 @@
  *    for point-to-point calls and completions: there every call may wait
  *    for a partner.
  * On a contended run the cause is still reported, with a caveat.  Its cost is
- * the growth of its mean time per process (the scaling loss): what the run
- * would save if the operation cost per process what it cost at the smallest
- * count. */
+ * what the run would save if each call cost what it cost at the smallest
+ * count with two or more processes, on the run's cores (saving_seconds). */
 #include "../detect.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-static double transfer_seconds(const struct an_analysis *a, const struct an_run *r, uint32_t v)
+/* A call site: the MPI vertices of one operation at one source location
+ * (file, line, column), i.e. one MPI call reached through several calling
+ * contexts (HPCG's dot product calls its MPI_Allreduce from 26 places of the
+ * CG and the multigrid).  Each context alone may be too small; the site is
+ * judged on their sums.  v[0] is the member with the most time at the
+ * largest count, where the cause is reported. */
+struct site { uint32_t *v, n; };
+
+static int in_site(const struct site *st, uint32_t u)
 {
-    if (v >= r->nvr || !r->vr[v].ncalls || !r->present_count) return 0;
-    enum an_mpi_role role = an_mpi_role(a->g.v[v].op);
-    double base = INFINITY;
+    for (uint32_t k = 0; k < st->n; k++)
+        if (st->v[k] == u) return 1;
+    return 0;
+}
+
+static double transfer_seconds(const struct an_analysis *a, const struct an_run *r, const struct site *st)
+{
+    if (!r->present_count) return 0;
+    enum an_mpi_role role = an_mpi_role(a->g.v[st->v[0]].op);
+    double base = INFINITY, mine = INFINITY, calls = 0;
+    for (uint32_t k = 0; k < st->n; k++) {
+        uint32_t v = st->v[k];
+        if (v >= r->nvr || !r->vr[v].ncalls || r->vr[v].calls <= 0) continue;
+        mine = fmin(mine, r->vr[v].min_call_s), calls += r->vr[v].calls;
+    }
+    if (!isfinite(mine) || calls <= 0) return 0;
     for (uint32_t u = 0; u < r->nvr && u < a->g.n; u++) {
-        if (u == v || !r->vr[u].ncalls || r->vr[u].min_call_s <= 0 || a->g.v[u].kind != PSG_MPI) continue;
+        if (in_site(st, u) || !r->vr[u].ncalls || r->vr[u].min_call_s <= 0 || a->g.v[u].kind != PSG_MPI) continue;
         if (an_mpi_role(a->g.v[u].op) != role) continue;
         base = fmin(base, r->vr[u].min_call_s);
     }
     if (!isfinite(base)) base = 0;
-    double per_call = r->vr[v].min_call_s - base;
+    double per_call = mine - base;
     if (per_call < 0) per_call = 0;
-    return r->vr[v].calls / r->present_count * per_call / fmax(1, r->contention);
+    return calls / r->present_count * per_call / fmax(1, r->contention);
 }
 
-/* Bytes (sent + received) per call of MPI vertex v, over all processes of run r. */
-static double bytes_per_call(const struct an_run *r, uint32_t v)
+/* Bytes (sent + received) per call of the site, over all processes of run r. */
+static double bytes_per_call(const struct an_run *r, const struct site *st)
 {
-    if (v >= r->nvr || r->vr[v].calls <= 0) return 0;
-    return (r->vr[v].bytes_sent + r->vr[v].bytes_recv) / r->vr[v].calls;
+    double b = 0, c = 0;
+    for (uint32_t k = 0; k < st->n; k++) {
+        uint32_t v = st->v[k];
+        if (v >= r->nvr) continue;
+        b += r->vr[v].bytes_sent + r->vr[v].bytes_recv, c += r->vr[v].calls;
+    }
+    return c > 0 ? b / c : 0;
 }
 
-/* Time inside MPI vertex v of the process that spent the least there, in
- * uncontended seconds (divided by the run's contention). */
-static double fastest_seconds(const struct an_run *r, uint32_t v)
+/* Time inside the site of the process that spent the least there (summed
+ * over the site's contexts), in uncontended seconds (divided by the run's
+ * contention). */
+static double fastest_seconds(const struct an_run *r, const struct site *st)
 {
-    if (v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) return 0;
     double mn = INFINITY;
-    for (uint32_t i = 0; i < r->P; i++)
-        if (r->present[i] && r->vr[v].ncalls[i] > 0) mn = fmin(mn, r->vr[v].mpi[i]);
+    for (uint32_t i = 0; i < r->P; i++) {
+        if (!r->present[i]) continue;
+        double t = 0, n = 0;
+        for (uint32_t k = 0; k < st->n; k++) {
+            uint32_t v = st->v[k];
+            if (v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) continue;
+            t += r->vr[v].mpi[i], n += r->vr[v].ncalls[i];
+        }
+        if (n > 0) mn = fmin(mn, t);
+    }
     return isfinite(mn) ? mn / fmax(1, r->contention) : 0;
 }
 
-/* Time per process in the calls of collective v made back to back: right
+/* Time per process in the calls of the site made back to back: right
  * after another MPI call, with (almost) no computation in between, so with no
  * arrival skew from computation.  The computation intervals give, per pair of
  * MPI vertices, the count n, sum S and sum of squares Q of the interval
  * lengths; the long intervals among them number about S^2 / Q (the
  * participation ratio: exact for n_long equal intervals and the rest of
  * length 0, e.g. 19 relaxation phases among 2559 intervals between 128
- * Allreduces per iteration), the rest are back to back.  The share of v's
- * calls made back to back on every process (the least over processes) times
- * the mean time per process in v, where that share is at least min_share
- * (back_to_back_share), else 0; measured seconds.  -1 when the run recorded
- * no intervals. */
-static double back_to_back_seconds(const struct an_run *r, uint32_t v, double min_share)
+ * Allreduces per iteration), the rest are back to back.  The share of the
+ * site's calls made back to back on every process (the least over processes)
+ * times the mean time per process in the site, where that share is at least
+ * min_share (back_to_back_share), else 0; measured seconds.  -1 when the run
+ * recorded no intervals. */
+static double back_to_back_seconds(const struct an_run *r, const struct site *st, double min_share)
 {
-    if (!r->has_intervals || v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) return -1;
+    if (!r->has_intervals) return -1;
     double sum = 0, share = 1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->P; i++) {
-        if (!r->present[i] || r->vr[v].ncalls[i] <= 0) continue;
-        double b = 0;
+        if (!r->present[i]) continue;
+        double b = 0, calls = 0, t = 0;
+        for (uint32_t k = 0; k < st->n; k++) {
+            uint32_t v = st->v[k];
+            if (v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) continue;
+            calls += r->vr[v].ncalls[i], t += r->vr[v].mpi[i];
+        }
+        if (calls <= 0) continue;
         for (uint32_t k = 0; k < r->nintervals; k++) {
             const struct an_interval *x = &r->intervals[k];
-            if (x->next_vertex != v || x->prev_vertex == AN_NONE || !x->count || !x->wall || !x->wall_sq ||
-                x->count[i] <= 0)
+            if (!in_site(st, x->next_vertex) || x->prev_vertex == AN_NONE || !x->count || !x->wall ||
+                !x->wall_sq || x->count[i] <= 0)
                 continue;
             double S = x->wall[i], Q = x->wall_sq[i], nlong = Q > 0 ? S * S / Q : 0;
             b += fmax(0, x->count[i] - nlong);
         }
-        share = fmin(share, fmin(1, b / r->vr[v].ncalls[i]));
-        sum += r->vr[v].mpi[i], n++;
+        share = fmin(share, fmin(1, b / calls));
+        sum += t, n++;
     }
     /* a call is back to back only where every process made it so: a process
      * that computed before it (rank 0 preparing what it broadcasts) delays
@@ -107,73 +147,182 @@ static double back_to_back_seconds(const struct an_run *r, uint32_t v, double mi
     return share >= min_share ? share * sum / n : 0;
 }
 
-/* The smallest count below the largest where v exists, with at least
- * min_p processes (s0), or -1. */
-static int first_scale(const struct an_analysis *a, uint32_t v, uint32_t min_p)
+/* The smallest count below the largest where the site exists, with at least
+ * min_p processes, or -1. */
+static int first_scale(const struct an_analysis *a, const struct site *st, uint32_t min_p)
 {
-    for (uint32_t s = 0; s + 1 < a->nscales; s++)
-        if (a->scales[s].P >= min_p && a->vm[(size_t)s * a->g.n + v].present) return (int)s;
+    for (uint32_t s = 0; s + 1 < a->nscales; s++) {
+        if (a->scales[s].P < min_p) continue;
+        for (uint32_t k = 0; k < st->n; k++)
+            if (a->vm[(size_t)s * a->g.n + st->v[k]].present) return (int)s;
+    }
     return -1;
 }
 
+/* Sums over the site at scale s: mean time per process, calls (all
+ * processes), bytes, repetition spread, scaling loss (at the largest). */
+struct site_sum { double mean, calls, bytes, spread, loss; };
+static struct site_sum site_sum(const struct an_analysis *a, const struct site *st, uint32_t s)
+{
+    struct site_sum x = {0, 0, 0, 0, 0};
+    for (uint32_t k = 0; k < st->n; k++) {
+        const struct an_vmetrics *m = &a->vm[(size_t)s * a->g.n + st->v[k]];
+        if (!m->present) continue;
+        x.mean += m->mean, x.calls += m->calls, x.bytes += m->bytes, x.spread += m->spread;
+        x.loss += a->loss[st->v[k]];
+    }
+    return x;
+}
+
+/* The saving of fixing the site (the growing operation's cost), seconds per
+ * process at the largest count: its calls per process there times the
+ * growth of its mean time per call from the base count, the smallest count
+ * with two or more processes (on one process a collective is a copy and a
+ * point-to-point call a local one, so growth from p = 1 would count the
+ * operation's whole cost, which a fix cannot remove), divided by the
+ * processes per core of the largest run: with f processes sharing a core, a
+ * second inside the operation of one process is 1/f second of that core, the
+ * other processes run meanwhile.  Checked against the examples' defect-off
+ * reruns (latency_collective: 0.13 s against a measured 0.13 s; growing
+ * collective: 0.41 s against 0.42 s at 8 processes on 2 cores).  *base_s
+ * receives the base scale (-1 when the site has none). */
+static double saving_seconds(const struct an_analysis *a, const struct site *st, int *base_s)
+{
+    int s0 = first_scale(a, st, 2);
+    if (s0 < 0) s0 = first_scale(a, st, 1);
+    *base_s = s0;
+    if (s0 < 0) return 0;
+    struct site_sum m0 = site_sum(a, st, (uint32_t)s0), m1 = site_sum(a, st, a->nscales - 1);
+    const struct an_run *r0 = a->scales[s0].rep, *r1 = a->scales[a->nscales - 1].rep;
+    double c0 = m0.calls / fmax(1, r0->present_count), c1 = m1.calls / fmax(1, r1->present_count);
+    if (c0 <= 0 || c1 <= 0) return 0;
+    double grow = c1 * (m1.mean / c1 - m0.mean / c0);
+    return grow > 0 ? grow / fmax(1, r1->oversub) : 0;
+}
+
+static int same_site(const struct an_vertex *x, const struct an_vertex *y)
+{
+    return x->op == y->op && x->line == y->line && x->column == y->column &&
+           (x->file == y->file || (x->file && y->file && !strcmp(x->file, y->file)));
+}
+
+/* The call sites of the graph's communicating MPI vertices present at the
+ * largest count: sites[k].v[0] the member with the most time there.  Returns
+ * the number of sites; *out is freed with free_sites. */
+static uint32_t find_sites(const struct an_detect *d, struct site **out)
+{
+    const struct an_analysis *a = d->a;
+    struct site *st = an_xmalloc((d->N + 1) * sizeof *st);
+    uint32_t ns = 0;
+    uint8_t *done = calloc(d->N + 1, 1);
+    if (!done) abort();
+    for (uint32_t v = 0; v < d->N; v++) {
+        const struct an_vertex *vx = &a->g.v[v];
+        if (done[v] || vx->kind != PSG_MPI || an_mpi_is_init(vx->op) || an_mpi_role(vx->op) == AN_MPI_OTHER) continue;
+        struct site *s = &st[ns];
+        s->v = an_xmalloc((d->N - v + 1) * sizeof *s->v), s->n = 0;
+        for (uint32_t u = v; u < d->N; u++)
+            if (!done[u] && a->g.v[u].kind == PSG_MPI && same_site(vx, &a->g.v[u])) done[u] = 1, s->v[s->n++] = u;
+        /* representative: most time at the largest count */
+        uint32_t best = 0;
+        double bt = -1;
+        int any = 0;
+        for (uint32_t k = 0; k < s->n; k++) {
+            const struct an_vmetrics *m = &a->vm[(size_t)(a->nscales - 1) * d->N + s->v[k]];
+            if (m->present) any = 1;
+            if (m->present && m->mean > bt) bt = m->mean, best = k;
+        }
+        if (!any) { free(s->v); continue; }
+        uint32_t t = s->v[0];
+        s->v[0] = s->v[best], s->v[best] = t;
+        ns++;
+    }
+    free(done);
+    *out = st;
+    return ns;
+}
+
+static void free_sites(struct site *st, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) free(st[k].v);
+    free(st);
+}
+
 /* Symptom rule: transfer, volume or latency growth (above) by scaling_ratio
- * and the minimum cost, with the mean time's growth (the loss) at least the
- * minimum cost and above the repetition spread. */
+ * and symptom_share of the minimum cost, with the saving at least that and above
+ * the repetition spread; judged per call site (all its calling contexts
+ * together).  The site's representative vertex is flagged. */
 static void mark(struct an_detect *d)
 {
     struct an_analysis *a = d->a;
     const struct an_thresholds *th = &a->opt->th;
     if (a->nscales < 2) return;
     const struct an_run *r = d->r;
-    for (uint32_t v = 0; v < d->N; v++) {
+    /* symptom_share of the minimum cost: a smaller saving becomes a candidate */
+    const double lo = th->symptom_share * d->min_cost;
+    struct site *sites;
+    uint32_t nsites = find_sites(d, &sites);
+    for (uint32_t k = 0; k < nsites; k++) {
+        const struct site *st = &sites[k];
+        uint32_t v = st->v[0];
         const struct an_vertex *vx = &a->g.v[v];
-        const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
-        if (vx->kind != PSG_MPI || !mb->present || an_mpi_is_init(vx->op)) continue;
         enum an_mpi_role role = an_mpi_role(vx->op);
-        int s0 = first_scale(a, v, 1);
-        if (s0 < 0 || role == AN_MPI_OTHER) continue;
-        const struct an_vmetrics *m0 = &a->vm[(size_t)s0 * d->N + v];
+        int s0 = first_scale(a, st, 1);
+        if (s0 < 0) continue;
         const struct an_run *r0 = a->scales[s0].rep;
-        double x0 = transfer_seconds(a, r0, v), x1 = transfer_seconds(a, r, v);
-        double b0 = bytes_per_call(r0, v), b1 = bytes_per_call(r, v);
-        double f0 = fastest_seconds(r0, v), f1 = fastest_seconds(r, v);
-        double spread = fmax(mb->spread, m0->spread);
-        int transfer = x1 / fmax(x0, 1e-9) >= th->scaling_ratio && x1 - x0 >= d->min_cost;
-        int grows = f1 / fmax(f0, 1e-9) >= th->scaling_ratio && f1 - f0 >= d->min_cost;
+        struct site_sum mb = site_sum(a, st, a->nscales - 1), m0 = site_sum(a, st, (uint32_t)s0);
+        double x0 = transfer_seconds(a, r0, st), x1 = transfer_seconds(a, r, st);
+        double b0 = bytes_per_call(r0, st), b1 = bytes_per_call(r, st);
+        double f0 = fastest_seconds(r0, st), f1 = fastest_seconds(r, st);
+        double spread = fmax(mb.spread, m0.spread);
+        int transfer = x1 / fmax(x0, 1e-9) >= th->scaling_ratio && x1 - x0 >= lo;
+        int grows = f1 / fmax(f0, 1e-9) >= th->scaling_ratio && f1 - f0 >= lo;
         int volume = b0 > 0 && b1 >= th->bandwidth_bytes && b1 / b0 >= th->scaling_ratio && grows;
         int latency = 0;
-        int s2 = first_scale(a, v, 2);
+        int s2 = first_scale(a, st, 2);
         if (role == AN_MPI_COLLECTIVE && s2 >= 0) {
             /* the cheapest smaller count with two or more processes is the base */
-            double g0 = INFINITY, o0 = INFINITY, o1 = back_to_back_seconds(r, v, th->back_to_back_share);
-            for (uint32_t s = (uint32_t)s2; s + 1 < a->nscales; s++)
-                if (a->vm[(size_t)s * d->N + v].present) {
-                    g0 = fmin(g0, fastest_seconds(a->scales[s].rep, v));
-                    double o = back_to_back_seconds(a->scales[s].rep, v, th->back_to_back_share);
-                    if (o >= 0) o0 = fmin(o0, o);
-                }
-            latency = f1 / fmax(g0, 1e-9) >= th->scaling_ratio && f1 - g0 >= d->min_cost;
+            double g0 = INFINITY, o0 = INFINITY, o1 = back_to_back_seconds(r, st, th->back_to_back_share);
+            for (uint32_t s = (uint32_t)s2; s + 1 < a->nscales; s++) {
+                int present = 0;
+                for (uint32_t j = 0; j < st->n; j++) present |= a->vm[(size_t)s * d->N + st->v[j]].present;
+                if (!present) continue;
+                g0 = fmin(g0, fastest_seconds(a->scales[s].rep, st));
+                double o = back_to_back_seconds(a->scales[s].rep, st, th->back_to_back_share);
+                if (o >= 0) o0 = fmin(o0, o);
+            }
+            int fastest_grows = f1 / fmax(g0, 1e-9) >= th->scaling_ratio && f1 - g0 >= lo;
+            latency = fastest_grows;
             /* calls right after another MPI call, with (almost) no computation
              * between: no late arrival delayed by computation, so their time is the
              * operation's own even on a contended machine */
             if (r->contention > th->contention_max && o1 >= 0) {
                 if (!isfinite(o0)) o0 = g0; /* no intervals at the smaller counts: the fastest process there */
-                latency = o1 / fmax(o0, 1e-9) >= th->scaling_ratio && o1 - o0 >= d->min_cost;
+                latency = o1 / fmax(o0, 1e-9) >= th->scaling_ratio && o1 - o0 >= lo;
             }
-            if (latency && r->contention > th->contention_max && !transfer && !volume && o1 < 0) {
+            /* on a contended run the fastest process's growth alone (a call after
+             * computation, or no intervals) cannot be told from waiting for the
+             * scheduler: no cause, a warning with the growth */
+            if (fastest_grows && !latency && o1 >= 0 && r->contention > th->contention_max) latency = -1;
+            if (latency && r->contention > th->contention_max && !transfer && !volume && (o1 < 0 || latency < 0)) {
                 latency = 0;
-                if (a->loss[v] >= d->min_cost)
-                    an_warn(a, "%s (%s:%u): its time per process grows from %.3g s at %u to %.3g s at %u processes "
+                int sw;
+                if (saving_seconds(a, st, &sw) >= lo && sw >= 0)
+                    an_warn(a, "%s (%s:%u%s): its time per process grows from %.3g s at %u to %.3g s at %u processes "
                                "(%.3g bytes per call, latency-bound), but the run at %u processes was %.2gx "
-                               "contended: that cannot be told from waiting for the scheduler; rerun with a core "
+                               "contended%s: that cannot be told from waiting for the scheduler; rerun with a core "
                                "per process to judge it",
-                            an_mpi_name(vx->op), vx->file, vx->line, m0->mean, a->scales[s0].P, mb->mean, d->P,
-                            b1, d->P, r->contention);
+                            an_mpi_name(vx->op), vx->file, vx->line, st->n > 1 ? ", all its calling contexts" : "",
+                            site_sum(a, st, (uint32_t)sw).mean, a->scales[sw].P, mb.mean, d->P, b1, d->P,
+                            r->contention, o1 < 0 ? "" : " and its calls follow computation");
             }
         }
-        if ((transfer || volume || latency) && a->loss[v] >= d->min_cost && a->loss[v] > spread)
+        int sb;
+        double save = saving_seconds(a, st, &sb);
+        if ((transfer || volume || latency) && save >= lo && save > spread / fmax(1, r->oversub))
             a->vflags[v] |= AN_F_NON_SCALABLE;
     }
+    free_sites(sites, nsites);
 }
 
 static void find(struct an_detect *d)
@@ -182,50 +331,53 @@ static void find(struct an_detect *d)
     const struct an_thresholds *th = &a->opt->th;
     if (a->nscales < 2) return;
     const struct an_run *r = d->r;
-    for (uint32_t v = 0; v < d->N; v++) {
+    struct site *sites;
+    uint32_t nsites = find_sites(d, &sites);
+    for (uint32_t k = 0; k < nsites; k++) {
+        const struct site *st = &sites[k];
+        uint32_t v = st->v[0];
         const struct an_vertex *vx = &a->g.v[v];
-        if (!(a->vflags[v] & AN_F_NON_SCALABLE) || vx->kind != PSG_MPI) continue;
-        int s0 = first_scale(a, v, 1);
+        if (!(a->vflags[v] & AN_F_NON_SCALABLE)) continue;
+        /* the base: the smallest count with two or more processes where the
+         * site exists (on one process a collective is a copy) */
+        int s0;
+        double cost = saving_seconds(a, st, &s0);
         if (s0 < 0) continue;
-        const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
-        const struct an_vmetrics *m0 = &a->vm[(size_t)s0 * d->N + v];
+        struct site_sum mb = site_sum(a, st, a->nscales - 1), m0 = site_sum(a, st, (uint32_t)s0);
         const struct an_run *r0 = a->scales[s0].rep;
         uint32_t p0 = a->scales[s0].P;
-        double f0 = fastest_seconds(r0, v), f1 = fastest_seconds(r, v);
-        double x0 = transfer_seconds(a, r0, v), x1 = transfer_seconds(a, r, v);
-        /* the saving: the growth of its measured mean time per process (the
-         * scaling loss), what the run saves if the operation costs per process
-         * what it cost at the smallest count; measured wall time, since on a
-         * shared machine the time a collective waits for its processes to be
-         * scheduled grows with it and goes with it */
-        (void)x0, (void)x1;
-        double cost = a->loss[v];
+        double f0 = fastest_seconds(r0, st), f1 = fastest_seconds(r, st);
         struct an_cause *c = an_cause_get(a, v);
         if (!c->merged || cost > c->cost) {
             c->cat = AN_CAT_GROWING_COMM;
             c->cost = cost;
-            c->cost_rule = "growth of the operation's mean wall time per process from the smallest to the largest "
-                           "count (the scaling loss)";
-            c->cost_noise = fmax(mb->spread, m0->spread);
+            c->cost_rule = "calls per process at the largest count x the growth of the operation's mean wall time "
+                           "per call from the smallest count with two or more processes, divided by the processes "
+                           "per core";
+            c->cost_noise = fmax(mb.spread, m0.spread) / fmax(1, r->oversub);
             an_cause_root_path(c, 0);
         }
         an_cause_procs(c, an_xmalloc(sizeof(uint32_t)), 0);
-        double c0 = m0->calls / fmax(1, r0->present_count), c1 = mb->calls / fmax(1, r->present_count);
+        double c0 = m0.calls / fmax(1, r0->present_count), c1 = mb.calls / fmax(1, r->present_count);
         an_cause_evidence(c, "%s: time of the fastest process grows from %.3g s at %u to %.3g s at %u "
                           "processes (%.3g to %.3g ms per call; model %s); bytes per call %.3g at %u, %.3g at %u "
                           "processes (%s)",
                           an_mpi_name(vx->op), f0 * fmax(1, r0->contention), p0, f1 * fmax(1, r->contention),
                           d->P, c0 > 0 ? f0 * fmax(1, r0->contention) / c0 * 1e3 : 0.0,
                           c1 > 0 ? f1 * fmax(1, r->contention) / c1 * 1e3 : 0.0,
-                          a->model[v].valid ? a->model[v].formula : "n/a",
-                          m0->calls > 0 ? m0->bytes / m0->calls : 0.0, p0, mb->calls > 0 ? mb->bytes / mb->calls : 0.0,
-                          d->P, mb->calls > 0 && mb->bytes / mb->calls >= th->bandwidth_bytes ? "bandwidth-bound"
-                                                                                              : "latency-bound");
+                          st->n == 1 && a->model[v].valid ? a->model[v].formula : "n/a",
+                          m0.calls > 0 ? m0.bytes / m0.calls : 0.0, p0, mb.calls > 0 ? mb.bytes / mb.calls : 0.0,
+                          d->P, mb.calls > 0 && mb.bytes / mb.calls >= th->bandwidth_bytes ? "bandwidth-bound"
+                                                                                           : "latency-bound");
+        if (st->n > 1)
+            an_cause_evidence(c, "summed over the call's %u calling contexts (%.3g s per process at %u processes, "
+                              "%.3g at %u)", st->n, m0.mean, p0, mb.mean, d->P);
         if (r->contention > th->contention_max)
             an_cause_evidence(c, "caveat: the run at %u processes was %.2gx contended (oversubscribed or loaded); "
                               "times are divided by that factor, but part of the growth may still be the "
                               "scheduler's: confirm on a machine with a core per process", d->P, r->contention);
     }
+    free_sites(sites, nsites);
 }
 
 const struct an_detector an_detector_growing_comm = {

@@ -524,22 +524,30 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
             }
         }
         c->explained_wait = fmax(c->explained_wait, sum);
-        uint32_t first = np ? procs[0] : w;
-        double *vv = an_xmalloc((d->P + 1) * sizeof *vv), med;
-        uint32_t nv = 0;
-        for (uint32_t i = 0; i < d->P; i++)
-            if (r->present[i]) vv[nv++] = an_work(&r->vr[root], i);
-        med = nv ? scalana_median_inplace(vv, nv) : 0;
-        free(vv);
         an_cause_procs(c, procs, np);
-        an_cause_waiting(d, c, b->waits);
+        double wsum = 0;
+        uint32_t nhere = an_cause_waiting(d, c, b->waits, &wsum);
+        /* the sentence uses the cause's own fields: the processes waiting at
+         * this symptom (among its waiting_processes) and their wait, its
+         * culprits against the mean of the other processes (with k of p
+         * heavy, a median lies between the groups) */
+        uint32_t first = c->nprocs ? c->procs[0] : w, nlight = 0;
+        double light = 0;
+        uint8_t *cul = calloc(d->P + 1, 1);
+        if (!cul) abort();
+        for (uint32_t k = 0; k < c->nprocs; k++)
+            if (c->procs[k] < d->P) cul[c->procs[k]] = 1;
+        for (uint32_t i = 0; i < d->P; i++)
+            if (r->present[i] && !cul[i]) light += an_work(&r->vr[root], i), nlight++;
+        free(cul);
         an_cause_evidence(c,
-                 "explains %.3g of %.3g process-seconds of wait at %s (%s:%u) on %u process%s; "
-                 "%s time there %.3g s on process %u against a median of %.3g s; %u culprit process%s%s",
-                 sum, total, an_mpi_name(sv->op), sv->file, sv->line, nw_ranks, nw_ranks == 1 ? "" : "es",
-                 r->vr[root].igpu ? "CPU+GPU" : "CPU", an_work(&r->vr[root], first), first, med, np,
-                 np == 1 ? "" : "es",
-                 b->exact && b->w[best_node].hops == 0 ? " (exact computation intervals)" : "");
+                 "explains %.3g of the %.3g process-seconds of wait at %s (%s:%u) (%.3g on the %u "
+                 "process%s waiting there); %s time there %.3g s on process %u against a mean of %.3g s on the %u other "
+                 "process%s; %u culprit process%s%s",
+                 sum, total, an_mpi_name(sv->op), sv->file, sv->line, wsum, nhere, nhere == 1 ? "" : "es",
+                 r->vr[root].igpu ? "CPU+GPU" : "CPU", an_work(&r->vr[root], first), first,
+                 nlight ? light / nlight : 0.0, nlight, nlight == 1 ? "" : "es", c->nprocs,
+                 c->nprocs == 1 ? "" : "es", b->exact && b->w[best_node].hops == 0 ? " (exact computation intervals)" : "");
         a->vflags[c->vertex] |= AN_F_ROOT_CAUSE;
     }
     /* what no computation explains: the symptom is its own cause; with f
@@ -577,7 +585,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     uint32_t *procs = an_xmalloc(2 * sizeof *procs), np = 0;
     if (crossed >= 0 && cat != AN_CAT_ROTATING) procs[np++] = (uint32_t)crossed;
     an_cause_procs(c, procs, np);
-    an_cause_waiting(d, c, b->waits);
+    an_cause_waiting(d, c, b->waits, NULL);
     free(c->path);
     c->path = an_xmalloc(3 * sizeof *c->path);
     c->npath = 0;

@@ -34,8 +34,44 @@ for i, rc in enumerate(rep["root_causes"]):
         assert rc["cost_seconds"] <= rep["root_causes"][i - 1]["cost_seconds"]
     both = set(rc["processes"]) & set(rc.get("waiting_processes", []))
     assert not both, "processes %s are both culprits and waiting" % sorted(both)
-    assert rc["cost_percent"] >= rep["thresholds"]["min_cost_percent"] - 1e-6, \
-        "root cause under the threshold: %.3g %% < %g %%" % (rc["cost_percent"], rep["thresholds"]["min_cost_percent"])
+    assert rc["cost_percent_of_base"] >= rep["thresholds"]["min_cost_percent"] - 1e-6, \
+        "root cause under the threshold: %.3g %% < %g %%" % (rc["cost_percent_of_base"],
+                                                             rep["thresholds"]["min_cost_percent"])
+# the shown percentage is of the largest run's measured wall time, and the
+# shown percentages of a list never add up to more than 100
+wall = max(rep["runs"], key=lambda r: r["processes"])["wall_seconds"]
+for lst in ("root_causes", "candidates"):
+    left = 100.0
+    for rc in rep.get(lst, []):
+        want = min(left, 100.0 * rc["cost_seconds"] / wall)
+        assert abs(rc["cost_percent"] - want) <= 0.01 + 1e-3 * want, \
+            "%s #%d: cost_percent %.4g, expected %.4g (cost %.4g s of the %.4g s wall)" % (
+                lst, rc["rank"], rc["cost_percent"], want, rc["cost_seconds"], wall)
+        left -= rc["cost_percent"]
+    assert left >= -0.01, "%s: shown percentages add up to %.4g %%" % (lst, 100 - left)
+# the evidence sentence of a wait's computation uses the cause's own fields
+import re
+Pmax = max(r["processes"] for r in rep["runs"])
+for rc in rep["root_causes"]:
+    ev = rc["evidence"]
+    here = [int(x) for x in re.findall(r"\(\S+ on the (\d+) process(?:es)? waiting there\)", ev)]
+    for n in here:  # each symptom's waiting processes are among the cause's
+        assert n <= len(rc["waiting_processes"]), \
+            "evidence says %d waiting processes, waiting_processes has %d: %s" % (n, len(rc["waiting_processes"]), ev)
+    if len(here) == 1:
+        assert here[0] == len(rc["waiting_processes"]), \
+            "evidence says %d waiting processes, waiting_processes has %d: %s" % (
+                here[0], len(rc["waiting_processes"]), ev)
+    m = re.search(r"on process (\d+) against a mean of [-0-9.e+]+ s on the (\d+) other process", ev)
+    if m:
+        assert int(m.group(1)) in rc["processes"], "evidence names process %s, not a culprit: %s" % (m.group(1), ev)
+        assert int(m.group(2)) == Pmax - len(rc["processes"]), \
+            "evidence compares with %s other processes, %d are not culprits: %s" % (
+                m.group(2), Pmax - len(rc["processes"]), ev)
+    m = re.search(r"(\d+) culprit process", ev)
+    if m:
+        assert int(m.group(1)) == len(rc["processes"]), \
+            "evidence says %s culprits, processes has %d: %s" % (m.group(1), len(rc["processes"]), ev)
 causes = rep["root_causes"]
 desc = ["%s %s:%d %s %.3gs %s" % (c["category"], c["function"], c["line"], c["processes"][:8],
                                   c["cost_seconds"], c["evidence"][:200]) for c in causes]
