@@ -66,10 +66,10 @@ static void find(struct an_detect *d)
         int spread = c->cat == AN_CAT_SERIAL || an_imbalance_fix(d, c->vertex, procs, np) == AN_FIX_SPREAD;
         c->cost = an_fix_saving(d, c->vertex, AN_NONE, procs, np, spread ? AN_FIX_SPREAD : AN_FIX_EXCESS, &noise);
         c->cost_noise = noise;
-        c->cost_rule = spread ? "the code's work spread evenly over the processes: shared run time on the run's cores "
-                                "of the processes' computation before minus after"
-                              : "the culprits' work in the code brought down to the others': shared run time on the "
-                                "run's cores of the processes' computation before minus after";
+        c->cost_rule = spread ? "the code's work spread evenly over the processes: run time of the processes' "
+                                "computation before minus after, a core per process"
+                              : "the culprits' work in the code brought down to the others': run time of the "
+                                "processes' computation before minus after, a core per process";
         an_cause_procs(c, procs, np);
         an_cause_root_path(c, np ? c->procs[0] : 0);
         an_cause_evidence(c, "%u of %u processes spend %.3g s there against %.3g s on the others (max %.3g s, "

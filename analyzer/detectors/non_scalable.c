@@ -108,7 +108,7 @@ static void find(struct an_detect *d)
                                         &noise);
                 c->cost_noise = noise;
                 c->cost_rule = "the culprits' work in the code brought down to the others' (or spread evenly): "
-                               "shared run time on the run's cores before minus after";
+                               "run time with a core per process, before minus after";
                 an_cause_root_path(c, procs[0]);
             }
             an_cause_procs(c, procs, np);
@@ -123,9 +123,9 @@ static void find(struct an_detect *d)
             c->cat = c->merged && c->cat == AN_CAT_SERIAL ? AN_CAT_SERIAL : AN_CAT_NON_SCALABLE;
             c->cost = cost;
             c->cost_rule = a->opt->weak ? "each process's time above the ideal (the smallest count's time, weak "
-                                          "scaling) removed: shared run time on the run's cores before minus after"
+                                          "scaling) removed: run time with a core per process, before minus after"
                                         : "each process's time above the ideal (the smallest count's time x p0 / P, "
-                                          "strong scaling) removed: shared run time on the run's cores before minus "
+                                          "strong scaling) removed: run time with a core per process, before minus "
                                           "after";
             c->cost_noise = mb->spread;
             an_cause_root_path(c, np ? procs[0] : 0);
