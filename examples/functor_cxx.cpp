@@ -57,7 +57,7 @@ struct Params {
 double work(int rank, int size, int defect, int, const void *ctx)
 {
     const Params *pr = static_cast<const Params *>(ctx);
-    return pr->boundary_seconds + pr->rows_seconds * ex_parts(rank, size, defect, is_heavy, kHeavyParts) /
+    return pr->boundary_seconds + pr->rows_seconds * ex_parts(defect && is_heavy(rank, size), kHeavyParts) /
                                       size;
 }
 
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     ex_init(&run, &argc, &argv, "functor_cxx");
     bool heavy = run.defect && is_heavy(run.rank, run.size);
     Params pr = { run.scale * kTotalWork / kIterations, run.scale * kBoundaryWork / run.size / kIterations };
-    double parts = ex_parts(run.rank, run.size, run.defect, is_heavy, kHeavyParts);
+    double parts = ex_parts(run.defect && is_heavy(run.rank, run.size), kHeavyParts);
     std::vector<double> rows(static_cast<std::size_t>(kRowParts * parts));
     double row_seconds = pr.rows_seconds /
                          (kRowParts * run.size);
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
     ex_truth truth = { "load_imbalance", __FILE__, PLANTED_FIRST, PLANTED_LAST, STMT, STMT,
                        "RowSweep<double>::operator()", "RowSweep apply_kernel" };
     ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra, -1.0, -1.0, -1.0 };
-    ex_model_savings(&res, run.size, kIterations, 1, work, &pr);
+    EX_MODEL_SAVINGS(&res, run.size, kIterations, 1, work, &pr);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

@@ -19,7 +19,7 @@ static int is_heavy(int rank, int size) { return size > 1 && rank % 2 == 1; }
 static double work(int rank, int size, int defect, int phase, const void *ctx)
 {
     (void)phase;
-    return *(const double *)ctx * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
+    return *(const double *)ctx * ex_parts(defect && is_heavy(rank, size), HEAVY_PARTS) /
            size;
 }
 
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     double heavy_extra = (work(1, run.size, 1, 0, &per_iteration) - fair) * NITER;
     struct ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra,
                              -1.0, -1.0, -1.0 };
-    ex_model_savings(&res, run.size, NITER, 1, work, &per_iteration);
+    EX_MODEL_SAVINGS(&res, run.size, NITER, 1, work, &per_iteration);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

@@ -81,7 +81,7 @@ static int is_heavy(int rank, int size) { return size > 1 && rank == size / 2; }
 static double work(int rank, int size, int defect, int phase, const void *ctx)
 {
     (void)phase;
-    return *(const double *)ctx * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
+    return *(const double *)ctx * ex_parts(defect && is_heavy(rank, size), HEAVY_PARTS) /
            size;
 }
 
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
     b.rank = run.rank;
     b.size = run.size;
     double per_iteration = run.scale * TOTAL_WORK / NITER;
-    b.nrows = (int)(ROW_PARTS * ex_parts(run.rank, run.size, run.defect, is_heavy, HEAVY_PARTS));
+    b.nrows = (int)(ROW_PARTS * ex_parts(run.defect && is_heavy(run.rank, run.size), HEAVY_PARTS));
     b.row_seconds = per_iteration /
                     (ROW_PARTS * run.size);
     double spent = 0.0, rho = 0.0;
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
                               "matvec", "exchange_halo matvec dot" };
     struct ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra,
                              -1.0, -1.0, -1.0 };
-    ex_model_savings(&res, run.size, NITER, 1, work, &per_iteration);
+    EX_MODEL_SAVINGS(&res, run.size, NITER, 1, work, &per_iteration);
     ex_report(&run, &truth, &res);
     if (rho < 0) printf("%g\n", rho);   /* keeps the dot products alive */
     MPI_Finalize();

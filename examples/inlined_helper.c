@@ -53,7 +53,7 @@ static double work(int rank, int size, int defect, int phase, const void *ctx)
 {
     const struct params *pr = (const struct params *)ctx;
     (void)phase;
-    return pr->boundary_seconds + pr->rows_seconds * ex_parts(rank, size, defect, is_heavy, HEAVY_PARTS) /
+    return pr->boundary_seconds + pr->rows_seconds * ex_parts(defect && is_heavy(rank, size), HEAVY_PARTS) /
                                       size;
 }
 
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     int heavy = run.defect && is_heavy(run.rank, run.size);
     struct params pr = { run.scale * TOTAL_WORK / NITER, run.scale * BOUNDARY_WORK / run.size / NITER };
     static struct block b;
-    b.nrows = (int)(ROW_PARTS * ex_parts(run.rank, run.size, run.defect, is_heavy, HEAVY_PARTS));
+    b.nrows = (int)(ROW_PARTS * ex_parts(run.defect && is_heavy(run.rank, run.size), HEAVY_PARTS));
     b.row_seconds = pr.rows_seconds /
                     (ROW_PARTS * run.size);
     b.boundary_seconds = pr.boundary_seconds;
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
                               "sweep_block", "sweep_block" };
     struct ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra,
                              -1.0, -1.0, -1.0 };
-    ex_model_savings(&res, run.size, NITER, 1, work, &pr);
+    EX_MODEL_SAVINGS(&res, run.size, NITER, 1, work, &pr);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

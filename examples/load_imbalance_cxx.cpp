@@ -39,7 +39,7 @@ int is_heavy(int rank, int size) { return size > 1 && (rank % 4 == 3 || rank == 
 // CPU seconds of one iteration (ex_model_saving: one phase); ctx: the total per iteration.
 double work(int rank, int size, int defect, int, const void *ctx)
 {
-    return *static_cast<const double *>(ctx) * ex_parts(rank, size, defect, is_heavy, kHeavyParts) /
+    return *static_cast<const double *>(ctx) * ex_parts(defect && is_heavy(rank, size), kHeavyParts) /
            size;
 }
 
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     // Extra CPU seconds against the defect-off program, which gives each rank fair.
     double heavy_extra = (work(run.size - 1, run.size, 1, 0, &per_iteration) - fair) * kIterations;
     ex_result res = { heavy, heavy ? spent * (1.0 - fair / mine) : 0.0, heavy_extra, -1.0, -1.0, -1.0 };
-    ex_model_savings(&res, run.size, kIterations, 1, work, &per_iteration);
+    EX_MODEL_SAVINGS(&res, run.size, kIterations, 1, work, &per_iteration);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

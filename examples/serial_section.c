@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     struct params pr = { serial, share };
     struct ex_result res = { planted, extra, serial * NITER * (1.0 - 1.0 / run.size),
                              -1.0, -1.0, -1.0 };
-    ex_model_savings(&res, run.size, NITER, 2, work, &pr);
+    EX_MODEL_SAVINGS(&res, run.size, NITER, 2, work, &pr);
     ex_report(&run, &truth, &res);
     free(bnd);
     MPI_Finalize();

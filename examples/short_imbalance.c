@@ -52,7 +52,7 @@ int main(int argc, char **argv)
                               "main", NULL };
     struct ex_result res = { heavy, heavy ? spent / 2.0 : 0.0, run.scale * TOTAL_WORK / run.size,
                              -1.0, -1.0, -1.0 };
-    ex_model_savings(&res, run.size, NITER, 1, work, &run.scale);
+    EX_MODEL_SAVINGS(&res, run.size, NITER, 1, work, &run.scale);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
                               PLANTED_FIRST, PLANTED_FIRST, "main", NULL };
     struct ex_result res = { planted, extra, pr.index * NITER * (run.size - 1),
                              -1.0, -1.0, -1.0 };
-    ex_model_savings(&res, run.size, NITER, 2, work, &pr);
+    EX_MODEL_SAVINGS(&res, run.size, NITER, 2, work, &pr);
     ex_report(&run, &truth, &res);
     MPI_Finalize();
     return 0;

@@ -124,36 +124,38 @@ static inline double ex_phase_seconds(double *work, int n, int cores)
     return t;
 }
 
-/* Load imbalance as extra work: with the defect on, a rank for which heavy() holds
- * owns heavy_parts fair shares (1/p of the work each), every other rank one; with
- * it off every rank owns one.  The excess is work the heavy ranks need not do, so
- * the defect-off run is the fix "bring the heavy ranks down to the others", and
- * the defect costs wall time even where the ranks share a few cores (a fixed total
- * redistributed among 8 processes on 2 cores would cost next to nothing there). */
-typedef int (*ex_heavy_fn)(int rank, int size);
-
-static inline double ex_parts(int rank, int size, int defect, ex_heavy_fn heavy, double heavy_parts)
+/* Load imbalance as extra work: with the defect on, a heavy rank owns heavy_parts
+ * fair shares (1/p of the work each), every other rank one; with it off every
+ * rank owns one.  The excess is work the heavy ranks need not do, so the
+ * defect-off run is the fix "bring the heavy ranks down to the others", and the
+ * defect costs wall time even where the ranks share a few cores (a fixed total
+ * redistributed among 8 processes on 2 cores would cost next to nothing there).
+ * heavy: this rank is heavy and the defect is on. */
+static inline double ex_parts(int heavy, double heavy_parts)
 {
-    return defect && heavy(rank, size) ? heavy_parts : 1.0;
+    return heavy ? heavy_parts : 1.0;
 }
 
 /* CPU seconds that `rank` of `size` spends in `phase` of one iteration, with the
- * defect on (defect 1) or off (0).  ctx: the example's own parameters. */
+ * defect on (defect 1) or off (0).  ctx: the example's own parameters.  The
+ * examples pass their work() by name to EX_MODEL_SAVINGS (no function pointers:
+ * a call through one would make the structure graph keep the call). */
 typedef double (*ex_work_fn)(int rank, int size, int defect, int phase, const void *ctx);
 
 /* The run time the defect costs at `size` processes on `cores` cores, in the CPU
  * model: niter x the sum over phases of ex_phase_seconds(defect on) minus
- * ex_phase_seconds(defect off).  This is the saving a rerun with the defect off
- * shows on an idle machine with those cores (cores >= size: a core per process, where
- * each phase takes as long as its busiest process). */
-static inline double ex_model_saving(int size, int cores, int niter, int nphases, ex_work_fn work,
-                                     const void *ctx)
+ * ex_phase_seconds(defect off).  won/woff: CPU seconds of rank r in phase ph at
+ * [ph * size + r], defect on and off.  This is the saving a rerun with the defect
+ * off shows on an idle machine with those cores (cores >= size: a core per
+ * process, where each phase takes as long as its busiest process). */
+static inline double ex_model_saving(int size, int cores, int niter, int nphases,
+                                     const double *won, const double *woff)
 {
     double *w = (double *)malloc(sizeof(double) * (size_t)size), saving = 0.0;
     for (int ph = 0; ph < nphases; ph++) {
-        for (int r = 0; r < size; r++) w[r] = work(r, size, 1, ph, ctx);
+        memcpy(w, won + (size_t)ph * size, sizeof(double) * (size_t)size);
         double on = ex_phase_seconds(w, size, cores);
-        for (int r = 0; r < size; r++) w[r] = work(r, size, 0, ph, ctx);
+        memcpy(w, woff + (size_t)ph * size, sizeof(double) * (size_t)size);
         saving += on - ex_phase_seconds(w, size, cores);
     }
     free(w);
@@ -184,13 +186,32 @@ struct ex_result {
                                 * it with the defect off; -1 where nothing is communication */
 };
 
-/* Fills both model savings of res (a core per process, and ex_cores() cores). */
-static inline void ex_model_savings(struct ex_result *res, int size, int niter, int nphases,
-                                    ex_work_fn work, const void *ctx)
+/* Fills both model savings of res (a core per process, and ex_cores() cores)
+ * from the per-phase works won/woff (layout as ex_model_saving). */
+static inline void ex_fill_savings(struct ex_result *res, int size, int niter, int nphases,
+                                   const double *won, const double *woff)
 {
-    res->saving_seconds = ex_model_saving(size, size, niter, nphases, work, ctx);
-    res->saving_on_cores_seconds = ex_model_saving(size, ex_cores(), niter, nphases, work, ctx);
+    res->saving_seconds = ex_model_saving(size, size, niter, nphases, won, woff);
+    res->saving_on_cores_seconds = ex_model_saving(size, ex_cores(), niter, nphases, won, woff);
 }
+
+/* EX_MODEL_SAVINGS(res, size, niter, nphases, work, ctx): evaluates the example's
+ * work(rank, size, defect, phase, ctx) (an ex_work_fn, named, not a pointer) for
+ * every rank and phase and fills res's model savings. */
+#define EX_MODEL_SAVINGS(res, size, niter, nphases, work, ctx)                               \
+    do {                                                                                     \
+        size_t ex_n_ = (size_t)(size) * (size_t)(nphases);                                   \
+        double *ex_on_ = (double *)malloc(sizeof(double) * ex_n_);                           \
+        double *ex_off_ = (double *)malloc(sizeof(double) * ex_n_);                          \
+        for (int ex_ph_ = 0; ex_ph_ < (nphases); ex_ph_++)                                   \
+            for (int ex_r_ = 0; ex_r_ < (size); ex_r_++) {                                   \
+                ex_on_[ex_ph_ * (size) + ex_r_] = work(ex_r_, (size), 1, ex_ph_, (ctx));     \
+                ex_off_[ex_ph_ * (size) + ex_r_] = work(ex_r_, (size), 0, ex_ph_, (ctx));    \
+            }                                                                                \
+        ex_fill_savings((res), (size), (niter), (nphases), ex_on_, ex_off_);                 \
+        free(ex_on_);                                                                        \
+        free(ex_off_);                                                                       \
+    } while (0)
 
 /* Gathers every rank's planted flag, extra CPU seconds and collective seconds on
  * rank 0 and prints the ground truth there: one line for people, one
