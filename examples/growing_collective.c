@@ -6,7 +6,7 @@
  * With --defect=off it sums its own vector and MPI_Allreduce combines one double. */
 #include "common/example.h"
 
-#define NITER 20              /* iterations */
+#define NITER 40              /* iterations */
 #define TOTAL_WORK 2.4        /* CPU seconds of relaxation over all ranks */
 #define VECTOR (512 * 1024)   /* doubles per rank gathered by the planted collective */
 
