@@ -490,7 +490,8 @@ enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_C
 /** The run time costs are measured against (seconds): the largest run's wall
  *  time without the slow-down that other load caused, i.e. divided by its
  *  contention beyond its processes per core (wall x oversub / contention):
- *  the time on the run's own cores, in which the costs (CPU model) are. */
+ *  the time on the run's own cores.  The costs (CPU model, detect.c) are
+ *  savings with a core per process. */
 double an_base_seconds(const struct an_analysis *a);
 /** The smallest cost that may be reported (seconds): max(min_cost_seconds,
  *  min_cost_percent of an_base_seconds). */

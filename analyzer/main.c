@@ -445,8 +445,8 @@ int main(int argc, char **argv)
     if (ncont)
         an_warn(&a, "%s %s: %s %s per usable core, %s slower than with a core per process (wall/CPU outside "
                     "MPI of the best-served process); computation is judged on CPU time, waits through the CPU "
-                    "time that explains them, costs and thresholds against the time on the run's own cores "
-                    "without other load",
+                    "time that explains them, costs as savings with a core per process, thresholds against the "
+                    "time on the run's own cores without other load",
                 cont_p, ncont == 1 && !strcmp(cont_p, "1") ? "process" : "processes", cont_o,
                 ncont == 1 && !strcmp(cont_o, "1") ? "process" : "processes", cont_c);
     for (uint32_t s = 0; s < a.nscales; s++) {
