@@ -131,7 +131,10 @@ int main(int argc, char **argv)
         /* only Barrier(A) precedes Allreduce(B), and only B follows A */
         CHECK(fabs(after[i] - w[i]) < 1e-6 * (1 + w[i]), "rank %u: after(A) %.6f != before(B) %.6f", i, after[i], w[i]);
     }
-    CHECK(w[P - 1] > 1.5 * w[0] || P == 1, "the heavier rank is not heavier: %.3f vs %.3f", w[P - 1], w[0]);
+    /* on CPU time: under ctest -j2 on 2 cores the wall time of the lighter
+     * rank can be stretched past the heavier one's (seen: 1.393 vs 0.998 s) */
+    CHECK(cpu[P - 1] > 1.3 * cpu[0] || P == 1, "the heavier rank is not heavier: %.3f vs %.3f s CPU", cpu[P - 1],
+          cpu[0]);
     /* the pair's own statistics */
     const struct an_interval *ab = NULL;
     for (uint32_t k = 0; k < r.nintervals; k++)
