@@ -62,32 +62,31 @@ const char *vw_kind_prefix(const json_t *v)
     return kind;
 }
 
-const char *vw_category_title(const char *c)
+/* The categories: include/scalana/categories.def (one list for the
+ * analyzer, the viewer, --help and the schema); NULL for an unknown name. */
+static const struct vw_category { const char *key, *title, *remedy; } *find_category(const char *c)
 {
-    /* the categories: include/scalana/categories.def (one list for the
-     * analyzer, the viewer, --help and the schema) */
-    static const struct { const char *key, *title; } t[] = {
-#define SCALANA_CATEGORY(e, name, label, remedy) {name, label},
+    static const struct vw_category t[] = {
+#define SCALANA_CATEGORY(e, name, label, remedy) {name, label, remedy},
 #include "scalana/categories.def"
 #undef SCALANA_CATEGORY
     };
-    if (!c) return "unknown";
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strcmp(c, t[i].key) == 0) return t[i].title;
-    return c;
+    if (c)
+        for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+            if (strcmp(c, t[i].key) == 0) return &t[i];
+    return NULL;
+}
+
+const char *vw_category_title(const char *c)
+{
+    const struct vw_category *k = find_category(c);
+    return k ? k->title : c ? c : "unknown";
 }
 
 const char *vw_category_remedy(const char *c)
 {
-    static const struct { const char *key, *remedy; } t[] = {
-#define SCALANA_CATEGORY(e, name, label, remedy) {name, remedy},
-#include "scalana/categories.def"
-#undef SCALANA_CATEGORY
-    };
-    if (!c) return "";
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strcmp(c, t[i].key) == 0) return t[i].remedy;
-    return "";
+    const struct vw_category *k = find_category(c);
+    return k ? k->remedy : "";
 }
 
 static const json_t *empty_array(void)
