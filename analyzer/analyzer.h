@@ -350,6 +350,8 @@ void an_attr_ctx_free(struct an_attr_ctx *c);
 int an_attribute_rank(struct an_attr_ctx *c, const struct prf_rank_data *d, uint32_t *node_vertex,
                       uint64_t *unresolved);
 
+/** calloc(n, sz) (n may be 0) that says "out of memory" on stderr and aborts on failure. */
+void *an_xcalloc(size_t n, size_t sz);
 /** Creates an empty run for P ranks.  Aborts on allocation failure. */
 void an_run_init(struct an_run *r, uint32_t P);
 void an_run_free(struct an_run *r);

@@ -37,16 +37,6 @@ int an_interval_after(const struct an_run *r, uint32_t prev_vertex, int want_cpu
 
 /* ---- ingestion ---------------------------------------------------------------- */
 
-static void *xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p) {
-        fputs("scalana-analyze: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
-
 static uint32_t pair_hash(uint32_t prev, uint32_t next)
 {
     uint64_t h = ((uint64_t)prev << 32 | next) * 0x9e3779b97f4a7c15ull;
@@ -56,7 +46,7 @@ static uint32_t pair_hash(uint32_t prev, uint32_t next)
 static void rehash(struct an_run *r)
 {
     uint32_t size = r->interval_slots ? (r->interval_mask + 1) * 2 : 256;
-    uint32_t *s = xcalloc(size, sizeof *s);
+    uint32_t *s = an_xcalloc(size, sizeof *s);
     for (uint32_t k = 0; k < r->nintervals; k++) {
         uint32_t j = pair_hash(r->intervals[k].prev_vertex, r->intervals[k].next_vertex) & (size - 1);
         while (s[j]) j = (j + 1) & (size - 1);
@@ -92,12 +82,12 @@ static struct an_interval *interval_get(struct an_run *r, uint32_t prev, uint32_
     struct an_interval *x = &r->intervals[r->nintervals];
     memset(x, 0, sizeof *x);
     x->prev_vertex = prev, x->next_vertex = next;
-    x->count = xcalloc(r->P, sizeof(float));
-    x->wall = xcalloc(r->P, sizeof(float));
-    x->wall_min = xcalloc(r->P, sizeof(float));
-    x->wall_max = xcalloc(r->P, sizeof(float));
-    x->wall_sq = xcalloc(r->P, sizeof(float));
-    x->cpu = xcalloc(r->P, sizeof(float));
+    x->count = an_xcalloc(r->P, sizeof(float));
+    x->wall = an_xcalloc(r->P, sizeof(float));
+    x->wall_min = an_xcalloc(r->P, sizeof(float));
+    x->wall_max = an_xcalloc(r->P, sizeof(float));
+    x->wall_sq = an_xcalloc(r->P, sizeof(float));
+    x->cpu = an_xcalloc(r->P, sizeof(float));
     x->cpu_exact = 1;
     uint32_t j = pair_hash(prev, next) & r->interval_mask;
     while (r->interval_slots[j]) j = (j + 1) & r->interval_mask;
