@@ -20,7 +20,11 @@ demo: build
 	@sh scripts/demo.sh $(BUILD)
 
 test: build
-	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	@# A failing test is run once more: the sampler's CPU-time timers expire at
+	@# kernel ticks, so on a loaded 2-core VM a short sampled run now and then
+	@# sees too few samples (runtime.*.threads, docs/runtime.md); a real failure
+	@# fails twice.
+	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --repeat until-pass:2
 
 bench: build
 	@cmake --build $(BUILD) --target bench
