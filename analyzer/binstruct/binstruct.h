@@ -14,8 +14,13 @@
 
 #include "scalana/psg_format.h"
 
-/** Producer string of recovered units: readers tell them from the pass's. */
+/** Producer string of recovered units: readers tell them from the pass's.
+ *  The number is the version of the recovery rules: bump it when a change
+ *  alters what is recovered, so that cached PSGs of older rules are
+ *  recovered again. */
 #define BS_PRODUCER "scalana-binstruct"
+#define BS_RULES_VERSION "2"
+#define BS_PRODUCER_FULL BS_PRODUCER " " BS_RULES_VERSION " (structure recovered from machine code)"
 
 /* ---- Public entry points (build.c, cache.c) ------------------------------- */
 
@@ -49,8 +54,8 @@ struct bs_load_info {
 };
 
 /** The recovered PSG of path (build-id hex string build_id, "" unknown),
- *  parsed into out: from the cache file <dir>/<build-id>.psg when it exists
- *  and parses, else recovered and written there (atomically, through a
+ *  parsed into out: from the cache file <dir>/<build-id>.psg when it exists,
+ *  parses and was made by these recovery rules (BS_PRODUCER_FULL), else recovered and written there (atomically, through a
  *  temporary file and rename).  A cache file that does not parse is
  *  replaced; a cache that cannot be written only costs the next run the
  *  recovery.  Without a build-id nothing is cached.  Returns 0 on success,
@@ -85,8 +90,11 @@ enum bs_insn_flags {
     BS_F_CMP_IMM = 1u << 1,  /* `cmp $imm, reg`: target is imm (a jump table's bound) */
     BS_F_ABS_TABLE = 1u << 2, /* BS_I_JMP_IND `jmp *disp(,%reg,8)`: target is the table of
                                  absolute 8-byte addresses at disp (non-PIE code) */
-    BS_F_GOT_SLOT = 1u << 3   /* BS_I_CALL_IND/BS_I_JMP_IND through `disp(%rip)` (-fno-plt):
+    BS_F_GOT_SLOT = 1u << 3,  /* BS_I_CALL_IND/BS_I_JMP_IND through `disp(%rip)` (-fno-plt):
                                  target is the GOT slot holding the callee's address */
+    BS_F_NO_LINE = 1u << 4    /* a move to or from the stack frame (a register spill or the
+                                 reload of a local before a later use) or a nop: the line it
+                                 carries is where the value is used, not work of the loop */
 };
 
 struct bs_insn {

@@ -250,7 +250,8 @@ static void do_loops(struct builder *B, struct fwork *w)
             uint32_t b = L->blocks[k];
             for (uint32_t i = w->cfg.first[b]; i < w->cfg.first[b] + w->cfg.count[b]; i++) {
                 uint32_t ln = w->line[i];
-                if (!ln || w->owner[i] != o || strcmp(w->base[i], ob) != 0) continue;
+                if (!ln || w->owner[i] != o || (w->ins[i].flags & BS_F_NO_LINE) || strcmp(w->base[i], ob) != 0)
+                    continue;
                 if (os->decl_line && ln < os->decl_line) continue; /* a caller's row at the inline entry */
                 if (!first || ln < first) first = ln;
                 if (ln > last) last = ln;
@@ -551,9 +552,7 @@ static int serialise(struct builder *B, const char *path, uint32_t language, uns
     memset(E.memo, 0, nt);
     for (size_t k = 0; k < B->nfn; k++) fns[k] = (uint32_t)k;
     qsort(fns, B->nfn, sizeof *fns, cmp_fn);
-    char producer[128];
-    snprintf(producer, sizeof producer, "%s 1 (structure recovered from machine code)", BS_PRODUCER);
-    E.pb = psg_builder_new(path, producer, language, PSG_UNIT_HAS_DEBUG_INFO | PSG_UNIT_OPTIMIZED, 0);
+    E.pb = psg_builder_new(path, BS_PRODUCER_FULL, language, PSG_UNIT_HAS_DEBUG_INFO | PSG_UNIT_OPTIMIZED, 0);
     if (!E.pb) goto done;
     for (size_t k = 0; k < B->nfn && !E.failed; k++) {
         const struct afn *a = &B->fn[fns[k]];

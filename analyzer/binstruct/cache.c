@@ -91,7 +91,7 @@ int bs_load(const char *path, const char *build_id, const struct bs_cache_opts *
         unsigned char *b = slurp(file, &n);
         if (b) {
             int ok = psg_parse(b, n, out, perr, sizeof perr) == 0 && out->unit_count == 1 &&
-                     bs_unit_is_recovered(&out->units[0]);
+                     out->units[0].producer && !strcmp(out->units[0].producer, BS_PRODUCER_FULL);
             free(b);
             if (ok) {
                 info->from_cache = 1;
@@ -99,7 +99,7 @@ int bs_load(const char *path, const char *build_id, const struct bs_cache_opts *
                 count(out, info);
                 return 0;
             }
-            psg_graph_free(out); /* corrupt or foreign: recover again, replace it */
+            psg_graph_free(out); /* corrupt, foreign or older rules: recover again, replace it */
             memset(out, 0, sizeof *out);
         }
     }

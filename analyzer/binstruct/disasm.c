@@ -41,6 +41,22 @@ void bs_disasm_free(struct bs_disasm *d)
     free(d);
 }
 
+/* A plain move between a register and the stack frame (rsp/rbp based), or a nop. */
+static int stack_move(const cs_insn *ci)
+{
+    if (ci->id == X86_INS_NOP) return 1;
+    const char *m = ci->mnemonic;
+    if (strncmp(m, "mov", 3) != 0 && strncmp(m, "vmov", 4) != 0) return 0;
+    /* (string moves address through rsi/rdi, so they never match below) */
+    const cs_x86 *x = &ci->detail->x86;
+    for (uint8_t k = 0; k < x->op_count; k++)
+        if (x->operands[k].type == X86_OP_MEM &&
+            (x->operands[k].mem.base == X86_REG_RSP || x->operands[k].mem.base == X86_REG_RBP) &&
+            x->operands[k].mem.index == X86_REG_INVALID)
+            return 1;
+    return 0;
+}
+
 static void classify(struct bs_disasm *d, const cs_insn *ci, struct bs_insn *o)
 {
     const cs_x86 *x = &ci->detail->x86;
@@ -66,6 +82,8 @@ static void classify(struct bs_disasm *d, const cs_insn *ci, struct bs_insn *o)
                 op0->mem.index != X86_REG_INVALID && op0->mem.scale == 8 && op0->mem.disp > 0)
                 o->flags |= BS_F_ABS_TABLE, o->target = (uint64_t)op0->mem.disp;
         }
+    } else if (stack_move(ci)) {
+        o->flags |= BS_F_NO_LINE;
     } else if (ci->id == X86_INS_UD2 || ci->id == X86_INS_HLT) {
         o->kind = BS_I_HALT;
     } else if (ci->id == X86_INS_LEA && x->op_count == 2 && x->operands[1].type == X86_OP_MEM &&

@@ -2,8 +2,11 @@
  * file, one vertex a line, indented by depth, for the tests in this
  * directory (check_binstruct.py):
  *   KIND function file:first-last [col N] [callee NAME] [op NAME] [flags]
- * Usage: bs_dump EXE   (exit 0, or 1 with the reason on stderr) */
+ * Usage: bs_dump EXE   (exit 0, or 1 with the reason on stderr)
+ *        bs_dump --cache DIR|off EXE: through the build-id cache (bs_load); the
+ *        first line then says "cache: hit|written|none PATH". */
 #include "binstruct.h"
+#include "analyzer.h"
 #include "scalana/mpi_ops.h"
 
 #include <stdio.h>
@@ -18,24 +21,38 @@ static const char *base(const char *p)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: bs_dump EXE\n");
+    struct psg_graph g;
+    char err[1024];
+    if (argc == 4 && !strcmp(argv[1], "--cache")) {
+        struct bs_cache_opts co = {!strcmp(argv[2], "off"), argv[2]};
+        struct bs_load_info info;
+        char bid[128];
+        if (an_elf_build_id(argv[3], bid, sizeof bid) != 0) {
+            fprintf(stderr, "bs_dump: %s: cannot read its build-id\n", argv[3]);
+            return 1;
+        }
+        if (bs_load(argv[3], bid, &co, &g, &info, err, sizeof err) != 0) {
+            fprintf(stderr, "bs_dump: %s\n", err);
+            return 1;
+        }
+        printf("cache: %s %s\n", info.from_cache ? "hit" : info.cache_written ? "written" : "none", info.cache_path);
+    } else if (argc == 2) {
+        unsigned char *b;
+        size_t n;
+        uint32_t loops;
+        if (bs_recover(argv[1], &b, &n, &loops, err, sizeof err) != 0) {
+            fprintf(stderr, "bs_dump: %s\n", err);
+            return 1;
+        }
+        if (psg_parse(b, n, &g, err, sizeof err) != 0) {
+            fprintf(stderr, "bs_dump: %s: recovered PSG does not parse: %s\n", argv[1], err);
+            return 1;
+        }
+        free(b);
+    } else {
+        fprintf(stderr, "usage: bs_dump EXE | bs_dump --cache DIR|off EXE\n");
         return 2;
     }
-    unsigned char *b;
-    size_t n;
-    uint32_t loops;
-    char err[1024];
-    if (bs_recover(argv[1], &b, &n, &loops, err, sizeof err) != 0) {
-        fprintf(stderr, "bs_dump: %s\n", err);
-        return 1;
-    }
-    struct psg_graph g;
-    if (psg_parse(b, n, &g, err, sizeof err) != 0) {
-        fprintf(stderr, "bs_dump: %s: recovered PSG does not parse: %s\n", argv[1], err);
-        return 1;
-    }
-    free(b);
     for (uint32_t u = 0; u < g.unit_count; u++) {
         const struct psg_unit *un = &g.units[u];
         printf("UNIT %s recovered=%d vertices=%u\n", un->producer, bs_unit_is_recovered(un), un->vertex_count);
