@@ -27,6 +27,14 @@ int an_recover_structure(struct an_analysis *a, const char *exe, const char *bui
                    "call-path graph is recovered from the samples, without loops", exe, err);
         return 0;
     }
+    if (!info.functions) {
+        /* symbols only: nothing with a source line to attribute to */
+        an_warn(a, "%s has no PSG (built without scalana-cc) and no DWARF line information (built without -g?): "
+                   "its loops cannot be located; rebuild with -g; the call-path graph is recovered from the "
+                   "samples", exe);
+        psg_graph_free(out);
+        return 0;
+    }
     a->psg_recovered = 1;
     a->psg_from_cache = info.from_cache;
     a->psg_loops = info.loops;
