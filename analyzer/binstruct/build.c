@@ -175,6 +175,7 @@ struct fwork {
     struct bs_cfg cfg;
     struct bs_loops L;
     uint32_t *loop_owner, *loop_node;
+    uint32_t (*latch_line)[4]; /* lines of a loop's back-edge jumps in its own scope (0: none) */
     uint32_t *inner;          /* innermost loop of each block, UNDEF none */
 };
 
@@ -250,6 +251,25 @@ static void do_loops(struct builder *B, struct fwork *w)
         w->loop_owner[li] = o;
         const struct bs_scope *os = &f->scope[o];
         const char *ob = base_of(os->decl_file);
+        /* the loop's own test lines, and those of the loops around it in the
+         * same scope: the test of an enclosing loop is not a line of this
+         * one (gcc puts the outer induction's address arithmetic on the
+         * outer `for` line inside the inner loop), unless both tests share
+         * a line (`for (...) for (...) x;`) */
+        uint32_t nl = 0;
+        for (uint32_t k = 0; k < L->nlatches && nl < 4; k++) {
+            uint32_t b = L->latches[k], j = w->cfg.first[b] + w->cfg.count[b] - 1;
+            if (w->line[j] && w->owner[j] == o && !strcmp(w->base[j], ob)) w->latch_line[li][nl++] = w->line[j];
+        }
+        uint32_t outer[16], nouter = 0;
+        for (uint32_t q = L->parent; q != UNDEF && nouter < 16; q = w->L.loop[q].parent) {
+            if (w->loop_owner[q] != o || w->loop_node[q] == UNDEF) continue;
+            for (uint32_t k = 0; k < 4 && w->latch_line[q][k] && nouter < 16; k++) {
+                int own = 0;
+                for (uint32_t m = 0; m < nl; m++) own |= w->latch_line[li][m] == w->latch_line[q][k];
+                if (!own) outer[nouter++] = w->latch_line[q][k];
+            }
+        }
         uint32_t first = 0, last = 0;
         for (uint32_t k = 0; k < L->nblocks; k++) {
             uint32_t b = L->blocks[k];
@@ -258,6 +278,9 @@ static void do_loops(struct builder *B, struct fwork *w)
                 if (!ln || w->owner[i] != o || (w->ins[i].flags & BS_F_NO_LINE) || strcmp(w->base[i], ob) != 0)
                     continue;
                 if (os->decl_line && ln < os->decl_line) continue; /* a caller's row at the inline entry */
+                int skip = 0;
+                for (uint32_t m = 0; m < nouter; m++) skip |= ln == outer[m];
+                if (skip) continue;
                 if (!first || ln < first) first = ln;
                 if (ln > last) last = ln;
             }
@@ -390,8 +413,9 @@ static void do_function(struct builder *B, const struct bs_func *f)
     }
     w.loop_owner = calloc(w.L.n + 1, sizeof *w.loop_owner);
     w.loop_node = calloc(w.L.n + 1, sizeof *w.loop_node);
+    w.latch_line = calloc(w.L.n + 1, sizeof *w.latch_line);
     w.inner = malloc((w.cfg.nblocks + 1) * sizeof *w.inner);
-    if (!w.loop_owner || !w.loop_node || !w.inner) { B->oom = 1; goto out; }
+    if (!w.loop_owner || !w.loop_node || !w.latch_line || !w.inner) { B->oom = 1; goto out; }
     for (uint32_t b = 0; b < w.cfg.nblocks; b++) w.inner[b] = UNDEF;
     /* loops come outer first: the last one holding a block is its innermost */
     for (uint32_t l = 0; l < w.L.n; l++)
@@ -402,7 +426,7 @@ out:
     bs_loops_free(&w.L);
     bs_cfg_free(&w.cfg);
     free(w.ins), free(w.owner), free(w.line), free(w.col), free(w.base), free(w.afn);
-    free(w.loop_owner), free(w.loop_node), free(w.inner);
+    free(w.loop_owner), free(w.loop_node), free(w.latch_line), free(w.inner);
 }
 
 /* ---- emission ------------------------------------------------------------ */

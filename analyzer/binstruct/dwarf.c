@@ -142,8 +142,14 @@ static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, st
     s->display = lang == PSG_LANG_CXX ? cxx_display(pool, die, n, d) : an_intern(pool, d ? d : (n ? n : ""));
     Dwarf_Attribute a;
     Dwarf_Word w;
-    s->decl_file = dwarf_attr_integrate(die, DW_AT_decl_file, &a) && dwarf_formudata(&a, &w) == 0
-                       ? cu_file(pool, cu, w) : an_intern(pool, "");
+    s->decl_file = an_intern(pool, "");
+    if (dwarf_attr_integrate(die, DW_AT_decl_file, &a) && dwarf_formudata(&a, &w) == 0) {
+        /* the file number counts in the line table of the CU that holds the
+         * attribute: with -flto the abstract origin is often in another CU */
+        Dwarf_Die owner;
+        Dwarf_Die *fcu = a.cu && dwarf_cu_die(a.cu, &owner, NULL, NULL, NULL, NULL, NULL, NULL) ? &owner : cu;
+        s->decl_file = cu_file(pool, fcu, w);
+    }
     int line = 0;
     s->decl_line = dwarf_decl_line(die, &line) == 0 && line > 0 ? (uint32_t)line : 0;
     s->call_file = dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &w) == 0 ? cu_file(pool, cu, w)
