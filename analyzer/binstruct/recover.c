@@ -37,6 +37,7 @@ int an_recover_structure(struct an_analysis *a, const char *exe, const char *bui
     }
     a->psg_recovered = 1;
     a->psg_from_cache = info.from_cache;
+    a->psg_producer = an_intern(&a->g.strings, out->unit_count ? out->units[0].producer : "");
     a->psg_loops = info.loops;
     an_warn(a, "%s has no PSG (built without scalana-cc): structure recovered from machine code, %u function%s, "
                "%u loop%s%s%s%s", exe, info.functions, info.functions == 1 ? "" : "s", info.loops,
