@@ -8,6 +8,8 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <stdbool.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,8 +260,25 @@ int bs_dwarf_functions(const struct bs_elf *e, struct an_strpool *pool, struct b
 {
     memset(out, 0, sizeof *out);
     out->pool = pool;
+    /* DWARF in the file itself, else a separate debug file (.gnu_debuglink
+     * beside it or in .debug/, /usr/lib/debug/.build-id/): libdwfl's
+     * standard search, the one the symbolizer uses for samples */
     Dwarf *dw = dwarf_begin_elf((Elf *)e->elf, DWARF_C_READ, NULL);
     out->dw = dw;
+    if (!dw && e->path) {
+        static const Dwfl_Callbacks cb = {
+            .find_elf = dwfl_build_id_find_elf,
+            .find_debuginfo = dwfl_standard_find_debuginfo,
+            .section_address = dwfl_offline_section_address,
+        };
+        Dwfl *dwfl = dwfl_begin(&cb);
+        Dwfl_Module *m = dwfl ? dwfl_report_elf(dwfl, e->path, e->path, -1, 0, false) : NULL;
+        if (dwfl) dwfl_report_end(dwfl, NULL, NULL);
+        Dwarf_Addr bias = 0;
+        dw = m ? dwfl_module_getdwarf(m, &bias) : NULL;
+        if (dw && bias == 0) out->dwfl = dwfl;
+        else if (dwfl) dwfl_end(dwfl), dw = NULL;
+    }
     size_t fcap = 0;
     if (dw) {
         size_t ccap = 0, hsize;
@@ -342,7 +361,8 @@ void bs_dwarf_free(struct bs_dwarf *d)
     }
     free(d->f);
     free(d->cus);
-    if (d->dw) dwarf_end(d->dw);
+    if (d->dwfl) dwfl_end(d->dwfl); /* owns its Dwarf */
+    else if (d->dw) dwarf_end(d->dw);
     memset(d, 0, sizeof *d);
 }
 
