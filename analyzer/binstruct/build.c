@@ -261,6 +261,10 @@ static void do_function(struct builder *B, const struct bs_func *f)
     w.f = f;
     const struct bs_scope *top = &f->scope[0];
     size_t cap = 0;
+    /* without DWARF nothing in it has a line to be attributed by: a function
+     * known only from the symbol table is not disassembled (calls into it
+     * from code with lines still name it) */
+    if (!f->cu) return;
     for (uint32_t r = 0; r < top->nranges; r++) {
         uint64_t lo = top->ranges[r][0], hi = top->ranges[r][1];
         const unsigned char *code = bs_elf_code(&B->elf, lo, hi - lo);
@@ -272,7 +276,6 @@ static void do_function(struct builder *B, const struct bs_func *f)
     if (!w.afn) { B->oom = 1; goto out; }
     for (uint32_t s = 0; s < f->nscopes; s++)
         if ((w.afn[s] = bs_fn_of(B, &f->scope[s])) == UNDEF) goto out;
-    if (!f->cu) goto out; /* no lines: only the FUNCTION vertex (docs/binstruct.md) */
     w.owner = calloc(w.n, sizeof *w.owner);
     w.line = calloc(w.n, sizeof *w.line);
     w.col = calloc(w.n, sizeof *w.col);
