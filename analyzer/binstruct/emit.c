@@ -65,13 +65,13 @@ static uint32_t ordinal(struct emit *E, uint32_t id)
 }
 
 /* Whether vertex id's subtree holds MPI or a call into a function that
- * reaches MPI (memo: 0 unknown, 1 no, 2 yes; recomputed per round). */
+ * reaches MPI or a GPU call (memo: 0 unknown, 1 no, 2 yes; recomputed per round). */
 static int reaches(const struct builder *B, const struct emit *E, uint8_t *memo, uint32_t id, int depth)
 {
     if (memo[id]) return memo[id] == 2;
     const struct tnode *x = &B->t[id];
     int r = 0;
-    if (x->kind == PSG_MPI) {
+    if (x->kind == PSG_MPI || x->kind == PSG_GPU) {
         r = 1;
     } else if (x->kind == PSG_CALL) {
         uint32_t k = bs_fn_find(B, x->callee);
