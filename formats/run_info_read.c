@@ -125,6 +125,14 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
     r->mpi_version = dupstr(root, "mpi_version");
     r->executable = dupstr(root, "executable");
     r->build_id = dupstr(root, "build_id");
+    r->executable_copy = dupstr(root, "executable_copy");
+    r->executable_copy_method = dupstr(root, "executable_copy_method");
+    r->debug_copy = dupstr(root, "debug_copy");
+    /* the copy lies inside the run directory: an absolute path or ".." is ignored */
+    if (r->executable_copy && (r->executable_copy[0] == '/' || strstr(r->executable_copy, "..")))
+        r->executable_copy[0] = '\0';
+    if (r->debug_copy && (r->debug_copy[0] == '/' || strstr(r->debug_copy, "..")))
+        r->debug_copy[0] = '\0';
     r->scalana_version = dupstr(root, "scalana_version");
     r->written_by = dupstr(root, "written_by");
     json_t *pf = json_object_get(root, "profile_files");
@@ -153,6 +161,7 @@ void scalana_run_info_free(struct scalana_run_info *r)
     free(r->hosts);
     free(r->sampler), free(r->mpi_library), free(r->mpi_version), free(r->executable);
     free(r->build_id), free(r->scalana_version), free(r->written_by);
+    free(r->executable_copy), free(r->executable_copy_method), free(r->debug_copy);
     for (uint32_t i = 0; r->profile_files && i < r->profile_file_count; i++)
         free(r->profile_files[i]);
     free(r->profile_files);

@@ -31,7 +31,8 @@ static void roundtrip(void **state)
         .sampler = "cputime", .sample_period_ns = 5000000,
         .start_realtime_ns = 1790000000000000000ull, .end_realtime_ns = 1790000001000000000ull,
         .mpi_library = "openmpi", .mpi_version = "Open MPI v4.1.4", .executable = "/x/app",
-        .build_id = "0123abcd", .scalana_version = "0.1.0", .written_by = "finalize",
+        .build_id = "0123abcd", .executable_copy = "exe/app", .executable_copy_method = "hard link",
+        .scalana_version = "0.1.0", .written_by = "finalize",
         .profile_files = files, .profile_file_count = 1};
     char path[4200];
     snprintf(path, sizeof path, "%s/run.json", dir);
@@ -53,7 +54,19 @@ static void roundtrip(void **state)
     assert_true(r.sample_period_ns == 5000000);
     assert_true(r.end_realtime_ns == 1790000001000000000ull);
     assert_string_equal(r.build_id, "0123abcd");
+    assert_string_equal(r.executable_copy, "exe/app");
+    assert_string_equal(r.executable_copy_method, "hard link");
+    assert_string_equal(r.debug_copy, ""); /* written as null */
     assert_int_equal(r.profile_file_count, 1);
+    scalana_run_info_free(&r);
+
+    /* a copy named outside the run directory is ignored */
+    w.executable_copy = "../elsewhere/app";
+    f = fopen(path, "w");
+    assert_int_equal(scalana_run_info_write(f, &w), 0);
+    fclose(f);
+    assert_int_equal(scalana_run_info_read(dir, &r, err, sizeof err), 0);
+    assert_string_equal(r.executable_copy, "");
     scalana_run_info_free(&r);
 
     /* corrupt JSON and a missing field are refused naming the file */
