@@ -11,8 +11,10 @@ on real mpirun runs of a planted example (load_imbalance.c):
   4. analyse old/ new/ (and --before/--after, and the arguments swapped): the planted
      cause is "gone" with a positive saving, nothing is "new", the wall time and the
      loop's time drop at both counts;
-  5. runs of three builds are refused with a clear error; SCALANA_KEEP_EXE=off keeps
-     nothing; a deleted binary is analysed from the copy.
+  5. a third build with its debug information split off (.gnu_debuglink): the run keeps
+     the debug file too, and with binary and debug file deleted the planted loop is still
+     found at its lines; runs of three builds are refused with a clear error;
+     SCALANA_KEEP_EXE=off keeps nothing; a deleted binary is analysed from the copy.
 
 Exit 77 (skipped) while a tool is missing.  Takes about 30-50 s on 2 loaded cores.
 """
@@ -202,16 +204,37 @@ def main():
         check(other["before"]["build_id"] == old_id and other["counts"] == cmp["counts"],
               "another way of giving the runs compares otherwise: %s %s" % (other["before"]["build_id"], other["counts"]))
 
-    # 5. three builds: a clear error; SCALANA_KEEP_EXE=off keeps nothing
+    # 5. a third build, its debug information in a separate file (.gnu_debuglink):
+    #    the run keeps both; runs of three builds are refused with a clear error;
+    #    SCALANA_KEEP_EXE=off keeps nothing
     app3 = os.path.join(w, "app3")
-    build(app3, "-DEX_DEFECT_DEFAULT=0", "-O1")
-    mpirun(app3, 2, os.path.join(w, "third", "run-2p"), SCALANA_KEEP_EXE="off")
-    info = json.load(open(os.path.join(w, "third", "run-2p", "run.json")))
-    check(info.get("executable_copy") is None and not os.path.exists(os.path.join(w, "third", "run-2p", "exe")),
+    build(app3, "-O1")
+    for cmd in (["objcopy", "--only-keep-debug", app3, app3 + ".debug"],
+                ["objcopy", "--strip-debug", "--add-gnu-debuglink=" + app3 + ".debug", app3]):
+        rc, o, e = run(cmd, w)
+        check(rc == 0, "objcopy failed:\n" + e)
+    third = os.path.join(w, "third", "run-2p")
+    mpirun(app3, 2, third)
+    info = json.load(open(os.path.join(third, "run.json")))
+    check(info.get("debug_copy") == "exe/app3.debug", "debug_copy is %r" % info.get("debug_copy"))
+    check(os.path.samefile(os.path.join(third, "exe", "app3.debug"), app3 + ".debug"), "the debug file is not kept")
+    nokeep = os.path.join(w, "nokeep", "run-2p")
+    mpirun(app3, 2, nokeep, SCALANA_KEEP_EXE="off")
+    info = json.load(open(os.path.join(nokeep, "run.json")))
+    check(info.get("executable_copy") is None and not os.path.exists(os.path.join(nokeep, "exe")),
           "SCALANA_KEEP_EXE=off kept %r" % info.get("executable_copy"))
     o, e = analyze("-o", os.path.join(w, "report-3"), os.path.join(w, "old"), os.path.join(w, "new"),
                    os.path.join(w, "third"), expect=2)
     check("3 builds" in e and "--before" in e, "the three-build error does not say what to do:\n" + e)
+    # both gone: the loop is still found at its lines, which only the kept debug file gives
+    os.unlink(app3)
+    os.unlink(app3 + ".debug")
+    o, e = analyze("-o", os.path.join(w, "report-third"), os.path.join(w, "third"))
+    rep = json.load(open(os.path.join(w, "report-third", "report.json")))
+    check(rep["root_causes"], "the third build's run shows no root cause")
+    rc1 = rep["root_causes"][0]
+    check(rc1["function"] == "relax_cells" and loop[0] <= rc1["line"] <= loop[1],
+          "without its debug file: #1 at %s:%d in %s" % (rc1["file"], rc1["line"], rc1["function"]))
 
     # a deleted binary: the new runs from their own copy and link
     os.unlink(app)
