@@ -574,7 +574,7 @@ int main(int argc, char **argv)
             for (int b = 0; b < nbuilds; b++)
                 fprintf(stderr, "  build-id %s (%s): %d run%s, first %s\n", *builds[b].build_id ? builds[b].build_id : "?",
                         builds[b].executable, builds[b].ndirs, builds[b].ndirs == 1 ? "" : "s", builds[b].dirs[0]);
-            fputs("  give the runs of one build, or of two with --before DIR... --after DIR...\n", stderr);
+            fputs("  give the runs of one build, or of two with --before DIR --after DIR (each repeatable)\n", stderr);
             an_builds_free(builds, nbuilds);
             free_list(dirs, ndirs);
             an_options_free(&opt);

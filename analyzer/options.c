@@ -136,7 +136,7 @@ static void usage(FILE *out)
 {
     fputs(
         "Usage: scalana-analyze [OPTIONS] RUN_DIR...\n"
-        "       scalana-analyze [OPTIONS] --before DIR... --after DIR...\n"
+        "       scalana-analyze [OPTIONS] --before DIR [--before DIR]... --after DIR [--after DIR]...\n"
         "Finds the root causes of scaling loss in runs of one MPI program at several\n"
         "process counts (runs in any order; runs at the same count are repetitions).\n"
         "Writes OUT_DIR/report.json, psg.dot, rootcause-N.dot, index.html and prints a\n"

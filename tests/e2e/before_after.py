@@ -173,6 +173,15 @@ def main():
         return r["comparison"], o
 
     cmp, text = comparison(os.path.join(w, "report-cmp"), os.path.join(w, "old"), os.path.join(w, "new"))
+    try:
+        import jsonschema
+        schema = json.load(open(os.path.join(args.source_dir, "docs", "report.schema.json")))
+        for d in ("report-cmp", "report-old"):
+            jsonschema.validate(json.load(open(os.path.join(w, d, "report.json"))), schema)
+    except ImportError:
+        log("(python3-jsonschema missing: report.json not validated)")
+    except jsonschema.ValidationError as e:
+        raise Failure("report.json does not validate against docs/report.schema.json: %s" % e.message)
     log(text[text.index("Before/after"):].rstrip())
     check(cmp["before"]["build_id"] == old_id and cmp["after"]["build_id"] == new_id,
           "before/after builds %s/%s, expected %s/%s" % (cmp["before"]["build_id"], cmp["after"]["build_id"], old_id, new_id))
