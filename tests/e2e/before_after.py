@@ -170,6 +170,9 @@ def main():
         check("comparison" in r, "no comparison in report.json (%s)" % " ".join(argv))
         check(os.path.isfile(os.path.join(out_dir, "before", "report.json")), "no before/report.json")
         check("Before/after" in o, "no before/after summary on the terminal:\n" + o)
+        html = open(os.path.join(out_dir, "index.html")).read()
+        check('<section id="comparison">' in html and os.path.isfile(os.path.join(out_dir, "before", "index.html")),
+              "no before/after section in index.html, or no before/index.html")
         return r["comparison"], o
 
     cmp, text = comparison(os.path.join(w, "report-cmp"), os.path.join(w, "old"), os.path.join(w, "new"))
