@@ -41,6 +41,7 @@ struct reader {
     int ready;
     const char *ref_dir;
     char exe_build_id[128];
+    char **dirs; int ndirs;    /* all runs of this analysis: another may hold the copy */
 };
 
 /* Loads the executable's PSG and prepares the symbolizer (once). */
@@ -121,7 +122,17 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         const char *source = o->exe ? "--exe" : "run.json";
         int readable = exe && an_elf_build_id(exe, actual, sizeof actual) == 0;
         int differs = readable && *bid && *actual && strcmp(actual, bid) != 0;
-        if (!o->exe && (!readable || differs) && run_copy(dir, &info, have_info, bid, copy, sizeof copy)) {
+        int found = !o->exe && (!readable || differs) && run_copy(dir, &info, have_info, bid, copy, sizeof copy);
+        /* a run kept without its copy (SCALANA_KEEP_EXE=off) borrows another run's of the same build */
+        for (int k = 0; !o->exe && (!readable || differs) && !found && *bid && k < rd->ndirs; k++) {
+            struct scalana_run_info other;
+            char e2[512];
+            if (rd->dirs[k] == dir || scalana_run_info_read(rd->dirs[k], &other, e2, sizeof e2) != 0) continue;
+            found = other.build_id && strcmp(other.build_id, bid) == 0 &&
+                    run_copy(rd->dirs[k], &other, 1, bid, copy, sizeof copy);
+            scalana_run_info_free(&other);
+        }
+        if (found) {
             an_warn(a, "%s: %s %s: using the run's own copy %s", dir, exe,
                     readable ? "has another build-id (rebuilt since the run)" : "is gone or unreadable", copy);
             exe = copy, source = "run copy", readable = 1, differs = 0;
@@ -407,6 +418,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     struct reader rd;
     memset(&rd, 0, sizeof rd);
     rd.a = &a;
+    rd.dirs = dirs, rd.ndirs = ndirs;
     a.echo_warnings = 1;
     char **real = calloc((size_t)ndirs, sizeof *real);
     if (!real) abort();

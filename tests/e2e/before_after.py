@@ -247,6 +247,27 @@ def main():
     rc1 = rep["root_causes"][0]
     check(rc1["function"] == "relax_cells" and loop[0] <= rc1["line"] <= loop[1],
           "without its debug file: #1 at %s:%d in %s" % (rc1["file"], rc1["line"], rc1["function"]))
+    # the run made with SCALANA_KEEP_EXE=off, read first, borrows the copy of the other run of its build
+    o, e = analyze("-o", os.path.join(w, "report-borrow"), nokeep, third)
+    rep = json.load(open(os.path.join(w, "report-borrow", "report.json")))
+    dirs = [d for r in rep["runs"] for d in r["directories"]]
+    check(len(dirs) == 2 and "third" in rep["program"]["executable"],
+          "the run without a copy was not analysed with its build's other copy: %s, %s" % (dirs, rep["program"]["executable"]))
+
+    # a run directory on another file system (no hard link: EXDEV) gets a copy, made at the end
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.access(shm, os.W_OK) and os.stat(shm).st_dev != os.stat(w).st_dev:
+        far = os.path.join(shm, "scalana-before-after-%d" % os.getpid())
+        shutil.rmtree(far, ignore_errors=True)
+        try:
+            mpirun(app, 1, far)
+            info = json.load(open(os.path.join(far, "run.json")))
+            check(info.get("executable_copy_method") == "copy" and build_id(os.path.join(far, "exe", "app")) == build_id(app),
+                  "across file systems: %r" % info.get("executable_copy_method"))
+        finally:
+            shutil.rmtree(far, ignore_errors=True)
+    else:
+        log("(no other writable file system at /dev/shm: the cross-device copy is not checked)")
 
     # a deleted binary: the new runs from their own copy and link
     os.unlink(app)
