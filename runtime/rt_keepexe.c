@@ -27,12 +27,14 @@
 /* One kept file: the executable or its debug file. */
 struct rt_kept {
     int fd;              /* held until copied (-1: none pending) */
+    dev_t dev; ino_t ino; /* the file fd was opened on (an application that closes
+                             descriptors it does not own may let the number be reused) */
     char name[256];      /* file name inside exe/ */
     char rel[300];       /* "exe/<name>" once it is there, else "" */
     const char *method;  /* "hard link" or "copy" */
 };
 
-static struct rt_kept rt_kept_exe = {-1, "", "", NULL}, rt_kept_dbg = {-1, "", "", NULL};
+static struct rt_kept rt_kept_exe = {.fd = -1}, rt_kept_dbg = {.fd = -1};
 static int rt_keep_copy_only, rt_keep_warned;
 
 static void rt_keep_warn(const char *what, const char *path, int err)
@@ -81,6 +83,9 @@ static int rt_keep_link(struct rt_kept *k, const char *path, const char *dir)
 {
     char dst[4400];
     snprintf(dst, sizeof dst, "%s/%s", dir, k->name);
+    struct stat own;
+    if (fstat(k->fd, &own) == 0)
+        k->dev = own.st_dev, k->ino = own.st_ino;
     unlink(dst); /* an empty run directory reused: a stale link of an older build */
     if (rt_keep_copy_only || link(path, dst) != 0)
         return -1;
@@ -196,7 +201,14 @@ static void rt_keep_copy(struct rt_kept *k, const char *what)
     char dst[4400];
     snprintf(dst, sizeof dst, "%s/exe/%s", rt_g.run_dir, k->name);
     struct stat st;
-    int err = fstat(k->fd, &st) != 0 ? errno : rt_copy_fd(k->fd, dst, st.st_mode);
+    if (fstat(k->fd, &st) != 0 || st.st_dev != k->dev || st.st_ino != k->ino) {
+        /* the application closed our descriptor (its number may now be one of its
+         * own files, which is not ours to copy or close) */
+        k->fd = -1;
+        rt_keep_warn(what, dst, EBADF);
+        return;
+    }
+    int err = rt_copy_fd(k->fd, dst, st.st_mode);
     close(k->fd);
     k->fd = -1;
     if (err) {
