@@ -194,6 +194,10 @@ struct an_symbolizer;
 struct an_symbolizer *an_sym_new(struct an_strpool *pool, const char *exe_path,
                                  const char *exe_build_id);
 void an_sym_free(struct an_symbolizer *s);
+/** Adds a directory where kept copies of shared libraries lie (a run's
+ *  exe/lib/): a module whose file is gone or has another build-id than the
+ *  profile names is looked up there by file name and build-id. */
+void an_sym_add_library_dir(struct an_symbolizer *s, const char *dir);
 /** Global id of a profile module (path, build-id).  The executable is
  *  recognised by build-id (or path) and read from the --exe/run.json path.
  *  A module whose file is missing or has another build-id resolves nothing

@@ -162,6 +162,12 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         r->bad = 1;
         return;
     }
+    /* the run's own copies of the application's shared libraries (SCALANA_KEEP_EXE=all) */
+    char libdir[4200];
+    struct stat lst;
+    if ((size_t)snprintf(libdir, sizeof libdir, "%s/exe/lib", dir) < sizeof libdir && stat(libdir, &lst) == 0 &&
+        S_ISDIR(lst.st_mode) && rd->sym)
+        an_sym_add_library_dir(rd->sym, libdir);
     char **files = NULL;
     int nf = prf_run_list_files(dir, &files, err, sizeof err);
     if (nf <= 0) {

@@ -95,6 +95,13 @@ int scalana_run_info_write(FILE *o, const struct scalana_run_info *r)
     put_str_or_null(o, r->executable_copy_method);
     fputs(",\n  \"debug_copy\": ", o);
     put_str_or_null(o, r->debug_copy);
+    fputs(",\n  \"library_copies\": [", o);
+    for (uint32_t i = 0; i < r->library_copy_count; i++) {
+        if (i)
+            fputs(", ", o);
+        put_str(o, r->library_copies[i]);
+    }
+    fputc(']', o);
     fputs(",\n  \"scalana_version\": ", o);
     put_str(o, r->scalana_version);
     fputs(",\n  \"written_by\": ", o);

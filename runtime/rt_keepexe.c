@@ -15,6 +15,7 @@
 #include "scalana/run_info.h"
 
 #include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -29,13 +30,20 @@ struct rt_kept {
     int fd;              /* held until copied (-1: none pending) */
     dev_t dev; ino_t ino; /* the file fd was opened on (an application that closes
                              descriptors it does not own may let the number be reused) */
-    char name[256];      /* file name inside exe/ */
-    char rel[300];       /* "exe/<name>" once it is there, else "" */
+    char name[256];      /* file name inside exe/ (libraries: exe/lib/) */
+    const char *sub;     /* "" or "lib/" */
+    char rel[300];       /* "exe/<sub><name>" once it is there, else "" */
     const char *method;  /* "hard link" or "copy" */
 };
 
-static struct rt_kept rt_kept_exe = {.fd = -1}, rt_kept_dbg = {.fd = -1};
-static int rt_keep_copy_only, rt_keep_warned;
+static struct rt_kept rt_kept_exe = {.fd = -1, .sub = ""}, rt_kept_dbg = {.fd = -1, .sub = ""};
+/* SCALANA_KEEP_EXE=all: the application's shared libraries too (those outside
+ * the system's directories), at most RT_KEEP_LIBS */
+#define RT_KEEP_LIBS 64
+static struct rt_kept rt_kept_lib[RT_KEEP_LIBS];
+static int rt_nkept_lib;
+static char *rt_lib_rel[RT_KEEP_LIBS];
+static int rt_keep_copy_only, rt_keep_libs, rt_keep_warned;
 
 static void rt_keep_warn(const char *what, const char *path, int err)
 {
@@ -97,7 +105,7 @@ static int rt_keep_link(struct rt_kept *k, const char *path, const char *dir)
     close(k->fd);
     k->fd = -1;
     k->method = "hard link";
-    snprintf(k->rel, sizeof k->rel, "exe/%s", k->name);
+    snprintf(k->rel, sizeof k->rel, "exe/%s%s", k->sub, k->name);
     return 0;
 }
 
@@ -151,14 +159,63 @@ static int rt_open_debug_file(const char *exe, const char *name, char *path, siz
     return -1;
 }
 
+/* A shared library of the system (or ScalAna's own runtime), not the application's. */
+static int rt_system_library(const char *path)
+{
+    static const char *const prefixes[] = {"/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/", "/etc/", "/snap/"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(path, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    const char *b = strrchr(path, '/');
+    return strncmp(b ? b + 1 : path, "libscalana-", 11) == 0;
+}
+
+static int rt_lib_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *dir = data;
+    const char *p = info->dlpi_name;
+    if (!p || p[0] != '/' || rt_system_library(p) || rt_nkept_lib >= RT_KEEP_LIBS)
+        return 0;
+    const char *b = strrchr(p, '/') + 1;
+    for (int i = 0; i < rt_nkept_lib; i++)
+        if (strcmp(rt_kept_lib[i].name, b) == 0)
+            return 0; /* two libraries of one name: the first is kept */
+    struct rt_kept *k = &rt_kept_lib[rt_nkept_lib];
+    memset(k, 0, sizeof *k);
+    k->sub = "lib/";
+    k->fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (k->fd < 0) {
+        rt_keep_warn("a shared library", p, errno);
+        return 0;
+    }
+    snprintf(k->name, sizeof k->name, "%s", b);
+    rt_nkept_lib++;
+    rt_keep_link(k, p, dir);
+    return 0;
+}
+
+/* The application's own shared libraries into exe/lib/ (SCALANA_KEEP_EXE=all). */
+static void rt_keep_libraries(const char *exe_dir)
+{
+    char dir[4300];
+    snprintf(dir, sizeof dir, "%s/lib", exe_dir);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        rt_keep_warn("the shared libraries", dir, errno);
+        return;
+    }
+    dl_iterate_phdr(rt_lib_cb, dir);
+}
+
 void rt_keep_exe_begin(void)
 {
     const char *s = getenv("SCALANA_KEEP_EXE");
     if (s && (!strcmp(s, "off") || !strcmp(s, "0") || !strcmp(s, "no")))
         return;
     rt_keep_copy_only = s && !strcmp(s, "copy");
-    if (s && *s && !rt_keep_copy_only && strcmp(s, "on") && strcmp(s, "1") && strcmp(s, "link"))
-        rt_info("SCALANA_KEEP_EXE=%s not understood (on, copy, off): using on", s);
+    rt_keep_libs = s && !strcmp(s, "all");
+    if (s && *s && !rt_keep_copy_only && !rt_keep_libs && strcmp(s, "on") && strcmp(s, "1") && strcmp(s, "link"))
+        rt_info("SCALANA_KEEP_EXE=%s not understood (on, all, copy, off): using on", s);
     if (rt_g.writer_off)
         return;
     char exe[4096];
@@ -183,6 +240,8 @@ void rt_keep_exe_begin(void)
     char link_name[256];
     rt_debuglink_name(rt_kept_exe.fd, link_name, sizeof link_name);
     rt_keep_link(&rt_kept_exe, exe, dir);
+    if (rt_keep_libs)
+        rt_keep_libraries(dir);
     if (link_name[0] && strcmp(link_name, rt_kept_exe.name) != 0) {
         char dpath[4400];
         rt_kept_dbg.fd = rt_open_debug_file(exe, link_name, dpath, sizeof dpath);
@@ -199,7 +258,7 @@ static void rt_keep_copy(struct rt_kept *k, const char *what)
     if (k->fd < 0)
         return;
     char dst[4400];
-    snprintf(dst, sizeof dst, "%s/exe/%s", rt_g.run_dir, k->name);
+    snprintf(dst, sizeof dst, "%s/exe/%s%s", rt_g.run_dir, k->sub, k->name);
     struct stat st;
     if (fstat(k->fd, &st) != 0 || st.st_dev != k->dev || st.st_ino != k->ino) {
         /* the application closed our descriptor (its number may now be one of its
@@ -216,13 +275,15 @@ static void rt_keep_copy(struct rt_kept *k, const char *what)
         return;
     }
     k->method = "copy";
-    snprintf(k->rel, sizeof k->rel, "exe/%s", k->name);
+    snprintf(k->rel, sizeof k->rel, "exe/%s%s", k->sub, k->name);
 }
 
 void rt_keep_exe_finish(void)
 {
     rt_keep_copy(&rt_kept_exe, "the executable");
     rt_keep_copy(&rt_kept_dbg, "the debug file");
+    for (int i = 0; i < rt_nkept_lib; i++)
+        rt_keep_copy(&rt_kept_lib[i], "a shared library");
 }
 
 void rt_keep_exe_describe(struct scalana_run_info *info)
@@ -230,4 +291,10 @@ void rt_keep_exe_describe(struct scalana_run_info *info)
     info->executable_copy = rt_kept_exe.rel[0] ? rt_kept_exe.rel : NULL;
     info->executable_copy_method = rt_kept_exe.rel[0] ? (char *)rt_kept_exe.method : NULL;
     info->debug_copy = rt_kept_dbg.rel[0] ? rt_kept_dbg.rel : NULL;
+    uint32_t n = 0;
+    for (int i = 0; i < rt_nkept_lib; i++)
+        if (rt_kept_lib[i].rel[0])
+            rt_lib_rel[n++] = rt_kept_lib[i].rel;
+    info->library_copies = n ? rt_lib_rel : NULL;
+    info->library_copy_count = n;
 }

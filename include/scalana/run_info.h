@@ -40,6 +40,8 @@ struct scalana_run_info {
                                   ("exe/<name>"); NULL or "" when none was kept */
     char *executable_copy_method; /* "hard link" or "copy"; NULL or "" when none */
     char *debug_copy;          /* its separate debug file ("exe/<debuglink name>"), NULL or "" */
+    char **library_copies; uint32_t library_copy_count; /* the application's shared libraries
+                                  kept ("exe/lib/<name>"; SCALANA_KEEP_EXE=all) */
     char *scalana_version;
     char *written_by;          /* "running" (written at MPI_Init, rewritten at the end), "finalize", "exit", "abort" */
     char **profile_files; uint32_t profile_file_count; /* names relative to the directory */

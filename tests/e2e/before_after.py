@@ -14,7 +14,9 @@ on real mpirun runs of a planted example (load_imbalance.c):
   5. a third build with its debug information split off (.gnu_debuglink): the run keeps
      the debug file too, and with binary and debug file deleted the planted loop is still
      found at its lines; runs of three builds are refused with a clear error;
-     SCALANA_KEEP_EXE=off keeps nothing; a deleted binary is analysed from the copy.
+     SCALANA_KEEP_EXE=off keeps nothing; a deleted binary is analysed from the copy;
+  6. SCALANA_KEEP_EXE=all keeps the program's own shared library, whose frames still
+     resolve after it is rebuilt.
 
 Exit 77 (skipped) while a tool is missing.  Takes about 30-50 s on 2 loaded cores.
 """
@@ -25,6 +27,40 @@ import shutil
 import subprocess
 import sys
 import time
+
+
+# a program whose work is in its own shared library (step 6)
+LIB_SRC = r'''#include <time.h>
+static double cpu(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+double work(double seconds)
+{
+    volatile double acc = 0;
+    double t0 = cpu();
+    while (cpu() - t0 < seconds)
+        for (int i = 0; i < 10000; i++) acc += i * 1e-9;
+#ifdef REBUILT
+    acc += 1;
+#endif
+    return acc;
+}
+'''
+LIB_MAIN = r'''#include <mpi.h>
+double work(double seconds);
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int r, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    double s = 0, t;
+    for (int it = 0; it < 10; it++) {
+        s += work(r == p - 1 ? 0.03 : 0.01);
+        MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+'''
 
 
 class Failure(Exception):
@@ -101,13 +137,14 @@ def main():
         rc, o, e = run([tools["scalana-cc"], "-O2", "-g", *flags, "-o", out, src], w)
         check(rc == 0, "scalana-cc failed:\n" + o + e)
 
-    def mpirun(exe, p, run_dir, **env):
+    def mpirun(exe, p, run_dir, truth=True, **env):
+        """Runs exe under scalana-run; returns (its ground truth when truth, stderr)."""
         e = dict(os.environ, SCALANA_OUTPUT=run_dir, SCALANA_EXAMPLE_CORES="2", **env)
         rc, o, err = run([tools["scalana-run"], args.mpirun, "--allow-run-as-root", "--oversubscribe",
                           "-n", str(p), exe, "--scale=" + args.scale], w, e)
         check(rc == 0, "the %d-process run exited %d:\n%s\n%s" % (p, rc, o, err))
         check(os.path.isfile(os.path.join(run_dir, "run.json")), "no run.json in " + run_dir)
-        return truth_of(o), err
+        return (truth_of(o) if truth else None), err
 
     def analyze(*argv, expect=0):
         rc, o, e = run([tools["scalana-analyze"], "--no-progress", "--color=never", *argv], w)
@@ -268,6 +305,31 @@ def main():
             shutil.rmtree(far, ignore_errors=True)
     else:
         log("(no other writable file system at /dev/shm: the cross-device copy is not checked)")
+
+    # 6. SCALANA_KEEP_EXE=all: the application's own shared library is kept too, and after
+    #    it is rebuilt its frames still resolve (to "work", not "<libwork.so>")
+    libdir = os.path.join(w, "shlib")
+    os.makedirs(libdir)
+    with open(os.path.join(libdir, "work.c"), "w") as f:
+        f.write(LIB_SRC)
+    with open(os.path.join(libdir, "main.c"), "w") as f:
+        f.write(LIB_MAIN)
+    lib = os.path.join(libdir, "libwork.so")
+    for cmd in ([tools["scalana-cc"], "-O1", "-g", "-shared", "-fPIC", "-o", lib, "work.c"],
+                [tools["scalana-cc"], "-O1", "-g", "-o", "libapp", "main.c", "-L.", "-lwork", "-Wl,-rpath," + libdir]):
+        rc, o, e = run(cmd, libdir)
+        check(rc == 0, "building the shared-library program failed:\n" + o + e)
+    librun = os.path.join(libdir, "run-2p")
+    mpirun(os.path.join(libdir, "libapp"), 2, librun, truth=False, SCALANA_KEEP_EXE="all")
+    info = json.load(open(os.path.join(librun, "run.json")))
+    check(info.get("library_copies") == ["exe/lib/libwork.so"], "library_copies %r" % info.get("library_copies"))
+    rc, o, e = run([tools["scalana-cc"], "-O1", "-g", "-DREBUILT=1", "-shared", "-fPIC", "-o", lib, "work.c"], libdir)
+    check(rc == 0 and build_id(lib) != build_id(os.path.join(librun, "exe", "lib", "libwork.so")),
+          "the rebuilt library has the old build-id")
+    o, e = analyze("-o", os.path.join(libdir, "report"), librun)
+    rep = json.load(open(os.path.join(libdir, "report", "report.json")))
+    names = sorted(set(v["function"] for v in rep["vertices"]))
+    check("work" in names and "<libwork.so>" not in names, "the rebuilt library's frames: %s" % names)
 
     # a deleted binary: the new runs from their own copy and link
     os.unlink(app)
