@@ -70,7 +70,8 @@ static void prepare(struct reader *rd, const char *exe, const char *build_id)
 
 /* The run's own copy of its executable (run.json "executable_copy", written
  * by the runtime: docs/runtime.md) into path, when it is there and has the
- * run's build-id (bid; any when the run names none).  Returns 1 when found. */
+ * run's build-id (bid; any when the run names none).  Returns 1 when found,
+ * -1 when it is there with another build-id, 0 when there is none. */
 static int run_copy(const char *dir, const struct scalana_run_info *info, int have_info, const char *bid,
                     char *path, size_t n)
 {
@@ -78,7 +79,9 @@ static int run_copy(const char *dir, const struct scalana_run_info *info, int ha
     if (!rel) return 0;
     char id[128] = "";
     if ((size_t)snprintf(path, n, "%s/%s", dir, rel) >= n || an_elf_build_id(path, id, sizeof id) != 0) return 0;
-    return !*bid || !*id || strcmp(id, bid) == 0;
+    if (!*bid || !*id || strcmp(id, bid) == 0) return 1;
+    /* a hard link shares the file: a binary rewritten in place (cp over it) changed it too */
+    return -1;
 }
 
 static void read_run(struct reader *rd, struct an_run *r, const char *dir)
@@ -122,14 +125,18 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         const char *source = o->exe ? "--exe" : "run.json";
         int readable = exe && an_elf_build_id(exe, actual, sizeof actual) == 0;
         int differs = readable && *bid && *actual && strcmp(actual, bid) != 0;
-        int found = !o->exe && (!readable || differs) && run_copy(dir, &info, have_info, bid, copy, sizeof copy);
+        int found = !o->exe && (!readable || differs) ? run_copy(dir, &info, have_info, bid, copy, sizeof copy) : 0;
+        if (found < 0)
+            an_warn(a, "%s: the run's own copy %s has another build-id than the run's %s (a hard link shares the "
+                       "file: was the binary rewritten in place? SCALANA_KEEP_EXE=copy avoids that)", dir, copy, bid);
+        found = found > 0;
         /* a run kept without its copy (SCALANA_KEEP_EXE=off) borrows another run's of the same build */
         for (int k = 0; !o->exe && (!readable || differs) && !found && *bid && k < rd->ndirs; k++) {
             struct scalana_run_info other;
             char e2[512];
             if (rd->dirs[k] == dir || scalana_run_info_read(rd->dirs[k], &other, e2, sizeof e2) != 0) continue;
             found = other.build_id && strcmp(other.build_id, bid) == 0 &&
-                    run_copy(rd->dirs[k], &other, 1, bid, copy, sizeof copy);
+                    run_copy(rd->dirs[k], &other, 1, bid, copy, sizeof copy) > 0;
             scalana_run_info_free(&other);
         }
         if (found) {
@@ -143,7 +150,7 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
                     o->exe ? "" : " and the run directory holds no copy of it (exe/)");
         } else if (differs) {
             an_warn(a, "%s: refused: the run was made with build-id %s but %s has build-id %s (rebuilt since?) "
-                       "and the run directory holds no copy of it (exe/; SCALANA_KEEP_EXE=off?); pass the "
+                       "and the run directory holds no copy of that build (exe/; SCALANA_KEEP_EXE=off?); pass the "
                        "original binary with --exe", dir, bid, exe, actual);
             if (have_info) scalana_run_info_free(&info);
             r->bad = 1;
