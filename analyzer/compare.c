@@ -3,8 +3,9 @@
  * earlier build is matched to one of the later build by category and
  * location (function, kind of vertex, file, lines within
  * AN_COMPARE_LINE_SHIFT, or the same place in the order of such vertices of
- * the function); it went away ("gone"), remains, changed category, or is
- * new.  For each, the cost before and after and the time of its location at
+ * the function); it went away ("gone"; its cost after is that of a
+ * candidate under the thresholds at its place, else 0), remains, changed
+ * category, or is new.  For each, the cost before and after and the time of its location at
  * every process count both builds ran; for the program, the wall time at
  * each such count.  The method is described in docs/analyzer.md. */
 #include "analyzer.h"
@@ -300,11 +301,25 @@ void *an_compare_reports(const void *before_v, const void *after_v)
         const json_t *va = y ? vertex(ra, integer(y, "vertex")) : find_vertex(rb, vb, ra);
         const char *status = !y ? "gone" : changed_b[i] ? "changed" : "remains";
         double cbs = real(x, "cost_seconds"), cas = y ? real(y, "cost_seconds") : 0;
+        /* gone from the root causes, but found under the thresholds: its cost is what is left */
+        const json_t *cand = NULL;
+        if (!y) {
+            long bestd = -1;
+            size_t k;
+            json_t *z;
+            json_array_foreach(json_object_get(ra, "candidates"), k, z) {
+                if (strcmp(str(z, "category"), str(x, "category")) != 0) continue;
+                long d = location_distance(rb, vb, ra, vertex(ra, integer(z, "vertex")));
+                if (d >= 0 && (bestd < 0 || d < bestd)) cand = z, bestd = d;
+            }
+            if (cand && isfinite(real(cand, "cost_seconds"))) cas = real(cand, "cost_seconds");
+        }
         json_t *o = json_object();
         json_object_set_new(o, "status", json_string(status));
         json_object_set_new(o, "category", json_string(str(y && changed_b[i] ? y : x, "category")));
         json_object_set_new(o, "before", cause_brief(x));
         json_object_set_new(o, "after", y ? cause_brief(y) : json_null());
+        if (cand) json_object_set_new(o, "after_below_thresholds", cause_brief(cand));
         json_object_set_new(o, "cost_before_seconds", num(cbs));
         json_object_set_new(o, "cost_after_seconds", num(cas));
         json_object_set_new(o, "saved_seconds", num(cbs - cas));

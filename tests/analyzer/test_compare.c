@@ -91,6 +91,8 @@ static void t_matching(void **state)
     json_array_append_new(ca, cause("late_sender", "k", 70, 7, 0.2));
     json_array_append_new(ca, cause("load_imbalance", "p", 300, 5, 0.2));
     json_t *before = report("aaaa", vb, cb, 3.0, 2.0, 1), *after = report("bbbb", va, ca, 2.0, 1.5, 0);
+    /* m's cause, gone from the root causes, is a candidate under the thresholds after */
+    json_object_set_new(after, "candidates", json_pack("[o]", cause("load_imbalance", "m", 52, 3, 0.05)));
     json_t *cmp = an_compare_reports(before, after);
 
     const json_t *c = find(cmp, "remains", "f");
@@ -102,7 +104,9 @@ static void t_matching(void **state)
     assert_string_equal(json_string_value(json_object_get(find(cmp, "changed", "h"), "category")), "load_imbalance");
     c = find(cmp, "gone", "m");
     assert_non_null(c);
-    assert_true(fabs(num(c, "saved_seconds") - 0.25) < 1e-9);
+    assert_true(fabs(num(c, "cost_after_seconds") - 0.05) < 1e-9); /* what is left, under the thresholds */
+    assert_true(fabs(num(c, "saved_seconds") - 0.20) < 1e-9);
+    assert_non_null(json_object_get(c, "after_below_thresholds"));
     assert_true(json_is_true(json_object_get(c, "location_found_after")));
     const json_t *pp = json_object_get(c, "per_process_count");
     assert_int_equal(json_array_size(pp), 2); /* 2 and 4: 8 only before */
