@@ -386,10 +386,11 @@ void an_compare_print(FILE *f, const void *cmp_v)
     json_array_foreach(json_object_get(c, "causes"), k, x) {
         const json_t *side = json_is_object(json_object_get(x, "before")) ? json_object_get(x, "before")
                                                                          : json_object_get(x, "after");
-        fprintf(f, "  %-8s %s at %s:%lld-%lld in %s: cost %.3g s -> %.3g s (saved %.3g s)\n", str(x, "status"),
+        fprintf(f, "  %-8s %s at %s:%lld-%lld in %s: cost %.3g s -> %.3g s (saved %.3g s)%s\n", str(x, "status"),
                 str(x, "category"), base_name(str(side, "file")), (long long)integer(side, "line"),
                 (long long)integer(side, "last_line"), str(side, "function"), real(x, "cost_before_seconds"),
-                real(x, "cost_after_seconds"), real(x, "saved_seconds"));
+                real(x, "cost_after_seconds"), real(x, "saved_seconds"),
+                json_object_get(x, "after_below_thresholds") ? " (what is left is under the thresholds)" : "");
         size_t j;
         json_t *p;
         json_array_foreach(json_object_get(x, "per_process_count"), j, p)
