@@ -95,10 +95,12 @@ static int rt_keep_link(struct rt_kept *k, const char *path, const char *dir)
     if (fstat(k->fd, &own) == 0)
         k->dev = own.st_dev, k->ino = own.st_ino;
     unlink(dst); /* an empty run directory reused: a stale link of an older build */
-    if (rt_keep_copy_only || link(path, dst) != 0)
+    /* AT_SYMLINK_FOLLOW: a library's path is often its soname's symbolic link; link
+     * the file it names, not the link (whose relative target would dangle in exe/) */
+    if (rt_keep_copy_only || linkat(AT_FDCWD, path, AT_FDCWD, dst, AT_SYMLINK_FOLLOW) != 0)
         return -1;
     struct stat a, b;
-    if (fstat(k->fd, &a) != 0 || stat(dst, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+    if (fstat(k->fd, &a) != 0 || lstat(dst, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
         unlink(dst);
         return -1;
     }
