@@ -64,62 +64,129 @@ static int same_file(const json_t *a, const json_t *b)
     return strcmp(fa, fb) == 0 || strcmp(base_name(fa), base_name(fb)) == 0;
 }
 
-/* Place of v among the vertices of its kind in its function and file, in
- * line order (0 first), and how many there are. */
-static int ordinal(const json_t *report, const json_t *v, int *count)
+/* One report with, for each vertex (by its place in "vertices"), its place
+ * among the vertices of its kind in its function and file in line order (a
+ * source line reached in several calling contexts counts once) and how many
+ * there are: computed once, sorted, so that matching stays O(n log n). */
+struct side {
+    const json_t *r;
+    size_t n;
+    int *ord, *cnt;
+    size_t *ix; /* vertex places sorted by kind, function, file, line, column */
+};
+
+static const char *fn_key(const json_t *v)
 {
-    const json_t *vs = json_object_get(report, "vertices");
-    size_t k;
-    json_t *x;
-    int before = 0, n = 0;
-    json_int_t line = integer(v, "line"), col = integer(v, "column"), id = integer(v, "id");
-    json_array_foreach(vs, k, x) {
-        if (strcmp(str(x, "kind"), str(v, "kind")) != 0 || !same_function(x, v) || !same_file(x, v)) continue;
-        json_int_t l = integer(x, "line"), c = integer(x, "column");
-        /* the same source line in several calling contexts counts once */
-        int dup = 0;
-        size_t j;
-        json_t *y;
-        json_array_foreach(vs, j, y) {
-            if (j >= k) break;
-            if (integer(y, "line") == l && integer(y, "column") == c &&
-                strcmp(str(y, "kind"), str(v, "kind")) == 0 && same_function(y, v) && same_file(y, v)) {
-                dup = 1;
+    const char *l = str(v, "linkage_name");
+    return *l ? l : str(v, "function");
+}
+
+static const json_t *side_vertex(const struct side *s, size_t i)
+{
+    return json_array_get(json_object_get(s->r, "vertices"), i);
+}
+
+/* The group of a vertex: kind, function, file name. */
+static int group_cmp(const json_t *a, const json_t *b)
+{
+    int c = strcmp(str(a, "kind"), str(b, "kind"));
+    if (!c) c = strcmp(fn_key(a), fn_key(b));
+    if (!c) c = strcmp(base_name(str(a, "file")), base_name(str(b, "file")));
+    return c;
+}
+
+static int by_place(const void *x, const void *y, void *ctx)
+{
+    const struct side *s = ctx;
+    const json_t *a = side_vertex(s, *(const size_t *)x), *b = side_vertex(s, *(const size_t *)y);
+    int c = group_cmp(a, b);
+    if (!c) c = (integer(a, "line") > integer(b, "line")) - (integer(a, "line") < integer(b, "line"));
+    if (!c) c = (integer(a, "column") > integer(b, "column")) - (integer(a, "column") < integer(b, "column"));
+    return c;
+}
+
+static void side_init(struct side *s, const json_t *report)
+{
+    s->r = report;
+    s->n = json_array_size(json_object_get(report, "vertices"));
+    s->ord = calloc(s->n + 1, sizeof *s->ord);
+    s->cnt = calloc(s->n + 1, sizeof *s->cnt);
+    size_t *ix = malloc((s->n + 1) * sizeof *ix);
+    if (!s->ord || !s->cnt || !ix) abort();
+    for (size_t i = 0; i < s->n; i++) ix[i] = i;
+    qsort_r(ix, s->n, sizeof *ix, by_place, s); /* glibc's (the build defines _GNU_SOURCE) */
+    for (size_t g = 0; g < s->n;) {
+        /* one group: same kind, function and file */
+        size_t e = g + 1;
+        const json_t *first = side_vertex(s, ix[g]);
+        while (e < s->n) {
+            const json_t *v = side_vertex(s, ix[e]);
+            if (strcmp(str(v, "kind"), str(first, "kind")) || strcmp(fn_key(v), fn_key(first)) ||
+                strcmp(base_name(str(v, "file")), base_name(str(first, "file"))))
                 break;
-            }
+            e++;
         }
-        if (dup) continue;
-        n++;
-        if (l < line || (l == line && c < col) || (l == line && c == col && integer(x, "id") < id)) before++;
+        int place = -1;
+        for (size_t k = g; k < e; k++) {
+            const json_t *v = side_vertex(s, ix[k]), *p = k > g ? side_vertex(s, ix[k - 1]) : NULL;
+            if (!p || integer(p, "line") != integer(v, "line") || integer(p, "column") != integer(v, "column")) place++;
+            s->ord[ix[k]] = place;
+        }
+        for (size_t k = g; k < e; k++) s->cnt[ix[k]] = place + 1;
+        g = e;
     }
-    *count = n;
-    return before;
+    s->ix = ix;
+}
+
+static void side_free(struct side *s) { free(s->ord), free(s->cnt), free(s->ix); }
+
+/* The place of v in s's vertices (-1 when it is not one of them). */
+static long side_index(const struct side *s, const json_t *v)
+{
+    json_int_t id = integer(v, "id");
+    if (id >= 0 && (size_t)id < s->n && side_vertex(s, (size_t)id) == v) return (long)id;
+    for (size_t i = 0; i < s->n; i++)
+        if (side_vertex(s, i) == v) return (long)i;
+    return -1;
 }
 
 /* How far apart two vertices' locations are (lines), or -1 when they are
  * not the same location: another kind, function or file, or further apart
  * than AN_COMPARE_LINE_SHIFT lines and not at the same place in the order of
  * such vertices of the function. */
-static long location_distance(const json_t *rb, const json_t *vb, const json_t *ra, const json_t *va)
+static long location_distance(const struct side *b, const json_t *vb, const struct side *a, const json_t *va)
 {
     if (!vb || !va) return -1;
     if (strcmp(str(vb, "kind"), str(va, "kind")) != 0 || !same_function(vb, va) || !same_file(vb, va)) return -1;
     long d = labs((long)(integer(vb, "line") - integer(va, "line")));
     if (d <= AN_COMPARE_LINE_SHIFT) return d;
-    int nb, na;
-    int ob = ordinal(rb, vb, &nb), oa = ordinal(ra, va, &na);
-    return ob == oa && nb == na ? d : -1;
+    long ib = side_index(b, vb), ia = side_index(a, va);
+    if (ib < 0 || ia < 0) return -1;
+    return b->ord[ib] == a->ord[ia] && b->cnt[ib] == a->cnt[ia] ? d : -1;
 }
 
-/* The vertex of the later report at the location of vb (closest lines), or NULL. */
-static const json_t *find_vertex(const json_t *rb, const json_t *vb, const json_t *ra)
+/* The vertex of side a at the location of vb of side b (closest lines), or NULL. */
+static const json_t *find_vertex(const struct side *b, const json_t *vb, const struct side *a)
 {
     const json_t *best = NULL;
     long bestd = -1;
-    size_t k;
-    json_t *x;
-    json_array_foreach(json_object_get(ra, "vertices"), k, x) {
-        long d = location_distance(rb, vb, ra, x);
+    if (!vb) return NULL;
+    /* its group in a's sorted places (binary search), else every vertex: the
+     * group key takes the linkage name where the vertex has one */
+    size_t lo = 0, hi = a->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (group_cmp(side_vertex(a, a->ix[mid]), vb) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t k = lo; k < a->n && group_cmp(side_vertex(a, a->ix[k]), vb) == 0; k++) {
+        const json_t *x = side_vertex(a, a->ix[k]);
+        long d = location_distance(b, vb, a, x);
+        if (d >= 0 && (bestd < 0 || d < bestd)) best = x, bestd = d;
+    }
+    for (size_t k = 0; !best && k < a->n; k++) {
+        const json_t *x = side_vertex(a, k);
+        long d = location_distance(b, vb, a, x);
         if (d >= 0 && (bestd < 0 || d < bestd)) best = x, bestd = d;
     }
     return best;
@@ -234,6 +301,9 @@ static json_t *program_side(const json_t *report)
 void *an_compare_reports(const void *before_v, const void *after_v)
 {
     const json_t *rb = before_v, *ra = after_v;
+    struct side sb, sa;
+    side_init(&sb, rb);
+    side_init(&sa, ra);
     json_t *out = json_object();
     json_object_set_new(out, "before", program_side(rb));
     json_object_set_new(out, "after", program_side(ra));
@@ -285,7 +355,7 @@ void *an_compare_reports(const void *before_v, const void *after_v)
                     const json_t *y = json_array_get(ca, j);
                     int same_cat = strcmp(str(x, "category"), str(y, "category")) == 0;
                     if (pass == 0 ? !same_cat : same_cat) continue;
-                    long d = location_distance(rb, vertex(rb, integer(x, "vertex")), ra, vertex(ra, integer(y, "vertex")));
+                    long d = location_distance(&sb, vertex(rb, integer(x, "vertex")), &sa, vertex(ra, integer(y, "vertex")));
                     if (d >= 0 && (bd < 0 || d < bd)) bi = (long)i, bj = (long)j, bd = d;
                 }
             }
@@ -298,7 +368,7 @@ void *an_compare_reports(const void *before_v, const void *after_v)
     for (size_t i = 0; i < nb; i++) {
         const json_t *x = json_array_get(cb, i), *y = pair_b[i] >= 0 ? json_array_get(ca, (size_t)pair_b[i]) : NULL;
         const json_t *vb = vertex(rb, integer(x, "vertex"));
-        const json_t *va = y ? vertex(ra, integer(y, "vertex")) : find_vertex(rb, vb, ra);
+        const json_t *va = y ? vertex(ra, integer(y, "vertex")) : find_vertex(&sb, vb, &sa);
         const char *status = !y ? "gone" : changed_b[i] ? "changed" : "remains";
         double cbs = real(x, "cost_seconds"), cas = y ? real(y, "cost_seconds") : 0;
         /* gone from the root causes, but found under the thresholds: its cost is what is left */
@@ -309,7 +379,7 @@ void *an_compare_reports(const void *before_v, const void *after_v)
             json_t *z;
             json_array_foreach(json_object_get(ra, "candidates"), k, z) {
                 if (strcmp(str(z, "category"), str(x, "category")) != 0) continue;
-                long d = location_distance(rb, vb, ra, vertex(ra, integer(z, "vertex")));
+                long d = location_distance(&sb, vb, &sa, vertex(ra, integer(z, "vertex")));
                 if (d >= 0 && (bestd < 0 || d < bestd)) cand = z, bestd = d;
             }
             if (cand && isfinite(real(cand, "cost_seconds"))) cas = real(cand, "cost_seconds");
@@ -332,7 +402,7 @@ void *an_compare_reports(const void *before_v, const void *after_v)
         if (pair_a[j] >= 0) continue;
         const json_t *y = json_array_get(ca, j);
         const json_t *va = vertex(ra, integer(y, "vertex"));
-        const json_t *vb = find_vertex(ra, va, rb);
+        const json_t *vb = find_vertex(&sa, va, &sb);
         double cas = real(y, "cost_seconds");
         json_t *o = json_object();
         json_object_set_new(o, "status", json_string("new"));
@@ -357,6 +427,7 @@ void *an_compare_reports(const void *before_v, const void *after_v)
     json_object_set_new(out, "cost_processes_before", json_integer(largest_count(rb)));
     json_object_set_new(out, "cost_processes_after", json_integer(largest_count(ra)));
     free(pair_b), free(pair_a), free(changed_b), free(counts);
+    side_free(&sb), side_free(&sa);
     return out;
 }
 
