@@ -1,5 +1,6 @@
 /* rt_keepexe.c — keeps the executable (and its separate debug file, when it
- * has one) in the run directory as exe/<name>, so the run can be analysed
+ * has one; with SCALANA_KEEP_EXE=all the application's own shared libraries
+ * in exe/lib/) in the run directory as exe/<name>, so the run can be analysed
  * after the binary is rebuilt or deleted (docs/runtime.md, "The run's own
  * executable").
  *
@@ -15,9 +16,9 @@
 #include "scalana/run_info.h"
 
 #include <elf.h>
-#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* One kept file: the executable or its debug file. */
+/* One kept file: the executable, its debug file or a shared library. */
 struct rt_kept {
     int fd;              /* held until copied (-1: none pending) */
     dev_t dev; ino_t ino; /* the file fd was opened on (an application that closes
