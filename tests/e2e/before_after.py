@@ -115,7 +115,7 @@ def main():
     ap.add_argument("--bindir", required=True)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--mpirun", default="mpirun.openmpi")
-    ap.add_argument("--scale", default="0.25")
+    ap.add_argument("--scale", default="0.2")
     args = ap.parse_args()
     tools = {}
     for t in ("scalana-cc", "scalana-run", "scalana-analyze"):
@@ -137,11 +137,11 @@ def main():
         rc, o, e = run([tools["scalana-cc"], "-O2", "-g", *flags, "-o", out, src], w)
         check(rc == 0, "scalana-cc failed:\n" + o + e)
 
-    def mpirun(exe, p, run_dir, truth=True, **env):
+    def mpirun(exe, p, run_dir, truth=True, scale=None, **env):
         """Runs exe under scalana-run; returns (its ground truth when truth, stderr)."""
         e = dict(os.environ, SCALANA_OUTPUT=run_dir, SCALANA_EXAMPLE_CORES="2", **env)
         rc, o, err = run([tools["scalana-run"], args.mpirun, "--allow-run-as-root", "--oversubscribe",
-                          "-n", str(p), exe, "--scale=" + args.scale], w, e)
+                          "-n", str(p), exe, "--scale=" + (scale or args.scale)], w, e)
         check(rc == 0, "the %d-process run exited %d:\n%s\n%s" % (p, rc, o, err))
         check(os.path.isfile(os.path.join(run_dir, "run.json")), "no run.json in " + run_dir)
         return (truth_of(o) if truth else None), err
@@ -264,12 +264,12 @@ def main():
         rc, o, e = run(cmd, w)
         check(rc == 0, "objcopy failed:\n" + e)
     third = os.path.join(w, "third", "run-2p")
-    mpirun(app3, 2, third)
+    mpirun(app3, 2, third, scale="0.15")
     info = json.load(open(os.path.join(third, "run.json")))
     check(info.get("debug_copy") == "exe/app3.debug", "debug_copy is %r" % info.get("debug_copy"))
     check(os.path.samefile(os.path.join(third, "exe", "app3.debug"), app3 + ".debug"), "the debug file is not kept")
-    nokeep = os.path.join(w, "nokeep", "run-2p")
-    mpirun(app3, 2, nokeep, SCALANA_KEEP_EXE="off")
+    nokeep = os.path.join(w, "nokeep", "run-1p")
+    mpirun(app3, 1, nokeep, scale="0.05", SCALANA_KEEP_EXE="off")
     info = json.load(open(os.path.join(nokeep, "run.json")))
     check(info.get("executable_copy") is None and not os.path.exists(os.path.join(nokeep, "exe")),
           "SCALANA_KEEP_EXE=off kept %r" % info.get("executable_copy"))
@@ -298,7 +298,7 @@ def main():
         far = os.path.join(shm, "scalana-before-after-%d" % os.getpid())
         shutil.rmtree(far, ignore_errors=True)
         try:
-            mpirun(app, 1, far)
+            mpirun(app, 1, far, scale="0.05")
             info = json.load(open(os.path.join(far, "run.json")))
             check(info.get("executable_copy_method") == "copy" and build_id(os.path.join(far, "exe", "app")) == build_id(app),
                   "across file systems: %r" % info.get("executable_copy_method"))
