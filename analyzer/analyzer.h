@@ -563,8 +563,6 @@ void an_builds_free(struct an_build *b, int n);
  *  and after and the time of its location per process count), and the wall
  *  time per process count present in both.  Never NULL. */
 void *an_compare_reports(const void *before, const void *after);
-/** Prints the comparison (an_compare_reports) as text for the terminal. */
-void an_compare_print(FILE *out, const void *comparison);
 void an_analysis_free(struct an_analysis *a);
 
 /* ---- Progress ------------------------------------------------------------------ */

@@ -315,9 +315,19 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
 }
 
 #ifndef SCALANA_HAVE_VIEWER
-/* The summary without the viewer library: the top causes from the report. */
+/* The summary without the viewer library: the top causes from the report
+ * (and the before/after counts; the viewer's summary gives the details). */
 static void print_summary_fallback(FILE *out, json_t *report)
 {
+    json_t *cmp = json_object_get(report, "comparison");
+    if (cmp) {
+        json_t *n = json_object_get(cmp, "counts");
+        fprintf(out, "Before/after: %lld root causes gone, %lld remain, %lld changed category, %lld new "
+                     "(report.json comparison)\n", (long long)json_integer_value(json_object_get(n, "gone")),
+                (long long)json_integer_value(json_object_get(n, "remains")),
+                (long long)json_integer_value(json_object_get(n, "changed")),
+                (long long)json_integer_value(json_object_get(n, "new")));
+    }
     json_t *causes = json_object_get(report, "root_causes");
     if (!json_array_size(causes)) {
         fprintf(out, "No root cause above the thresholds.\n");
@@ -629,7 +639,6 @@ int main(int argc, char **argv)
             json_t *cmp = an_compare_reports(before, after);
             json_object_set_new(after, "comparison", cmp);
             if (!rc) rc = write_report(&opt, after, opt.out_dir, opt.quiet);
-            if (!rc && !opt.quiet) an_compare_print(opt.json_stdout ? stderr : stdout, cmp);
             report = after;
         } else {
             if (after) json_decref(after);
