@@ -130,6 +130,8 @@ struct an_thresholds {
 
 struct an_options {
     char **run_dirs; int run_dir_count;
+    char **before_dirs; int before_count; /* --before DIR (repeatable): a before/after comparison */
+    char **after_dirs; int after_count;   /* --after DIR (repeatable) */
     const char *out_dir;
     const char *exe;          /* --exe, or NULL: from run.json */
     int weak;                 /* --weak (or detected: see an_analysis.scaling) */
@@ -195,6 +197,10 @@ struct an_symbolizer;
 struct an_symbolizer *an_sym_new(struct an_strpool *pool, const char *exe_path,
                                  const char *exe_build_id);
 void an_sym_free(struct an_symbolizer *s);
+/** Adds a directory where kept copies of shared libraries lie (a run's
+ *  exe/lib/): a module whose file is gone or has another build-id than the
+ *  profile names is looked up there by file name and build-id. */
+void an_sym_add_library_dir(struct an_symbolizer *s, const char *dir);
 /** Global id of a profile module (path, build-id).  The executable is
  *  recognised by build-id (or path) and read from the --exe/run.json path.
  *  A module whose file is missing or has another build-id resolves nothing
@@ -492,6 +498,7 @@ struct an_analysis {
     uint32_t psg_libraries;    /* shared libraries whose PSG joined the executable's (--recover-libs) */
     int echo_warnings;         /* also print warnings on stderr as they happen (while reading) */
     const char *exe, *build_id;
+    const char *exe_source;    /* where the executable came from: "run.json", "run copy", "--exe" */
     void *phases;              /* json_t * from an_phases_json, or NULL */
 };
 
@@ -529,6 +536,41 @@ void *an_phases_json(struct an_analysis *a);
 /** Builds report.json (jansson json_t *, returned as void * to keep jansson
  *  out of this header). */
 void *an_report_build(const struct an_analysis *a);
+
+/* ---- Run sets and before/after comparison (runsets.c, compare.c) ------------ */
+
+/** Whether dir holds run.json or a profile-*.sclp (a run directory). */
+int an_is_run_dir(const char *dir);
+/** Appends to (*out, *n) the run directories path names (malloc'ed strings):
+ *  path itself when it is a run directory or not a directory (read_run then
+ *  says what is wrong), else the run directories below it, up to three levels
+ *  deep, sorted by path (a study: one directory per run).  Returns how many
+ *  were appended (at least 1). */
+int an_expand_run_dirs(const char *path, char ***out, int *n);
+/** The runs of one build: every run.json with this build-id. */
+struct an_build {
+    char *build_id, *executable; /* "" for the group of runs without run.json or build-id */
+    char **dirs; int ndirs;      /* borrowed from the caller's list */
+    uint64_t first_start_ns;     /* earliest start_realtime_ns of its runs */
+    int available;               /* its binary can be read (its path or a run's copy) */
+};
+/** Groups dirs by the build-id of their run.json, the build whose first run
+ *  started first first (before, then after).  Runs with no readable run.json
+ *  or no build-id, and runs of a build whose binary is nowhere (neither at
+ *  its path with its build-id nor as a run's copy), join the first build that
+ *  can be read (the reader refuses them by name).  Returns the group count
+ *  (>= 1). */
+int an_group_builds(char **dirs, int n, struct an_build **out);
+void an_builds_free(struct an_build *b, int n);
+/** Line distance up to which a location counts as the same after a change
+ *  (edits above a loop shift it; compare.c, docs/analyzer.md). */
+#define AN_COMPARE_LINE_SHIFT 20
+/** The "comparison" object of report.json from the reports (json_t *) of
+ *  the build before and after a change: root causes matched by category and
+ *  location (status gone, remains, changed, new, each with its cost before
+ *  and after and the time of its location per process count), and the wall
+ *  time per process count present in both.  Never NULL. */
+void *an_compare_reports(const void *before, const void *after);
 void an_analysis_free(struct an_analysis *a);
 
 /* ---- Progress ------------------------------------------------------------------ */

@@ -41,6 +41,7 @@ struct reader {
     int ready;
     const char *ref_dir;
     char exe_build_id[128];
+    char **dirs; int ndirs;    /* all runs of this analysis: another may hold the copy */
 };
 
 /* Loads the executable's PSG and prepares the symbolizer (once). */
@@ -66,6 +67,22 @@ static void prepare(struct reader *rd, const char *exe, const char *build_id)
     rd->sym = an_sym_new(&a->g.strings, exe, build_id);
     an_attr_ctx_init(&rd->ctx, &a->g, rd->sym, a->has_psg ? &rd->psgx : NULL, a->opt);
     rd->ready = 1;
+}
+
+/* The run's own copy of its executable (run.json "executable_copy", written
+ * by the runtime: docs/runtime.md) into path, when it is there and has the
+ * run's build-id (bid; any when the run names none).  Returns 1 when found,
+ * -1 when it is there with another build-id, 0 when there is none. */
+static int run_copy(const char *dir, const struct scalana_run_info *info, int have_info, const char *bid,
+                    char *path, size_t n)
+{
+    const char *rel = have_info && info->executable_copy && *info->executable_copy ? info->executable_copy : NULL;
+    if (!rel) return 0;
+    char id[128] = "";
+    if ((size_t)snprintf(path, n, "%s/%s", dir, rel) >= n || an_elf_build_id(path, id, sizeof id) != 0) return 0;
+    if (!*bid || !*id || strcmp(id, bid) == 0) return 1;
+    /* a hard link shares the file: a binary rewritten in place (cp over it) changed it too */
+    return -1;
 }
 
 static void read_run(struct reader *rd, struct an_run *r, const char *dir)
@@ -105,17 +122,43 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         return;
     }
     if (!rd->ready) {
-        char actual[128] = "";
-        if (exe && an_elf_build_id(exe, actual, sizeof actual) != 0) {
-            an_warn(a, "%s: cannot read the executable %s", dir, exe);
-        } else if (exe && *bid && *actual && strcmp(actual, bid) != 0) {
-            an_warn(a, "%s: refused: the run was made with build-id %s but %s has build-id %s (rebuilt since?); "
-                       "pass the original binary with --exe", dir, bid, exe, actual);
+        char actual[128] = "", copy[4200] = "";
+        const char *source = o->exe ? "--exe" : "run.json";
+        int readable = exe && an_elf_build_id(exe, actual, sizeof actual) == 0;
+        int differs = readable && *bid && *actual && strcmp(actual, bid) != 0;
+        int found = !o->exe && (!readable || differs) ? run_copy(dir, &info, have_info, bid, copy, sizeof copy) : 0;
+        if (found < 0)
+            an_warn(a, "%s: the run's own copy %s has another build-id than the run's %s (a hard link shares the "
+                       "file: was the binary rewritten in place? SCALANA_KEEP_EXE=copy avoids that)", dir, copy, bid);
+        found = found > 0;
+        /* a run kept without its copy (SCALANA_KEEP_EXE=off) borrows another run's of the same build */
+        for (int k = 0; !o->exe && (!readable || differs) && !found && *bid && k < rd->ndirs; k++) {
+            struct scalana_run_info other;
+            char e2[512];
+            if (rd->dirs[k] == dir || scalana_run_info_read(rd->dirs[k], &other, e2, sizeof e2) != 0) continue;
+            found = other.build_id && strcmp(other.build_id, bid) == 0 &&
+                    run_copy(rd->dirs[k], &other, 1, bid, copy, sizeof copy) > 0;
+            scalana_run_info_free(&other);
+        }
+        if (found) {
+            an_warn(a, "%s: %s %s: using the run's own copy %s", dir, exe,
+                    readable ? "has another build-id (rebuilt since the run)" : "is gone or unreadable", copy);
+            exe = copy, source = "run copy", readable = 1, differs = 0;
+            an_elf_build_id(exe, actual, sizeof actual);
+        }
+        if (!readable) {
+            an_warn(a, "%s: cannot read the executable %s%s", dir, exe ? exe : "",
+                    o->exe ? "" : " and the run directory holds no copy of it (exe/)");
+        } else if (differs) {
+            an_warn(a, "%s: refused: the run was made with build-id %s but %s has build-id %s (rebuilt since?) "
+                       "and the run directory holds no copy of that build (exe/; SCALANA_KEEP_EXE=off?); pass the "
+                       "original binary with --exe", dir, bid, exe, actual);
             if (have_info) scalana_run_info_free(&info);
             r->bad = 1;
             return;
         }
         snprintf(rd->exe_build_id, sizeof rd->exe_build_id, "%s", *bid ? bid : actual);
+        a->exe_source = source;
         a->exe = an_intern(&a->g.strings, exe ? exe : "");
         a->build_id = an_intern(&a->g.strings, rd->exe_build_id);
         rd->ref_dir = dir;
@@ -127,6 +170,12 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         r->bad = 1;
         return;
     }
+    /* the run's own copies of the application's shared libraries (SCALANA_KEEP_EXE=all) */
+    char libdir[4200];
+    struct stat lst;
+    if ((size_t)snprintf(libdir, sizeof libdir, "%s/exe/lib", dir) < sizeof libdir && stat(libdir, &lst) == 0 &&
+        S_ISDIR(lst.st_mode) && rd->sym)
+        an_sym_add_library_dir(rd->sym, libdir);
     char **files = NULL;
     int nf = prf_run_list_files(dir, &files, err, sizeof err);
     if (nf <= 0) {
@@ -267,24 +316,33 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
 }
 
 #ifndef SCALANA_HAVE_VIEWER
-static void print_summary_fallback(FILE *out, const struct an_analysis *a)
+/* The summary without the viewer library: the top causes from the report
+ * (and the before/after counts; the viewer's summary gives the details). */
+static void print_summary_fallback(FILE *out, json_t *report)
 {
-    if (!a->nscales) return;
-    const struct an_scale *big = &a->scales[a->nscales - 1];
-    fprintf(out, "ScalAna: %u process count%s, largest %u process%s, %.3g s\n", a->nscales,
-            a->nscales == 1 ? "" : "s", big->P, big->P == 1 ? "" : "es", big->wall);
-    if (!a->ncauses) {
-        fprintf(out, "No root cause above the thresholds (min cost %.3g%% of the run).\n",
-                a->opt->th.min_cost_percent);
+    json_t *cmp = json_object_get(report, "comparison");
+    if (cmp) {
+        json_t *n = json_object_get(cmp, "counts");
+        fprintf(out, "Before/after: %lld root causes gone, %lld remain, %lld changed category, %lld new "
+                     "(report.json comparison)\n", (long long)json_integer_value(json_object_get(n, "gone")),
+                (long long)json_integer_value(json_object_get(n, "remains")),
+                (long long)json_integer_value(json_object_get(n, "changed")),
+                (long long)json_integer_value(json_object_get(n, "new")));
+    }
+    json_t *causes = json_object_get(report, "root_causes");
+    if (!json_array_size(causes)) {
+        fprintf(out, "No root cause above the thresholds.\n");
         return;
     }
-    for (uint32_t k = 0; k < a->ncauses && k < 10; k++) {
-        const struct an_cause *c = &a->causes[k];
-        const struct an_vertex *v = &a->g.v[c->vertex];
-        fprintf(out, "%2u. %s:%u-%u  %s  %s  %.3g s (%.1f%%)\n    %s\n", k + 1, v->file, v->line,
-                v->last_line, v->function, an_category_label(c->cat), c->cost,
-                big->wall > 0 ? c->cost / big->wall * 100 : 0.0, c->evidence);
-        fprintf(out, "    what to do: %s\n", an_category_remedy(c->cat));
+    size_t k;
+    json_t *c;
+    json_array_foreach(causes, k, c) {
+        if (k >= 10) break;
+        fprintf(out, "%2zu. %s  %s  %.3g s (%.1f%%)\n    %s\n    what to do: %s\n", k + 1,
+                json_string_value(json_object_get(c, "location")), json_string_value(json_object_get(c, "category")),
+                json_number_value(json_object_get(c, "cost_seconds")),
+                json_number_value(json_object_get(c, "cost_percent")),
+                json_string_value(json_object_get(c, "evidence")), json_string_value(json_object_get(c, "remedy")));
     }
 }
 #endif
@@ -369,52 +427,44 @@ static int check_paths(struct an_options *o, char *buf, size_t buflen)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* One analysis: the runs in dirs (one build), read, modelled and reported.
+ * Returns the report (json_t *), or NULL with one line on stderr when
+ * nothing could be analysed (then *status is the exit status). */
+static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *status)
 {
-    struct an_options opt;
-    an_options_defaults(&opt);
-    int rc = an_options_parse(&opt, argc, argv);
-    if (rc != 0) {
-        an_options_free(&opt);
-        return rc > 0 ? 0 : 2;
-    }
-    static char out_dir[4096];
-    if ((rc = check_paths(&opt, out_dir, sizeof out_dir)) != 0) {
-        an_options_free(&opt);
-        return rc;
-    }
     struct an_analysis a;
     memset(&a, 0, sizeof a);
-    a.opt = &opt;
+    a.opt = opt;
     an_graph_init(&a.g);
-    a.runs = calloc((size_t)opt.run_dir_count, sizeof *a.runs);
-    if (!a.runs) return 1;
-    a.nruns = (uint32_t)opt.run_dir_count;
+    a.runs = calloc((size_t)ndirs, sizeof *a.runs);
+    if (!a.runs) abort();
+    a.nruns = (uint32_t)ndirs;
     struct reader rd;
     memset(&rd, 0, sizeof rd);
     rd.a = &a;
+    rd.dirs = dirs, rd.ndirs = ndirs;
     a.echo_warnings = 1;
-    char **real = calloc((size_t)opt.run_dir_count, sizeof *real);
-    if (!real) return 1;
-    for (int i = 0; i < opt.run_dir_count; i++) {
-        real[i] = realpath(opt.run_dirs[i], NULL);
+    char **real = calloc((size_t)ndirs, sizeof *real);
+    if (!real) abort();
+    for (int i = 0; i < ndirs; i++) {
+        real[i] = realpath(dirs[i], NULL);
         int dup = 0;
         for (int k = 0; k < i && real[i] && !dup; k++) dup = real[k] && strcmp(real[k], real[i]) == 0;
         if (dup) {
-            an_warn(&a, "%s: given twice; counted once", opt.run_dirs[i]);
+            an_warn(&a, "%s: given twice; counted once", dirs[i]);
             a.runs[i].bad = 1;
             continue;
         }
-        read_run(&rd, &a.runs[i], opt.run_dirs[i]);
+        read_run(&rd, &a.runs[i], dirs[i]);
     }
-    for (int i = 0; i < opt.run_dir_count; i++) free(real[i]);
+    for (int i = 0; i < ndirs; i++) free(real[i]);
     free(real);
     a.echo_warnings = 0;
     if (!rd.ready) {
         fprintf(stderr, "scalana-analyze: error: nothing to analyse (every run was skipped, see above)\n");
         an_analysis_free(&a);
-        an_options_free(&opt);
-        return 1;
+        *status = 1;
+        return NULL;
     }
     for (uint32_t i = 0; i < a.nruns; i++)
         if (!a.runs[i].bad) an_run_finish(&a.runs[i], &a.g);
@@ -426,8 +476,8 @@ int main(int argc, char **argv)
         an_psg_free(&rd.psgx);
         psg_graph_free(&rd.psg);
         an_analysis_free(&a);
-        an_options_free(&opt);
-        return 1;
+        *status = 1;
+        return NULL;
     }
     if (a.nscales == 1) an_warn(&a, "one process count only: imbalance and waits are analysed, scaling is not");
     /* the contention sentence once, with the figures of each process count */
@@ -474,46 +524,136 @@ int main(int argc, char **argv)
     a.phases = an_phases_json(&a);
 
     json_t *report = an_report_build(&a);
-    if (mkdir_p(opt.out_dir) != 0) {
-        fprintf(stderr, "scalana-analyze: error: cannot create %s: %s\n", opt.out_dir, strerror(errno));
-        return 1;
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/report.json", opt.out_dir);
-    if (json_dump_file(report, path, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
-        fprintf(stderr, "scalana-analyze: error: cannot write %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    if (opt.json_stdout) json_dumpf(report, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)), fputc('\n', stdout);
-    int viewer_writes = 0;
-#ifdef SCALANA_HAVE_VIEWER
-    viewer_writes = !opt.no_viewer; /* the viewer removes the stale ones itself */
-#endif
-    if (!viewer_writes) remove_cause_graphs(opt.out_dir);
-#ifdef SCALANA_HAVE_VIEWER
-    if (!opt.no_viewer) {
-        struct scalana_viewer_options vo;
-        memset(&vo, 0, sizeof vo);
-        vo.source_path_from = opt.remap_from;
-        vo.source_path_to = opt.remap_to;
-        vo.source_path_count = (size_t)opt.remap_count;
-        vo.write_svg = 1, vo.write_html = 1, vo.write_extrap = 1;
-        char err[1024] = "";
-        if (scalana_viewer_write(report, opt.out_dir, &vo, err, sizeof err) != 0)
-            fprintf(stderr, "scalana-analyze: viewer: %s (report.json is complete)\n", err);
-    }
-    /* with --json, stdout carries the report: the summary goes to stderr */
-    if (!opt.quiet) scalana_viewer_print_summary(opt.json_stdout ? stderr : stdout, report, opt.color);
-#else
-    if (!opt.quiet) print_summary_fallback(opt.json_stdout ? stderr : stdout, &a);
-#endif
-    if (!opt.quiet) fprintf(stderr, "scalana-analyze: wrote %s\n", path);
-    json_decref(report);
     an_sym_free(rd.sym);
     an_attr_ctx_free(&rd.ctx);
     an_psg_free(&rd.psgx);
     psg_graph_free(&rd.psg);
     an_analysis_free(&a);
-    an_options_free(&opt);
+    *status = 0;
+    return report;
+}
+
+/* Writes report.json (and, unless --no-viewer, the viewer's files) into
+ * dir; prints the summary unless quiet.  Returns 0 or the exit status. */
+static int write_report(const struct an_options *opt, json_t *report, const char *dir, int quiet)
+{
+    if (mkdir_p(dir) != 0) {
+        fprintf(stderr, "scalana-analyze: error: cannot create %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/report.json", dir);
+    if (json_dump_file(report, path, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
+        fprintf(stderr, "scalana-analyze: error: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    int viewer_writes = 0;
+#ifdef SCALANA_HAVE_VIEWER
+    viewer_writes = !opt->no_viewer; /* the viewer removes the stale ones itself */
+#endif
+    if (!viewer_writes) remove_cause_graphs(dir);
+#ifdef SCALANA_HAVE_VIEWER
+    if (!opt->no_viewer) {
+        struct scalana_viewer_options vo;
+        memset(&vo, 0, sizeof vo);
+        vo.source_path_from = opt->remap_from;
+        vo.source_path_to = opt->remap_to;
+        vo.source_path_count = (size_t)opt->remap_count;
+        vo.write_svg = 1, vo.write_html = 1, vo.write_extrap = 1;
+        char err[1024] = "";
+        if (scalana_viewer_write(report, dir, &vo, err, sizeof err) != 0)
+            fprintf(stderr, "scalana-analyze: viewer: %s (report.json is complete)\n", err);
+    }
+    /* with --json, stdout carries the report: the summary goes to stderr */
+    if (!quiet) scalana_viewer_print_summary(opt->json_stdout ? stderr : stdout, report, opt->color);
+#else
+    if (!quiet) print_summary_fallback(opt->json_stdout ? stderr : stdout, report);
+#endif
+    if (!quiet) fprintf(stderr, "scalana-analyze: wrote %s\n", path);
     return 0;
+}
+
+static void free_list(char **v, int n)
+{
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+int main(int argc, char **argv)
+{
+    struct an_options opt;
+    an_options_defaults(&opt);
+    int rc = an_options_parse(&opt, argc, argv);
+    if (rc != 0) {
+        an_options_free(&opt);
+        return rc > 0 ? 0 : 2;
+    }
+    static char out_dir[4096];
+    if ((rc = check_paths(&opt, out_dir, sizeof out_dir)) != 0) {
+        an_options_free(&opt);
+        return rc;
+    }
+    /* the run directories: named, or found in the studies named */
+    char **dirs = NULL, **bdirs = NULL, **adirs = NULL;
+    int ndirs = 0, nb = 0, na = 0;
+    struct an_build *builds = NULL;
+    int nbuilds = 0;
+    if (opt.before_count) {
+        for (int i = 0; i < opt.before_count; i++) an_expand_run_dirs(opt.before_dirs[i], &bdirs, &nb);
+        for (int i = 0; i < opt.after_count; i++) an_expand_run_dirs(opt.after_dirs[i], &adirs, &na);
+    } else {
+        for (int i = 0; i < opt.run_dir_count; i++) an_expand_run_dirs(opt.run_dirs[i], &dirs, &ndirs);
+        if (!opt.exe) nbuilds = an_group_builds(dirs, ndirs, &builds);
+        if (nbuilds > 2) {
+            fprintf(stderr, "scalana-analyze: error: the runs are of %d builds; one build is analysed, two are "
+                            "compared (before, after):\n", nbuilds);
+            for (int b = 0; b < nbuilds; b++)
+                fprintf(stderr, "  build-id %s (%s): %d run%s, first %s\n", *builds[b].build_id ? builds[b].build_id : "?",
+                        builds[b].executable, builds[b].ndirs, builds[b].ndirs == 1 ? "" : "s", builds[b].dirs[0]);
+            fputs("  give the runs of one build, or of two with --before DIR --after DIR (each repeatable)\n", stderr);
+            an_builds_free(builds, nbuilds);
+            free_list(dirs, ndirs);
+            an_options_free(&opt);
+            return 2;
+        }
+    }
+    json_t *report = NULL;
+    if (opt.before_count || nbuilds == 2) {
+        char **bv = opt.before_count ? bdirs : builds[0].dirs, **av = opt.before_count ? adirs : builds[1].dirs;
+        int bn = opt.before_count ? nb : builds[0].ndirs, an = opt.before_count ? na : builds[1].ndirs;
+        if (!opt.quiet && !opt.before_count)
+            fprintf(stderr, "scalana-analyze: runs of two builds: before %s (%d run%s, the earlier), after %s (%d "
+                            "run%s); each is analysed on its own, then compared\n", builds[0].build_id, bn,
+                    bn == 1 ? "" : "s", builds[1].build_id, an, an == 1 ? "" : "s");
+        if (!opt.quiet) fprintf(stderr, "scalana-analyze: before:\n");
+        json_t *before = analyse(&opt, bv, bn, &rc);
+        json_t *after = NULL;
+        if (before) {
+            if (!opt.quiet) fprintf(stderr, "scalana-analyze: after:\n");
+            after = analyse(&opt, av, an, &rc);
+        }
+        if (before && after) {
+            char bdir[4200];
+            snprintf(bdir, sizeof bdir, "%s/before", opt.out_dir);
+            /* the earlier build's own report, then the later one's with the comparison */
+            rc = write_report(&opt, before, bdir, 1);
+            json_t *cmp = an_compare_reports(before, after);
+            json_object_set_new(after, "comparison", cmp);
+            if (!rc) rc = write_report(&opt, after, opt.out_dir, opt.quiet);
+            report = after;
+        } else {
+            if (after) json_decref(after);
+        }
+        if (before) json_decref(before);
+    } else {
+        report = analyse(&opt, dirs, ndirs, &rc);
+        if (report) rc = write_report(&opt, report, opt.out_dir, opt.quiet);
+    }
+    if (report && !rc && opt.json_stdout)
+        json_dumpf(report, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)), fputc('\n', stdout);
+    if (report) json_decref(report);
+    an_builds_free(builds, nbuilds);
+    free_list(dirs, ndirs), free_list(bdirs, nb), free_list(adirs, na);
+    an_options_free(&opt);
+    return rc;
 }

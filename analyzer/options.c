@@ -106,6 +106,9 @@ void an_options_defaults(struct an_options *o)
 void an_options_free(struct an_options *o)
 {
     free(o->run_dirs);
+    free(o->before_dirs);
+    free(o->after_dirs);
+    o->before_dirs = o->after_dirs = NULL;
     free(o->remap_from);
     free(o->remap_to);
     o->run_dirs = NULL, o->remap_from = o->remap_to = NULL;
@@ -133,13 +136,21 @@ static void usage(FILE *out)
 {
     fputs(
         "Usage: scalana-analyze [OPTIONS] RUN_DIR...\n"
+        "       scalana-analyze [OPTIONS] --before DIR [--before DIR]... --after DIR [--after DIR]...\n"
         "Finds the root causes of scaling loss in runs of one MPI program at several\n"
         "process counts (runs in any order; runs at the same count are repetitions).\n"
         "Writes OUT_DIR/report.json, psg.dot, rootcause-N.dot, index.html and prints a\n"
-        "summary of the top root causes.\n\n"
+        "summary of the top root causes.  A DIR may be a run directory or a directory\n"
+        "holding run directories.  Runs of two builds (build-ids) are analysed apart\n"
+        "and compared: which root causes went away, remain or are new, and what each\n"
+        "change saved (report.json \"comparison\"; the earlier build's own report in\n"
+        "OUT_DIR/before/).\n\n"
         "Options:\n"
         "  -o, --output DIR        output directory (default scalana-report/)\n"
-        "      --exe PATH          the executable (default: from each run.json)\n"
+        "      --exe PATH          the executable (default: from each run.json, else the\n"
+        "                          run's own copy in RUN_DIR/exe/)\n"
+        "      --before DIR        runs of the build before a change (repeatable)\n"
+        "      --after DIR         runs of the build after it (repeatable)\n"
         "      --weak              weak scaling (work per process constant)\n"
         "      --strong            strong scaling (default)\n"
         "      --source-path OLD=NEW  remap source file prefixes (repeatable)\n"
@@ -230,7 +241,7 @@ static int set_threshold(struct an_options *o, const char *name, const char *val
 int an_options_parse(struct an_options *o, int argc, char **argv)
 {
     enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
-           O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_NORECOVER, O_PSGCACHE, O_RECLIBS };
+           O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_NORECOVER, O_PSGCACHE, O_RECLIBS, O_BEFORE, O_AFTER };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'}, {"exe", required_argument, 0, O_EXE},
         {"weak", no_argument, 0, O_WEAK}, {"strong", no_argument, 0, O_STRONG},
@@ -243,6 +254,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         {"recover-libs", no_argument, 0, O_RECLIBS},
         {"colour", required_argument, 0, O_COLOR},
         {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
+        {"before", required_argument, 0, O_BEFORE}, {"after", required_argument, 0, O_AFTER},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     int c, scaling_set = 0;
@@ -306,6 +318,16 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
                 return -1;
             }
             break;
+        case O_BEFORE:
+        case O_AFTER: {
+            char ***v = c == O_BEFORE ? &o->before_dirs : &o->after_dirs;
+            int *n = c == O_BEFORE ? &o->before_count : &o->after_count;
+            char **g = realloc(*v, (size_t)(*n + 1) * sizeof **v);
+            if (!g) return -1;
+            *v = g;
+            g[(*n)++] = optarg;
+            break;
+        }
         case O_PROG: o->progress = 1; break;
         case O_NOPROG: o->progress = 0; break;
         case 'q': o->quiet = 1, o->progress = 0; break;
@@ -313,6 +335,25 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         case 'V': printf("scalana-analyze (ScalAna) %s\n", SCALANA_VERSION_STRING); return 1;
         default: usage(stderr); return -1;
         }
+    }
+    if (o->before_count || o->after_count) {
+        if (!o->before_count || !o->after_count) {
+            fprintf(stderr, "scalana-analyze: --%s given without --%s: a comparison needs both (or give the "
+                            "run directories of both builds without either)\n",
+                    o->before_count ? "before" : "after", o->before_count ? "after" : "before");
+            return -1;
+        }
+        if (optind < argc) {
+            fprintf(stderr, "scalana-analyze: '%s': with --before/--after every run directory goes after one "
+                            "of them\n", argv[optind]);
+            return -1;
+        }
+        if (o->exe) {
+            fputs("scalana-analyze: --exe names one binary, a comparison has two builds: leave it out (each "
+                  "run's run.json or its own copy in exe/ is used)\n", stderr);
+            return -1;
+        }
+        return 0;
     }
     if (optind >= argc) {
         fputs("scalana-analyze: no run directory given\n", stderr);

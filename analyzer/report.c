@@ -544,6 +544,7 @@ void *an_report_build(const struct an_analysis *a)
     json_t *prog = json_object();
     json_object_set_new(prog, "executable", json_string(a->exe ? a->exe : ""));
     json_object_set_new(prog, "build_id", json_string(a->build_id ? a->build_id : ""));
+    if (a->exe_source) json_object_set_new(prog, "executable_source", json_string(a->exe_source));
     json_object_set_new(prog, "has_psg", json_boolean(a->has_psg));
     /* where the structure came from: the compiler pass, or recovered from the
      * machine code (docs/binstruct.md) */

@@ -43,6 +43,7 @@ struct an_symbolizer {
     const char *exe_path, *exe_build_id;
     struct sym_module *mods; uint32_t nmods, capmods;
     struct cache_entry *cache; size_t cache_cap, cache_n;
+    const char **lib_dirs; uint32_t nlib_dirs; /* runs' exe/lib: kept copies of shared libraries */
 };
 
 static const Dwfl_Callbacks callbacks = {
@@ -87,9 +88,28 @@ struct an_symbolizer *an_sym_new(struct an_strpool *pool, const char *exe_path,
     return s;
 }
 
+void an_sym_add_library_dir(struct an_symbolizer *s, const char *dir)
+{
+    dir = an_intern(s->pool, dir);
+    for (uint32_t i = 0; i < s->nlib_dirs; i++)
+        if (s->lib_dirs[i] == dir) return;
+    const char **v = realloc(s->lib_dirs, (s->nlib_dirs + 1) * sizeof *v);
+    if (!v) abort();
+    s->lib_dirs = v;
+    v[s->nlib_dirs++] = dir;
+}
+
+/* Whether file is readable ELF with build-id id ("": any). */
+static int file_has_build_id(const char *file, const char *id)
+{
+    char got[128] = "";
+    return access(file, R_OK) == 0 && an_elf_build_id(file, got, sizeof got) == 0 && (!*id || !strcmp(got, id));
+}
+
 void an_sym_free(struct an_symbolizer *s)
 {
     if (!s) return;
+    free(s->lib_dirs);
     for (uint32_t i = 0; i < s->nmods; i++) {
         if (s->mods[i].dwfl) dwfl_end(s->mods[i].dwfl);
         free(s->mods[i].cus);
@@ -123,6 +143,17 @@ uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *bu
     m->is_exe = (*build_id && build_id == s->exe_build_id) ||
                 (*s->exe_path && strcmp(path, s->exe_path) == 0);
     const char *file = m->is_exe && *s->exe_path ? s->exe_path : path;
+    if (!m->is_exe && *build_id && s->nlib_dirs && !file_has_build_id(file, build_id)) {
+        /* rebuilt or gone since the run: a run's own copy of it, by file name and build-id */
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        char alt[4096];
+        for (uint32_t k = 0; k < s->nlib_dirs; k++)
+            if ((size_t)snprintf(alt, sizeof alt, "%s/%s", s->lib_dirs[k], base) < sizeof alt &&
+                file_has_build_id(alt, build_id)) {
+                file = an_intern(s->pool, alt);
+                break;
+            }
+    }
     if (*file && access(file, R_OK) == 0) {
         m->dwfl = dwfl_begin(&callbacks);
         if (m->dwfl) {

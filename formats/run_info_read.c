@@ -125,8 +125,25 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
     r->mpi_version = dupstr(root, "mpi_version");
     r->executable = dupstr(root, "executable");
     r->build_id = dupstr(root, "build_id");
+    r->executable_copy = dupstr(root, "executable_copy");
+    r->executable_copy_method = dupstr(root, "executable_copy_method");
+    r->debug_copy = dupstr(root, "debug_copy");
+    /* the copy lies inside the run directory: an absolute path or ".." is ignored */
+    if (r->executable_copy && (r->executable_copy[0] == '/' || strstr(r->executable_copy, "..")))
+        r->executable_copy[0] = '\0';
+    if (r->debug_copy && (r->debug_copy[0] == '/' || strstr(r->debug_copy, "..")))
+        r->debug_copy[0] = '\0';
     r->scalana_version = dupstr(root, "scalana_version");
     r->written_by = dupstr(root, "written_by");
+    json_t *lc = json_object_get(root, "library_copies");
+    if (json_is_array(lc) && json_array_size(lc)) {
+        r->library_copies = calloc(json_array_size(lc), sizeof(char *));
+        for (size_t i = 0; r->library_copies && i < json_array_size(lc); i++) {
+            const char *s = json_string_value(json_array_get(lc, i));
+            if (s && *s != '/' && !strstr(s, "..")) /* inside the run directory only */
+                r->library_copies[r->library_copy_count++] = strdup(s);
+        }
+    }
     json_t *pf = json_object_get(root, "profile_files");
     if (json_is_array(pf) && json_array_size(pf)) {
         r->profile_files = calloc(json_array_size(pf), sizeof(char *));
@@ -153,6 +170,10 @@ void scalana_run_info_free(struct scalana_run_info *r)
     free(r->hosts);
     free(r->sampler), free(r->mpi_library), free(r->mpi_version), free(r->executable);
     free(r->build_id), free(r->scalana_version), free(r->written_by);
+    free(r->executable_copy), free(r->executable_copy_method), free(r->debug_copy);
+    for (uint32_t i = 0; r->library_copies && i < r->library_copy_count; i++)
+        free(r->library_copies[i]);
+    free(r->library_copies);
     for (uint32_t i = 0; r->profile_files && i < r->profile_file_count; i++)
         free(r->profile_files[i]);
     free(r->profile_files);

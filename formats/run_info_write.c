@@ -28,6 +28,14 @@ static void put_str(FILE *o, const char *s)
     fputc('"', o);
 }
 
+static void put_str_or_null(FILE *o, const char *s)
+{
+    if (s && *s)
+        put_str(o, s);
+    else
+        fputs("null", o);
+}
+
 static void iso8601(FILE *o, uint64_t ns)
 {
     time_t t = (time_t)(ns / 1000000000u);
@@ -80,6 +88,20 @@ int scalana_run_info_write(FILE *o, const struct scalana_run_info *r)
     put_str(o, r->executable);
     fputs(",\n  \"build_id\": ", o);
     put_str(o, r->build_id);
+    /* absent (null) when no copy was kept: SCALANA_KEEP_EXE=off, or not copied yet */
+    fputs(",\n  \"executable_copy\": ", o);
+    put_str_or_null(o, r->executable_copy);
+    fputs(",\n  \"executable_copy_method\": ", o);
+    put_str_or_null(o, r->executable_copy_method);
+    fputs(",\n  \"debug_copy\": ", o);
+    put_str_or_null(o, r->debug_copy);
+    fputs(",\n  \"library_copies\": [", o);
+    for (uint32_t i = 0; i < r->library_copy_count; i++) {
+        if (i)
+            fputs(", ", o);
+        put_str(o, r->library_copies[i]);
+    }
+    fputc(']', o);
     fputs(",\n  \"scalana_version\": ", o);
     put_str(o, r->scalana_version);
     fputs(",\n  \"written_by\": ", o);

@@ -330,9 +330,14 @@ static int dump_run(const char *dir, int as_json, long only_rank)
             json_object_set_new(out, "build_id", json_string(ri.build_id));
             json_object_set_new(out, "mpi_library", json_string(ri.mpi_library));
             json_object_set_new(out, "sampler", json_string(ri.sampler));
+            json_object_set_new(out, "executable_copy",
+                                ri.executable_copy && *ri.executable_copy ? json_string(ri.executable_copy) : json_null());
         } else {
             printf("run %s: %u processes, %s, mpi %s, sampler %s, %s\n", dir, ri.processes,
                    ri.executable, ri.mpi_library, ri.sampler, ri.written_by);
+            if (ri.executable_copy && *ri.executable_copy)
+                printf("  its own copy of the executable: %s (%s)\n", ri.executable_copy,
+                       ri.executable_copy_method && *ri.executable_copy_method ? ri.executable_copy_method : "?");
         }
         scalana_run_info_free(&ri);
     }

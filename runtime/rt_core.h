@@ -362,6 +362,17 @@ RT_HIDDEN int rt_write_single(uint32_t flags);
 struct scalana_run_info;
 RT_HIDDEN int rt_write_run_json(struct scalana_run_info *info);
 RT_HIDDEN void rt_run_info_fill(struct scalana_run_info *info, const char *written_by);
+/* ---- the run's own executable (rt_keepexe.c) ------------------------------ */
+/** World rank 0 at MPI_Init, after the run directory exists: unless
+ *  SCALANA_KEEP_EXE=off, hard-links the running executable (and the debug
+ *  file its .gnu_debuglink names) into <run>/exe/, or holds it open to copy
+ *  at the end.  Failures: one line, the application is not affected. */
+RT_HIDDEN void rt_keep_exe_begin(void);
+/** Copies what could not be linked (from the descriptors held since MPI_Init). */
+RT_HIDDEN void rt_keep_exe_finish(void);
+/** Sets info's executable_copy, executable_copy_method and debug_copy
+ *  (NULL when not kept, or not yet copied). */
+RT_HIDDEN void rt_keep_exe_describe(struct scalana_run_info *info);
 /** This process's CPU affinity mask as words (malloc'ed; *nwords words),
  *  every online CPU when sched_getaffinity fails; NULL without memory. */
 RT_HIDDEN unsigned long *rt_affinity_mask(int *nwords);

@@ -231,8 +231,10 @@ void rt_activate(int thread_level)
     /* A preliminary run.json (this host only, no files listed, written_by
      * "running"): a run killed before it can write keeps a readable
      * directory; finalize, exit and abort rewrite it (temporary + rename). */
-    if (prepared)
+    if (prepared) {
+        rt_keep_exe_begin(); /* before run.json: a hard link is named in it at once */
         rt_write_run_json_present("running");
+    }
     /* Every rank learns whether the directory is usable (rank 0 printed the
      * one line otherwise); no rank leaves MPI_Init before run.json exists. */
     int off = rank == 0 ? !prepared : 0;

@@ -26,6 +26,7 @@ static const struct {
     {"SCALANA_CCT_NODES", "262144", "calling-context nodes per thread before the overflow node"},
     {"SCALANA_OUTPUT", "scalana-<exe>-<p>p", "run directory"},
     {"SCALANA_QUIET", "0", "1: no informational lines (failures are still printed)"},
+    {"SCALANA_KEEP_EXE", "on", "on: hard link (else copy) the executable into <run>/exe/ | all (+ own libraries) | copy | off"},
     {"SCALANA_INTERVALS", "auto", "computation between MPI calls, CPU time by: auto | clock | samples | off"},
     {"SCALANA_INTERVAL_LONG_US", "1000", "auto: intervals read with the thread CPU clock are >= this (us)"},
 };

@@ -265,6 +265,10 @@ void rt_run_info_fill(struct scalana_run_info *info, const char *written_by)
     snprintf(version, sizeof version, "%s", SCALANA_VERSION_STRING);
     info->scalana_version = version;
     info->written_by = (char *)written_by;
+    /* the end of the run: what could not be hard-linked at MPI_Init is copied now */
+    if (strcmp(written_by, "running") != 0)
+        rt_keep_exe_finish();
+    rt_keep_exe_describe(info);
 }
 
 int rt_write_run_json(struct scalana_run_info *info)

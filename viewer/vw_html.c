@@ -273,11 +273,14 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
         vw_puts(o, " · no compiler PSG: call paths recovered from samples");
     else if (!strcmp(vw_str(prog, "psg_source", ""), "machine_code"))
         vw_puts(o, " · structure recovered from machine code");
-    vw_puts(o, "</p><nav><a href=\"#causes\">Root causes</a><a href=\"#runs\">Runs</a><a href=\"#scaling\">Scaling</a>"
+    vw_puts(o, "</p><nav>");
+    if (json_is_object(json_object_get(r->root, "comparison"))) vw_puts(o, "<a href=\"#comparison\">Before/after</a>");
+    vw_puts(o, "<a href=\"#causes\">Root causes</a><a href=\"#runs\">Runs</a><a href=\"#scaling\">Scaling</a>"
                "<a href=\"#imbalance\">Imbalance</a><a href=\"#communication\">Communication</a><a href=\"#psg\">Graph</a>"
                "<a href=\"#vertices\">Vertices</a><a href=\"#quality\">Data quality</a></nav></header><main>");
     unsigned char *plotted = calloc(r->nvert ? r->nvert : 1, 1);
     if (!plotted) { o->failed = 1; return; }
+    vw_html_compare(o, c);
     vw_html_causes(o, c);
     vw_html_runs(o, c);
     section_scaling(o, c, plotted);

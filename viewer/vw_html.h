@@ -15,4 +15,6 @@ VW_HIDDEN void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c);
 VW_HIDDEN void vw_html_runs(struct vw_out *o, const struct vw_html_ctx *c);
 VW_HIDDEN void vw_html_vertices(struct vw_out *o, const struct vw_html_ctx *c, const unsigned char *plotted);
 VW_HIDDEN void vw_html_quality(struct vw_out *o, const struct vw_html_ctx *c);
+/* The before/after section (report.json comparison); nothing when absent. */
+VW_HIDDEN void vw_html_compare(struct vw_out *o, const struct vw_html_ctx *c);
 #endif

@@ -102,6 +102,8 @@ VW_HIDDEN extern const char vw_js[];
 
 /* ---- Extra-P (vw_extrap.c) */
 VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);
+/* The before/after part of the terminal summary (report.json comparison); nothing when absent. */
+VW_HIDDEN void vw_summary_compare(FILE *out, const json_t *report, int use_color);
 
 /* ---- errors */
 VW_HIDDEN void vw_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

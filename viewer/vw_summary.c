@@ -161,4 +161,5 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
             else fputs(" (their profiles were not found)\n", out);
         }
     }
+    vw_summary_compare(out, report, color);
 }

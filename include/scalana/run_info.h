@@ -36,6 +36,12 @@ struct scalana_run_info {
     char *mpi_version;         /* MPI_Get_library_version, first line */
     char *executable;          /* absolute path */
     char *build_id;            /* lowercase hex, "" when the executable has none */
+    char *executable_copy;     /* the run's own copy, relative to the run directory
+                                  ("exe/<name>"); NULL or "" when none was kept */
+    char *executable_copy_method; /* "hard link" or "copy"; NULL or "" when none */
+    char *debug_copy;          /* its separate debug file ("exe/<debuglink name>"), NULL or "" */
+    char **library_copies; uint32_t library_copy_count; /* the application's shared libraries
+                                  kept ("exe/lib/<name>"; SCALANA_KEEP_EXE=all) */
     char *scalana_version;
     char *written_by;          /* "running" (written at MPI_Init, rewritten at the end), "finalize", "exit", "abort" */
     char **profile_files; uint32_t profile_file_count; /* names relative to the directory */

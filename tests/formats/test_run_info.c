@@ -25,13 +25,16 @@ static void roundtrip(void **state)
     uint32_t r0[] = {0, 2}, r1[] = {1, 3};
     struct scalana_run_host hosts[] = {{"node-a", 2, 2, r0}, {"node-b", 2, 2, r1}};
     char *files[] = {"profile-000000-000003.sclp"};
+    char *libs[] = {"exe/lib/libwork.so", "/abs/libbad.so"};
     struct scalana_run_info w = {
         .version = 1, .argv = argv, .argc = 4, .launcher = "mpirun -n 4 ./app",
         .processes = 4, .hosts = hosts, .host_count = 2, .usable_cores = 4,
         .sampler = "cputime", .sample_period_ns = 5000000,
         .start_realtime_ns = 1790000000000000000ull, .end_realtime_ns = 1790000001000000000ull,
         .mpi_library = "openmpi", .mpi_version = "Open MPI v4.1.4", .executable = "/x/app",
-        .build_id = "0123abcd", .scalana_version = "0.1.0", .written_by = "finalize",
+        .build_id = "0123abcd", .executable_copy = "exe/app", .executable_copy_method = "hard link",
+        .library_copies = libs, .library_copy_count = 2,
+        .scalana_version = "0.1.0", .written_by = "finalize",
         .profile_files = files, .profile_file_count = 1};
     char path[4200];
     snprintf(path, sizeof path, "%s/run.json", dir);
@@ -53,7 +56,21 @@ static void roundtrip(void **state)
     assert_true(r.sample_period_ns == 5000000);
     assert_true(r.end_realtime_ns == 1790000001000000000ull);
     assert_string_equal(r.build_id, "0123abcd");
+    assert_string_equal(r.executable_copy, "exe/app");
+    assert_string_equal(r.executable_copy_method, "hard link");
+    assert_string_equal(r.debug_copy, ""); /* written as null */
+    assert_int_equal(r.library_copy_count, 1); /* an absolute path is not inside the run */
+    assert_string_equal(r.library_copies[0], "exe/lib/libwork.so");
     assert_int_equal(r.profile_file_count, 1);
+    scalana_run_info_free(&r);
+
+    /* a copy named outside the run directory is ignored */
+    w.executable_copy = "../elsewhere/app";
+    f = fopen(path, "w");
+    assert_int_equal(scalana_run_info_write(f, &w), 0);
+    fclose(f);
+    assert_int_equal(scalana_run_info_read(dir, &r, err, sizeof err), 0);
+    assert_string_equal(r.executable_copy, "");
     scalana_run_info_free(&r);
 
     /* corrupt JSON and a missing field are refused naming the file */

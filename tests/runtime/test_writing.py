@@ -15,6 +15,7 @@
 
 usage: test_writing.py --build BUILD --mpi openmpi|mpich --np N --prog BINARY --case NAME"""
 import argparse
+import filecmp
 import json
 import os
 import resource
@@ -120,8 +121,13 @@ def case_outdir(a, tmp):
     check(not scalana_lines(p), f"empty directory: lines {scalana_lines(p)}")
     ri = runinfo(default)
     check(ri is not None and ri["written_by"] == "finalize", f"empty directory: run.json {ri}")
-    check(sorted(os.listdir(default)) == ["profile-000000-%06d.sclp" % (a.np - 1), "run.json"],
+    check(sorted(os.listdir(default)) == ["exe", "profile-000000-%06d.sclp" % (a.np - 1), "run.json"],
           f"empty directory: holds {sorted(os.listdir(default))}")
+    # the run's own executable (SCALANA_KEEP_EXE, docs/runtime.md): the program itself
+    kept = os.path.join(default, "exe", os.path.basename(a.prog))
+    check(ri is not None and ri.get("executable_copy") == "exe/" + os.path.basename(a.prog)
+          and os.path.isfile(kept) and filecmp.cmp(kept, a.prog, shallow=False),
+          f"exe/: run.json executable_copy {ri and ri.get('executable_copy')}, {kept} not the program")
     # A run directory is moved aside (one line).
     p = mpirun(a, tmp, "ok", {})
     aside = [x for x in os.listdir(tmp) if x.startswith(os.path.basename(default) + ".")]
