@@ -1,33 +1,114 @@
 /* demangle.c — C++ linkage names to the names a person reads, with the
  * Itanium C++ ABI demangler of libstdc++ (__cxa_demangle), which every C++
- * toolchain on the system ships; flang's _QP/_QM/_QQmain names as the pass
- * shows them; C names pass through. */
+ * toolchain on the system ships; flang's _QP/_QM/_QF/_QQmain names as the
+ * pass shows them, gfortran's __module_MOD_proc and MAIN__; C names pass
+ * through. */
 #include "analyzer.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* libstdc++'s demangler (cxxabi.h), declared here to keep this file C */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 /* flang's names (built without the pass, so no PSG display name):
  * _QP<proc> -> proc, _QM<module>P<proc> -> module::proc (module names are
- * lower case, so the first 'P' ends the module), _QQmain -> "main program"
- * (the program's own name is only in its source); 0 when not one of them */
+ * lower case, so the first 'P' ends the module), internal procedures
+ * _QF<host>P<proc> -> host.proc and _QM<module>F<host>P<proc> ->
+ * module::host.proc, _QQmain -> "main program" (the program's own name is
+ * only in its source: an_fortran_program()); 0 when not one of them */
 static const char *flang_name(struct an_strpool *pool, const char *name)
 {
     char buf[512];
     if (strcmp(name, "_QQmain") == 0) return an_intern(pool, "main program");
+    if (strlen(name) >= sizeof buf - 8) return NULL;
     if (!strncmp(name, "_QP", 3) && name[3]) return an_intern(pool, name + 3);
+    const char *p = name + 3, *mod = NULL;
+    int modlen = 0;
     if (!strncmp(name, "_QM", 3)) {
-        const char *p = strchr(name + 3, 'P');
-        if (p && p > name + 3 && p[1] && strlen(name) < sizeof buf - 4) {
-            snprintf(buf, sizeof buf, "%.*s::%s", (int)(p - name - 3), name + 3, p + 1);
+        /* the module's name ends at its first upper-case letter: F (a host
+         * procedure follows) or P */
+        const char *e = p;
+        while (*e && !(*e >= 'A' && *e <= 'Z')) e++;
+        if (e == p || (*e != 'P' && *e != 'F')) return NULL;
+        mod = p, modlen = (int)(e - p), p = e;
+        if (*p == 'P') {
+            if (!p[1]) return NULL;
+            snprintf(buf, sizeof buf, "%.*s::%s", modlen, mod, p + 1);
             return an_intern(pool, buf);
         }
+        p++; /* past F */
+    } else if (!strncmp(name, "_QF", 3)) {
+        /* _QF<host>P<proc> */
+    } else {
+        return NULL;
     }
-    return NULL;
+    const char *e = strchr(p, 'P');
+    if (!e || !e[1]) return NULL;
+    if (e == p && !mod) return an_intern(pool, e + 1); /* _QFPstep: internal to the main program */
+    if (e == p) return NULL;
+    if (mod) snprintf(buf, sizeof buf, "%.*s::%.*s.%s", modlen, mod, (int)(e - p), p, e + 1);
+    else snprintf(buf, sizeof buf, "%.*s.%s", (int)(e - p), p, e + 1);
+    return an_intern(pool, buf);
+}
+
+/* gfortran's names: __<module>_MOD_<proc> -> module::proc (its DWARF names the
+ * procedure "relax"; the symbol table only has this), MAIN__ -> "main
+ * program", an internal procedure's local symbol inner.0 -> inner (GCC's
+ * numbered local names; C's foo.constprop.0 keeps its words); 0 when not one
+ * of them */
+static const char *gfortran_name(struct an_strpool *pool, const char *name)
+{
+    char buf[512];
+    if (strcmp(name, "MAIN__") == 0) return an_intern(pool, "main program");
+    const char *dot = strchr(name, '.');
+    if (dot && dot > name && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1) &&
+        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == (size_t)(dot - name) &&
+        (size_t)(dot - name) < sizeof buf) {
+        snprintf(buf, sizeof buf, "%.*s", (int)(dot - name), name);
+        return an_intern(pool, buf);
+    }
+    if (strncmp(name, "__", 2) != 0) return NULL;
+    const char *m = strstr(name + 2, "_MOD_");
+    if (!m || m == name + 2 || !m[5] || strlen(name) >= sizeof buf) return NULL;
+    snprintf(buf, sizeof buf, "%.*s::%s", (int)(m - name - 2), name + 2, m + 5);
+    return an_intern(pool, buf);
+}
+
+const char *an_fortran_program(struct an_strpool *pool, const char *file, uint32_t line)
+{
+    if (!file || !*file || !line) return NULL;
+    FILE *f = fopen(file, "r");
+    if (!f) return NULL;
+    char text[1024];
+    const char *r = NULL;
+    for (uint32_t n = 1; n <= line && fgets(text, sizeof text, f); n++) {
+        if (n != line) continue;
+        /* "program NAME", any case, after blanks; NAME up to a blank or '!' */
+        const char *p = text;
+        while (*p == ' ' || *p == '\t') p++;
+        if (strncasecmp(p, "program", 7) != 0 || (p[7] != ' ' && p[7] != '\t')) break;
+        p += 7;
+        while (*p == ' ' || *p == '\t') p++;
+        size_t k = 0;
+        char name[256];
+        while (k + 1 < sizeof name && (isalnum((unsigned char)p[k]) || p[k] == '_')) {
+            name[k] = (char)tolower((unsigned char)p[k]);
+            k++;
+        }
+        name[k] = 0;
+        if (k) {
+            char buf[300];
+            snprintf(buf, sizeof buf, "program %s", name);
+            r = an_intern(pool, buf);
+        }
+        break;
+    }
+    fclose(f);
+    return r;
 }
 
 const char *an_demangle(struct an_strpool *pool, const char *name)
@@ -35,6 +116,10 @@ const char *an_demangle(struct an_strpool *pool, const char *name)
     if (name && name[0] == '_' && name[1] == 'Q') {
         const char *f = flang_name(pool, name);
         if (f) return f;
+    }
+    if (name && *name && !(name[0] == '_' && name[1] == 'Z')) {
+        const char *g = gfortran_name(pool, name);
+        if (g) return g;
     }
     if (!name || name[0] != '_' || name[1] != 'Z') return an_intern(pool, name);
     /* clones keep their suffix after the demangled name: _Z3fooi.cold */

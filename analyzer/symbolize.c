@@ -19,6 +19,7 @@ struct sym_module {
     Dwfl *dwfl;
     Dwfl_Module *mod;
     int is_exe;
+    int no_dwarf; /* the module has no DWARF at all: names from its symbol table */
     Dwarf_Die *cus; size_t ncus; int cus_done; /* every CU, for binaries without .debug_aranges */
     struct fn_range *fns; size_t nfns; int fns_done; /* every subprogram's address ranges, sorted */
     struct fn_lines *lines; size_t lines_cap, lines_n; /* source lines of functions, by DIE */
@@ -71,6 +72,21 @@ int an_elf_build_id(const char *path, char *out, size_t outlen)
         int n = dwfl_module_build_id(m, &bits, &vaddr);
         if (n > 0) hexify(bits, n, out, outlen), rc = 0;
         else if (outlen) out[0] = 0, rc = 0;
+    }
+    dwfl_end(d);
+    return rc;
+}
+
+int an_elf_has_debug_info(const char *path)
+{
+    Dwfl *d = dwfl_begin(&callbacks);
+    if (!d) return -1;
+    Dwfl_Module *m = dwfl_report_elf(d, path, path, -1, 0, false);
+    dwfl_report_end(d, NULL, NULL);
+    int rc = -1;
+    if (m) {
+        Dwarf_Addr bias;
+        rc = dwfl_module_getdwarf(m, &bias) != NULL;
     }
     dwfl_end(d);
     return rc;
@@ -140,6 +156,10 @@ uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *bu
                                    file, hex, build_id);
                 m->mod = NULL;
             }
+        }
+        if (m->mod) {
+            Dwarf_Addr bias;
+            m->no_dwarf = dwfl_module_getdwarf(m->mod, &bias) == NULL;
         }
         if (!m->mod && warn && !warn[0])
             snprintf(warn, warnlen, "%s: cannot read its ELF/DWARF (%s); its frames stay unresolved",
@@ -491,6 +511,8 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         r->frames[0].line = (uint32_t)(lline > 0 ? lline : 0);
         r->frames[0].column = (uint32_t)(lcol > 0 ? lcol : 0);
         r->frames[0].in_exe = (uint8_t)m->is_exe;
+        r->frames[0].exe_nodebug = (uint8_t)(m->is_exe && m->no_dwarf && name);
+        if (r->frames[0].exe_nodebug) r->frames[0].sym_offset = (uint32_t)off;
         if (!name && !lfile) r->unresolved = 1;
         free(scopes);
         return;

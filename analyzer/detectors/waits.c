@@ -18,6 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where vertex v is for evidence text: "file:line", or "in FUNCTION" in a
+ * build without -g (no lines). */
+static const char *at_text(const struct an_vertex *v, char *buf, size_t n)
+{
+    if (v->file && *v->file && v->line) snprintf(buf, n, "%s:%u", v->file, v->line);
+    else snprintf(buf, n, "in %s", v->function && *v->function ? v->function : "unknown code");
+    return buf;
+}
+
 struct walk {
     struct an_detect *d;
     double *waits;               /* [P] of the current symptom */
@@ -300,12 +309,13 @@ static int thin_evidence(struct walk *b, uint32_t s, double rest_per_proc, uint3
     const struct an_vertex *v = &g->v[best];
     double hz = d->r->period_s > 0 ? 1.0 / d->r->period_s : 0;
     uint32_t n = d->r->present_count;
-    an_warn(a, "%u processes: %.3g s of wait per process at %s (%s:%u) points to %s (%s:%u), but the "
+    char at1[600], at2[600];
+    an_warn(a, "%u processes: %.3g s of wait per process at %s (%s) points to %s (%s), but the "
                "evidence is too thin to report it: the %u process%s that spend longest there have %.0f "
                "samples each in it against %.3g on the others (exact Poisson test p = %.2g, needs < %.2g); "
                "run longer or raise SCALANA_FREQ (now %.0f Hz)",
-            d->P, rest_per_proc, an_mpi_name(sv->op), sv->file, sv->line,
-            v->name && *v->name ? v->name : v->function, v->file, v->line, b->last.nheavy,
+            d->P, rest_per_proc, an_mpi_name(sv->op), at_text(sv, at1, sizeof at1),
+            v->name && *v->name ? v->name : v->function, at_text(v, at2, sizeof at2), b->last.nheavy,
             b->last.nheavy == 1 ? "" : "es", b->last.k_heavy, b->last.k_light, b->last.p_value,
             a->opt->th.alpha / (n > 1 ? n - 1 : 1), hz);
     return 1;
@@ -558,11 +568,12 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         for (uint32_t i = 0; i < d->P; i++)
             if (r->present[i] && !cul[i]) light += an_work(&r->vr[root], i), nlight++;
         free(cul);
+        char at[600];
         an_cause_evidence(c,
-                 "explains %.3g of the %.3g process-seconds of wait at %s (%s:%u) (%.3g on the %u "
+                 "explains %.3g of the %.3g process-seconds of wait at %s (%s) (%.3g on the %u "
                  "process%s waiting there); %s time there %.3g s on process %u against a mean of %.3g s on the %u other "
                  "process%s; %u culprit process%s%s",
-                 sum, total, an_mpi_name(sv->op), sv->file, sv->line, wsum, nhere, nhere == 1 ? "" : "es",
+                 sum, total, an_mpi_name(sv->op), at_text(sv, at, sizeof at), wsum, nhere, nhere == 1 ? "" : "es",
                  r->vr[root].igpu ? "CPU+GPU" : "CPU", an_work(&r->vr[root], first), first,
                  nlight ? light / nlight : 0.0, nlight, nlight == 1 ? "" : "es", c->nprocs,
                  c->nprocs == 1 ? "" : "es", b->exact && b->w[best_node].hops == 0 ? " (exact computation intervals)" : "");
@@ -581,9 +592,10 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     }
     if (r->contention > th->contention_max) {
         /* the scheduler alone makes processes wait here: say so, blame nothing */
-        an_warn(a, "%.3g s of wait per process at %s (%s:%u) that no computation explains is not "
+        char at[600];
+        an_warn(a, "%.3g s of wait per process at %s (%s) that no computation explains is not "
                    "reported: the run was slowed %.2gx by oversubscription or other load",
-                rest / nw_ranks, an_mpi_name(sv->op), sv->file, sv->line, r->contention);
+                rest / nw_ranks, an_mpi_name(sv->op), at_text(sv, at, sizeof at), r->contention);
         free(per);
         return;
     }
