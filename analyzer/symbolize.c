@@ -454,6 +454,17 @@ static void function_lines(struct sym_module *m, Dwarf_Die *cu, Dwarf_Die *fn, D
     m->lines_n++;
 }
 
+/* A name reserved for the implementation (C's __x and _X): a runtime linked
+ * into the executable (flang's _FortranA*, libgcc, crt), not the program's
+ * code; gfortran's module procedures (__mod_MOD_proc) and flang's _Q names
+ * are the program's. */
+static int implementation_symbol(const char *name)
+{
+    if (name[0] != '_') return 0;
+    if (name[1] == 'Q' || (name[1] == '_' && strstr(name + 2, "_MOD_"))) return 0;
+    return name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z');
+}
+
 static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr, struct an_resolved *r)
 {
     memset(r, 0, sizeof *r);
@@ -511,7 +522,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         r->frames[0].line = (uint32_t)(lline > 0 ? lline : 0);
         r->frames[0].column = (uint32_t)(lcol > 0 ? lcol : 0);
         r->frames[0].in_exe = (uint8_t)m->is_exe;
-        r->frames[0].exe_nodebug = (uint8_t)(m->is_exe && m->no_dwarf && name);
+        r->frames[0].exe_nodebug = (uint8_t)(m->is_exe && m->no_dwarf && name && !implementation_symbol(name));
         if (r->frames[0].exe_nodebug) r->frames[0].sym_offset = (uint32_t)off;
         if (!name && !lfile) r->unresolved = 1;
         free(scopes);
