@@ -193,6 +193,8 @@ struct an_frame {
                               without any DWARF (built without -g) */
     uint32_t sym_offset;   /* exe_nodebug: the address's byte offset in its function
                               (tells call sites apart where there are no lines) */
+    uint8_t main_program;  /* DWARF marks the function as the (Fortran) main program
+                              (DW_AT_main_subprogram: gfortran names it by the program) */
 };
 
 /** Resolution of one address: logical frames outermost first (the real

@@ -362,8 +362,13 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
                 v->file = an_remap_path(c->opt, &c->g->strings, f->file);
                 v->line = v->last_line = f->line;
                 if (s.v != AN_NONE) inst_add(c, an_intern(&c->g->strings, f->function), fv);
-                /* flang's _QQmain, gfortran's MAIN__: the program by its name */
-                if (!strcmp(f->function, "_QQmain") || !strcmp(f->function, "MAIN__")) {
+                /* flang's _QQmain, gfortran's MAIN__: the program by its name
+                 * (gfortran's DWARF gives it: "jac" with DW_AT_main_subprogram) */
+                if (f->main_program && strcmp(f->function, "_QQmain") != 0 && strcmp(f->function, "main") != 0) {
+                    char pn[300];
+                    snprintf(pn, sizeof pn, "program %s", f->function);
+                    v->function = v->name = an_intern(&c->g->strings, pn);
+                } else if (!strcmp(f->function, "_QQmain") || !strcmp(f->function, "MAIN__")) {
                     const char *pn = an_fortran_program(&c->g->strings, f->file, f->fn_first);
                     if (pn) v->function = v->name = pn;
                 }

@@ -537,6 +537,10 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         const char *name = die_linkage_name(chain[k]);
         fr->function = an_intern(s->pool, name ? name : "");
         fr->has_dwarf = 1;
+        Dwarf_Attribute ma;
+        bool is_main = false;
+        fr->main_program = dwarf_attr_integrate(chain[k], DW_AT_main_subprogram, &ma) &&
+                           dwarf_formflag(&ma, &is_main) == 0 && is_main;
         fr->in_exe = (uint8_t)m->is_exe;
         function_lines(m, cu, chain[k], dbias, &fr->fn_first, &fr->fn_last);
         if (k == 0) {

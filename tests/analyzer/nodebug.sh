@@ -8,7 +8,10 @@
 # (C) / relax_mod::relax (gfortran's __relax_mod_MOD_relax) on process 0,
 # traced from the wait at MPI_Allreduce.  The kernels are kept out of line
 # (noinline, -fno-inline): with no lines, a function is the finest thing the
-# report can name, and an inlined one is main's time.
+# report can name, and an inlined one is main's time.  The same gfortran
+# program built with -g checks the names from gfortran's DWARF: the procedure
+# relax_mod::relax, the main program (MAIN__, DW_AT_name use_mpi_relax with
+# DW_AT_main_subprogram) as "program use_mpi_relax", and no warning.
 # usage: nodebug.sh BUILD_DIR SOURCE_DIR WORK_DIR PYTHON
 set -eu
 build=$1 src=$2 work=$3 python=$4
@@ -20,11 +23,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 mpicc.openmpi -O2 "$src/tests/analyzer/nodebug/relax_nodebug.c" -o relax_c
 mpifort.openmpi -O2 -fno-inline "$src/tests/plugin/Inputs/use_mpi_relax.f90" -o relax_f
+mpifort.openmpi -g -O2 -fno-inline "$src/tests/plugin/Inputs/use_mpi_relax.f90" -o relax_fg
 
-check() { # PROGRAM FUNCTION
-    prog=$1 fn=$2
-    if readelf -S "$prog" | grep -q '\.debug_info'; then
-        echo "FAIL: $prog has DWARF: the test needs a build without -g"; exit 1
+check() { # PROGRAM FUNCTION DEBUG(0: built without -g, 1: with)
+    prog=$1 fn=$2 debug=$3
+    if [ "$(readelf -S "$prog" | grep -c '\.debug_info')" != "$debug" ]; then
+        echo "FAIL: $prog: .debug_info sections: want $debug"; exit 1
     fi
     for np in 1 2; do
         SCALANA_OUTPUT="$work/$prog-$np" SCALANA_QUIET=1 LD_PRELOAD="$lib" \
@@ -33,20 +37,32 @@ check() { # PROGRAM FUNCTION
     "$build/bin/scalana-analyze" --no-viewer --color never -o "$work/rep-$prog" "$work/$prog-1" "$work/$prog-2" \
         > "$work/$prog.summary" 2> "$work/$prog.stderr"
     cat "$work/$prog.summary"
-    "$python" - "$work/rep-$prog/report.json" "$work/$prog.summary" "$fn" <<'PY'
+    "$python" - "$work/rep-$prog/report.json" "$work/$prog.summary" "$fn" "$debug" <<'PY'
 import json, sys
-report, summary, fn = sys.argv[1:4]
+report, summary, fn, debug = sys.argv[1:5]
+
+
+def c_location(r):
+    return ((r.get("root_causes") or [{}])[0]).get("location", "")
+
+
 r = json.load(open(report))
 text = open(summary).read()
 bad = []
 advice = "has no debug information (built without -g)"
 fix = "rebuild with -g"
 warns = [w for w in r["data_quality"]["warnings"] if advice in w]
-if len(warns) != 1 or fix not in warns[0]:
-    bad.append(f"report.json warnings: want one '{advice} ... {fix}', got {r['data_quality']['warnings']}")
 flat = " ".join(text.split())
-if flat.count(advice) != 1 or fix not in flat:
-    bad.append("terminal summary: the no-debug-information warning (with the fix) is not there once")
+if debug == "1":
+    if warns or advice in flat:
+        bad.append("a build with -g is said to have no debug information")
+    if "program use_mpi_relax" not in c_location(r):
+        bad.append("the main program is not named 'program use_mpi_relax'")
+else:
+    if len(warns) != 1 or fix not in warns[0]:
+        bad.append(f"report.json warnings: want one '{advice} ... {fix}', got {r['data_quality']['warnings']}")
+    if flat.count(advice) != 1 or fix not in flat:
+        bad.append("terminal summary: the no-debug-information warning (with the fix) is not there once")
 c = (r.get("root_causes") or [{}])[0]
 print("#1", c.get("category"), c.get("function"), c.get("processes"), "|", c.get("location"))
 if c.get("category") != "load_imbalance": bad.append(f"category {c.get('category')}")
@@ -58,6 +74,7 @@ for b in bad: print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
 }
-check relax_c relax
-check relax_f relax_mod::relax
+check relax_c relax 0
+check relax_f relax_mod::relax 0
+check relax_fg relax_mod::relax 1
 rm -rf "$work"
