@@ -55,11 +55,6 @@ static void prepare(struct reader *rd, const char *exe, const char *build_id)
         else if (rc == 0) an_warn(a, "%s has no PSG (built without scalana-cc): the call-path graph is "
                                      "recovered from the samples", exe);
         a->has_psg = rc == 1 && rd->psg.unit_count > 0;
-        if (an_elf_has_debug_info(exe) == 0)
-            an_warn(a, "%s has no debug information (built without -g): functions are named from its "
-                       "symbol table, without source lines, loops or inlined calls; rebuild with -g "
-                       "(scalana-cc adds it; with mpicc add -g to the compile flags: it does not change "
-                       "the generated code)", exe);
     }
     if (an_psg_index(&rd->psgx, a->has_psg ? &rd->psg : NULL) != 0) {
         an_warn(a, "out of memory indexing the PSG; continuing without it");
@@ -68,6 +63,11 @@ static void prepare(struct reader *rd, const char *exe, const char *build_id)
         memset(&rd->psgx, 0, sizeof rd->psgx);
     }
     rd->sym = an_sym_new(&a->g.strings, exe, build_id);
+    if (exe && *exe && an_elf_has_debug_info(exe) == 0)
+        an_warn(a, "%s has no debug information (built without -g): functions are named from its "
+                   "symbol table, without source lines, loops or inlined calls; rebuild with -g "
+                   "(scalana-cc adds it; with mpicc add -g to the compile flags: it does not change "
+                   "the generated code)", exe);
     an_attr_ctx_init(&rd->ctx, &a->g, rd->sym, a->has_psg ? &rd->psgx : NULL, a->opt);
     rd->ready = 1;
 }

@@ -309,13 +309,12 @@ static int thin_evidence(struct walk *b, uint32_t s, double rest_per_proc, uint3
     const struct an_vertex *v = &g->v[best];
     double hz = d->r->period_s > 0 ? 1.0 / d->r->period_s : 0;
     uint32_t n = d->r->present_count;
-    char at1[600], at2[600];
-    an_warn(a, "%u processes: %.3g s of wait per process at %s (%s) points to %s (%s), but the "
+    an_warn(a, "%u processes: %.3g s of wait per process at %s (%s:%u) points to %s (%s:%u), but the "
                "evidence is too thin to report it: the %u process%s that spend longest there have %.0f "
                "samples each in it against %.3g on the others (exact Poisson test p = %.2g, needs < %.2g); "
                "run longer or raise SCALANA_FREQ (now %.0f Hz)",
-            d->P, rest_per_proc, an_mpi_name(sv->op), at_text(sv, at1, sizeof at1),
-            v->name && *v->name ? v->name : v->function, at_text(v, at2, sizeof at2), b->last.nheavy,
+            d->P, rest_per_proc, an_mpi_name(sv->op), sv->file, sv->line,
+            v->name && *v->name ? v->name : v->function, v->file, v->line, b->last.nheavy,
             b->last.nheavy == 1 ? "" : "es", b->last.k_heavy, b->last.k_light, b->last.p_value,
             a->opt->th.alpha / (n > 1 ? n - 1 : 1), hz);
     return 1;
