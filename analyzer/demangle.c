@@ -1,14 +1,14 @@
 /* demangle.c — C++ linkage names to the names a person reads, with the
  * Itanium C++ ABI demangler of libstdc++ (__cxa_demangle), which every C++
- * toolchain on the system ships; flang's _QP/_QM/_QF/_QQmain names as the
- * pass shows them, gfortran's __module_MOD_proc and MAIN__; C names pass
- * through. */
+ * toolchain on the system ships; flang's _QP/_QM/_QQmain names as the pass
+ * shows them, gfortran's __<module>_MOD_<proc> as <module>::<proc>; C names
+ * pass through. */
 #include "analyzer.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <strings.h>
 
 /* libstdc++'s demangler (cxxabi.h), declared here to keep this file C */
@@ -16,65 +16,97 @@ extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *st
 
 /* flang's names (built without the pass, so no PSG display name):
  * _QP<proc> -> proc, _QM<module>P<proc> -> module::proc (module names are
- * lower case, so the first 'P' ends the module), internal procedures
- * _QF<host>P<proc> -> host.proc and _QM<module>F<host>P<proc> ->
- * module::host.proc, _QQmain -> "main program" (the program's own name is
- * only in its source: an_fortran_program()); 0 when not one of them */
+ * lower case, so the first 'P' ends the module), _QQmain -> "main program"
+ * (the program's own name is only in its source); 0 when not one of them */
 static const char *flang_name(struct an_strpool *pool, const char *name)
 {
     char buf[512];
     if (strcmp(name, "_QQmain") == 0) return an_intern(pool, "main program");
-    if (strlen(name) >= sizeof buf - 8) return NULL;
     if (!strncmp(name, "_QP", 3) && name[3]) return an_intern(pool, name + 3);
+    if (!strncmp(name, "_QM", 3)) {
+        const char *p = strchr(name + 3, 'P');
+        if (p && p > name + 3 && p[1] && strlen(name) < sizeof buf - 4) {
+            snprintf(buf, sizeof buf, "%.*s::%s", (int)(p - name - 3), name + 3, p + 1);
+            return an_intern(pool, buf);
+        }
+    }
+    return NULL;
+}
+
+/* gfortran's module procedures (GCC's Fortran ABI, gfc_sym_mangled_function_id):
+ * __<module>_MOD_<proc> -> module::proc.  Module and procedure names may hold
+ * '_' but never "_MOD_" after the leading "__" on both sides, so the first one
+ * splits them; a clone suffix (.constprop.0) stays on the procedure.  0 when
+ * not one. */
+static const char *gfortran_name(struct an_strpool *pool, const char *name)
+{
+    char buf[512];
+    const char *mod = name + 2, *sep = strstr(mod, "_MOD_");
+    if (!sep || sep == mod || !sep[5] || strlen(name) >= sizeof buf) return NULL;
+    snprintf(buf, sizeof buf, "%.*s::%s", (int)(sep - mod), mod, sep + 5);
+    return an_intern(pool, buf);
+}
+
+static const char *fortran_more_name(struct an_strpool *pool, const char *name);
+
+const char *an_demangle(struct an_strpool *pool, const char *name)
+{
+    const char *more = name ? fortran_more_name(pool, name) : NULL;
+    if (more) return more;
+    if (name && name[0] == '_' && name[1] == 'Q') {
+        const char *f = flang_name(pool, name);
+        if (f) return f;
+    }
+    if (name && name[0] == '_' && name[1] == '_' && name[2] && name[2] != '_') {
+        const char *f = gfortran_name(pool, name);
+        if (f) return f;
+    }
+    if (!name || name[0] != '_' || name[1] != 'Z') return an_intern(pool, name);
+    /* clones keep their suffix after the demangled name: _Z3fooi.cold */
+    int status = 0;
+    char *d = __cxa_demangle(name, NULL, NULL, &status);
+    if (!d || status != 0) {
+        free(d);
+        return an_intern(pool, name);
+    }
+    const char *r = an_intern(pool, d);
+    free(d);
+    return r;
+}
+
+/* The Fortran names flang_name() and gfortran_name() leave: flang's internal
+ * procedures _QF<host>P<proc> -> host.proc (_QFP<proc>, internal to the main
+ * program: proc) and _QM<module>F<host>P<proc> -> module::host.proc (a module
+ * name ends at its first upper-case letter: flang folds names to lower case);
+ * gfortran's MAIN__ -> "main program" and an internal procedure's numbered
+ * local symbol inner.0 -> inner (GCC's numbered local names; C's
+ * foo.constprop.0 keeps its words).  0 when not one of them. */
+static const char *fortran_more_name(struct an_strpool *pool, const char *name)
+{
+    char buf[512];
+    if (strlen(name) >= sizeof buf - 8) return NULL;
+    if (strcmp(name, "MAIN__") == 0) return an_intern(pool, "main program");
+    const char *dot = strchr(name, '.');
+    if (dot && dot > name && dot[1] && name[0] != '_' && strspn(dot + 1, "0123456789") == strlen(dot + 1) &&
+        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == (size_t)(dot - name)) {
+        snprintf(buf, sizeof buf, "%.*s", (int)(dot - name), name);
+        return an_intern(pool, buf);
+    }
     const char *p = name + 3, *mod = NULL;
     int modlen = 0;
     if (!strncmp(name, "_QM", 3)) {
-        /* the module's name ends at its first upper-case letter: F (a host
-         * procedure follows) or P */
         const char *e = p;
         while (*e && !(*e >= 'A' && *e <= 'Z')) e++;
-        if (e == p || (*e != 'P' && *e != 'F')) return NULL;
-        mod = p, modlen = (int)(e - p), p = e;
-        if (*p == 'P') {
-            if (!p[1]) return NULL;
-            snprintf(buf, sizeof buf, "%.*s::%s", modlen, mod, p + 1);
-            return an_intern(pool, buf);
-        }
-        p++; /* past F */
-    } else if (!strncmp(name, "_QF", 3)) {
-        /* _QF<host>P<proc> */
-    } else {
+        if (e == p || *e != 'F') return NULL; /* _QM<module>P<proc>: flang_name() */
+        mod = p, modlen = (int)(e - p), p = e + 1;
+    } else if (strncmp(name, "_QF", 3) != 0) {
         return NULL;
     }
     const char *e = strchr(p, 'P');
     if (!e || !e[1]) return NULL;
-    if (e == p && !mod) return an_intern(pool, e + 1); /* _QFPstep: internal to the main program */
-    if (e == p) return NULL;
+    if (e == p) return mod ? NULL : an_intern(pool, e + 1); /* _QFPstep */
     if (mod) snprintf(buf, sizeof buf, "%.*s::%.*s.%s", modlen, mod, (int)(e - p), p, e + 1);
     else snprintf(buf, sizeof buf, "%.*s.%s", (int)(e - p), p, e + 1);
-    return an_intern(pool, buf);
-}
-
-/* gfortran's names: __<module>_MOD_<proc> -> module::proc (its DWARF names the
- * procedure "relax"; the symbol table only has this), MAIN__ -> "main
- * program", an internal procedure's local symbol inner.0 -> inner (GCC's
- * numbered local names; C's foo.constprop.0 keeps its words); 0 when not one
- * of them */
-static const char *gfortran_name(struct an_strpool *pool, const char *name)
-{
-    char buf[512];
-    if (strcmp(name, "MAIN__") == 0) return an_intern(pool, "main program");
-    const char *dot = strchr(name, '.');
-    if (dot && dot > name && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1) &&
-        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == (size_t)(dot - name) &&
-        (size_t)(dot - name) < sizeof buf) {
-        snprintf(buf, sizeof buf, "%.*s", (int)(dot - name), name);
-        return an_intern(pool, buf);
-    }
-    if (strncmp(name, "__", 2) != 0) return NULL;
-    const char *m = strstr(name + 2, "_MOD_");
-    if (!m || m == name + 2 || !m[5] || strlen(name) >= sizeof buf) return NULL;
-    snprintf(buf, sizeof buf, "%.*s::%s", (int)(m - name - 2), name + 2, m + 5);
     return an_intern(pool, buf);
 }
 
@@ -149,8 +181,11 @@ const char *an_short_function(struct an_strpool *pool, const char *name)
         char ch = name[i];
         if (ch == ')' ) depth++;
         else if (ch == '(' && depth > 0 && --depth == 0) {
-            /* "operator()" keeps its own parentheses */
+            /* "operator()" keeps its own parentheses, and so does a scope
+             * "(anonymous namespace)" (the last group of a name without an
+             * argument list: a qualified DWARF name) */
             if (i >= 8 && !strncmp(name + i - 8, "operator", 8)) continue;
+            if (!strncmp(name + i, "(anonymous namespace)", 21)) continue;
             end = i;
             break;
         }
