@@ -143,29 +143,6 @@ const char *an_fortran_program(struct an_strpool *pool, const char *file, uint32
     return r;
 }
 
-const char *an_demangle(struct an_strpool *pool, const char *name)
-{
-    if (name && name[0] == '_' && name[1] == 'Q') {
-        const char *f = flang_name(pool, name);
-        if (f) return f;
-    }
-    if (name && *name && !(name[0] == '_' && name[1] == 'Z')) {
-        const char *g = gfortran_name(pool, name);
-        if (g) return g;
-    }
-    if (!name || name[0] != '_' || name[1] != 'Z') return an_intern(pool, name);
-    /* clones keep their suffix after the demangled name: _Z3fooi.cold */
-    int status = 0;
-    char *d = __cxa_demangle(name, NULL, NULL, &status);
-    if (!d || status != 0) {
-        free(d);
-        return an_intern(pool, name);
-    }
-    const char *r = an_intern(pool, d);
-    free(d);
-    return r;
-}
-
 /* template argument lists longer than this many characters are elided */
 #define SHORT_TEMPLATE_ARGS 24
 
