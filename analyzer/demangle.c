@@ -14,67 +14,7 @@
 /* libstdc++'s demangler (cxxabi.h), declared here to keep this file C */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
-/* flang's names (built without the pass, so no PSG display name):
- * _QP<proc> -> proc, _QM<module>P<proc> -> module::proc (module names are
- * lower case, so the first 'P' ends the module), _QQmain -> "main program"
- * (the program's own name is only in its source); 0 when not one of them */
-static const char *flang_name(struct an_strpool *pool, const char *name)
-{
-    char buf[512];
-    if (strcmp(name, "_QQmain") == 0) return an_intern(pool, "main program");
-    if (!strncmp(name, "_QP", 3) && name[3]) return an_intern(pool, name + 3);
-    if (!strncmp(name, "_QM", 3)) {
-        const char *p = strchr(name + 3, 'P');
-        if (p && p > name + 3 && p[1] && strlen(name) < sizeof buf - 4) {
-            snprintf(buf, sizeof buf, "%.*s::%s", (int)(p - name - 3), name + 3, p + 1);
-            return an_intern(pool, buf);
-        }
-    }
-    return NULL;
-}
-
-/* gfortran's module procedures (GCC's Fortran ABI, gfc_sym_mangled_function_id):
- * __<module>_MOD_<proc> -> module::proc.  Module and procedure names may hold
- * '_' but never "_MOD_" after the leading "__" on both sides, so the first one
- * splits them; a clone suffix (.constprop.0) stays on the procedure.  0 when
- * not one. */
-static const char *gfortran_name(struct an_strpool *pool, const char *name)
-{
-    char buf[512];
-    const char *mod = name + 2, *sep = strstr(mod, "_MOD_");
-    if (!sep || sep == mod || !sep[5] || strlen(name) >= sizeof buf) return NULL;
-    snprintf(buf, sizeof buf, "%.*s::%s", (int)(sep - mod), mod, sep + 5);
-    return an_intern(pool, buf);
-}
-
-static const char *fortran_more_name(struct an_strpool *pool, const char *name);
-
-const char *an_demangle(struct an_strpool *pool, const char *name)
-{
-    const char *more = name ? fortran_more_name(pool, name) : NULL;
-    if (more) return more;
-    if (name && name[0] == '_' && name[1] == 'Q') {
-        const char *f = flang_name(pool, name);
-        if (f) return f;
-    }
-    if (name && name[0] == '_' && name[1] == '_' && name[2] && name[2] != '_') {
-        const char *f = gfortran_name(pool, name);
-        if (f) return f;
-    }
-    if (!name || name[0] != '_' || name[1] != 'Z') return an_intern(pool, name);
-    /* clones keep their suffix after the demangled name: _Z3fooi.cold */
-    int status = 0;
-    char *d = __cxa_demangle(name, NULL, NULL, &status);
-    if (!d || status != 0) {
-        free(d);
-        return an_intern(pool, name);
-    }
-    const char *r = an_intern(pool, d);
-    free(d);
-    return r;
-}
-
-/* The Fortran names flang_name() and gfortran_name() leave: flang's internal
+/* The Fortran names flang_name() and gfortran_name() (below) leave: flang's internal
  * procedures _QF<host>P<proc> -> host.proc (_QFP<proc>, internal to the main
  * program: proc) and _QM<module>F<host>P<proc> -> module::host.proc (a module
  * name ends at its first upper-case letter: flang folds names to lower case);
@@ -108,6 +48,64 @@ static const char *fortran_more_name(struct an_strpool *pool, const char *name)
     if (mod) snprintf(buf, sizeof buf, "%.*s::%.*s.%s", modlen, mod, (int)(e - p), p, e + 1);
     else snprintf(buf, sizeof buf, "%.*s.%s", (int)(e - p), p, e + 1);
     return an_intern(pool, buf);
+}
+
+/* flang's names (built without the pass, so no PSG display name):
+ * _QP<proc> -> proc, _QM<module>P<proc> -> module::proc (module names are
+ * lower case, so the first 'P' ends the module), _QQmain -> "main program"
+ * (the program's own name is only in its source); 0 when not one of them */
+static const char *flang_name(struct an_strpool *pool, const char *name)
+{
+    char buf[512];
+    if (strcmp(name, "_QQmain") == 0) return an_intern(pool, "main program");
+    if (!strncmp(name, "_QP", 3) && name[3]) return an_intern(pool, name + 3);
+    if (!strncmp(name, "_QM", 3)) {
+        const char *p = strchr(name + 3, 'P');
+        if (p && p > name + 3 && p[1] && strlen(name) < sizeof buf - 4) {
+            snprintf(buf, sizeof buf, "%.*s::%s", (int)(p - name - 3), name + 3, p + 1);
+            return an_intern(pool, buf);
+        }
+    }
+    return NULL;
+}
+
+/* gfortran's module procedures (GCC's Fortran ABI, gfc_sym_mangled_function_id):
+ * __<module>_MOD_<proc> -> module::proc.  Module and procedure names may hold
+ * '_' but never "_MOD_" after the leading "__" on both sides, so the first one
+ * splits them; a clone suffix (.constprop.0) stays on the procedure.  0 when
+ * not one. */
+static const char *gfortran_name(struct an_strpool *pool, const char *name)
+{
+    char buf[512];
+    const char *mod = name + 2, *sep = strstr(mod, "_MOD_");
+    if (!sep || sep == mod || !sep[5] || strlen(name) >= sizeof buf) return NULL;
+    snprintf(buf, sizeof buf, "%.*s::%s", (int)(sep - mod), mod, sep + 5);
+    return an_intern(pool, buf);
+}
+
+const char *an_demangle(struct an_strpool *pool, const char *name)
+{
+    const char *more = name ? fortran_more_name(pool, name) : NULL;
+    if (more) return more;
+    if (name && name[0] == '_' && name[1] == 'Q') {
+        const char *f = flang_name(pool, name);
+        if (f) return f;
+    }
+    if (name && name[0] == '_' && name[1] == '_' && name[2] && name[2] != '_') {
+        const char *f = gfortran_name(pool, name);
+        if (f) return f;
+    }
+    if (!name || name[0] != '_' || name[1] != 'Z') return an_intern(pool, name);
+    /* clones keep their suffix after the demangled name: _Z3fooi.cold */
+    int status = 0;
+    char *d = __cxa_demangle(name, NULL, NULL, &status);
+    if (!d || status != 0) {
+        free(d);
+        return an_intern(pool, name);
+    }
+    const char *r = an_intern(pool, d);
+    free(d);
+    return r;
 }
 
 const char *an_fortran_program(struct an_strpool *pool, const char *file, uint32_t line)
