@@ -156,11 +156,8 @@ const char *an_short_function(struct an_strpool *pool, const char *name)
         char ch = name[i];
         if (ch == ')' ) depth++;
         else if (ch == '(' && depth > 0 && --depth == 0) {
-            /* "operator()" keeps its own parentheses, and so does a scope
-             * "(anonymous namespace)" (the last group of a name without an
-             * argument list: a qualified DWARF name) */
+            /* "operator()" keeps its own parentheses */
             if (i >= 8 && !strncmp(name + i - 8, "operator", 8)) continue;
-            if (!strncmp(name + i, "(anonymous namespace)", 21)) continue;
             end = i;
             break;
         }
