@@ -41,7 +41,9 @@ enum an_vertex_flags {
                                    MPI; the backward walk treats the enclosing COMPUTE (or
                                    call) as one vertex */
     AN_V_CALL_INLINED = 1u << 5,   /* call-like vertex entered through a DWARF inline chain */
-    AN_V_CALL_OUTOFLINE = 1u << 6  /* call-like vertex entered through a real call (a frame) */
+    AN_V_CALL_OUTOFLINE = 1u << 6, /* call-like vertex entered through a real call (a frame) */
+    AN_V_NODEBUG = 1u << 7  /* the executable's code without debug information (no -g): named
+                               from the symbol table, no file or lines, still the program's */
 };
 
 struct an_vertex {
@@ -164,7 +166,8 @@ const char *an_remap_path(const struct an_options *o, struct an_strpool *pool, c
 /** The name a person reads for a linkage name: a C++ (Itanium ABI, "_Z")
  *  name demangled by libstdc++'s __cxa_demangle; flang's _QP<proc> as
  *  "proc", _QM<module>P<proc> as "module::proc", _QQmain as "main
- *  program"; other names (C, gfortran, names that do not demangle)
+ *  program"; gfortran's __<module>_MOD_<proc> as "module::proc"; other
+ *  names (C, gfortran's external procedures, names that do not demangle)
  *  unchanged.  Interned in pool; never NULL. */
 const char *an_demangle(struct an_strpool *pool, const char *name);
 /** A demangled function name without its return type and argument list,
@@ -172,6 +175,15 @@ const char *an_demangle(struct an_strpool *pool, const char *name);
  *  ns::f<int>(int*, int) const" -> "ns::f<int>", "ns::cg<ns::Csr<double,
  *  int, int>, ...>" -> "ns::cg<...>"), for one-line locations.  Interned. */
 const char *an_short_function(struct an_strpool *pool, const char *name);
+/*  (Also: flang's internal procedures _QF<host>P<proc> as "host.proc" and
+ *  _QM<module>F<host>P<proc> as "module::host.proc", gfortran's MAIN__ as
+ *  "main program" and local inner.0 as "inner": demangle.c.) */
+/** The main program's name as the source spells it, "program NAME" (lower
+ *  case, as flang and gfortran fold it), read from the `program` statement at
+ *  `line` of `file` (the subprogram's first line from DWARF); NULL when the
+ *  source cannot be read or that line is no program statement.  flang names
+ *  the program _QQmain and gfortran MAIN__ in the symbol table. */
+const char *an_fortran_program(struct an_strpool *pool, const char *file, uint32_t line);
 
 /* ---- Symbols (libdw) -------------------------------------------------------- */
 
@@ -183,6 +195,12 @@ struct an_frame {
     uint32_t fn_first, fn_last; /* the function's own source lines (DWARF; 0 unknown) */
     uint8_t has_dwarf;     /* function known from DWARF (not just the symbol table) */
     uint8_t in_exe;        /* the frame lies in the analysed executable */
+    uint8_t exe_nodebug;   /* in_exe, named from the symbol table of an executable
+                              without any DWARF (built without -g) */
+    uint32_t sym_offset;   /* exe_nodebug: the address's byte offset in its function
+                              (tells call sites apart where there are no lines) */
+    uint8_t main_program;  /* DWARF marks the function as the (Fortran) main program
+                              (DW_AT_main_subprogram: gfortran names it by the program) */
 };
 
 /** Resolution of one address: logical frames outermost first (the real
@@ -213,6 +231,10 @@ const struct an_resolved *an_sym_resolve(struct an_symbolizer *s, uint32_t modul
                                          uint64_t address, int is_return_address);
 /** Build-id (lowercase hex) of an ELF file into out; returns 0, or -1. */
 int an_elf_build_id(const char *path, char *out, size_t outlen);
+/** Whether the ELF file at path has DWARF debugging information (its own
+ *  .debug_info or a separate debug file libdwfl finds): 1 yes, 0 no, -1 the
+ *  file cannot be read as ELF. */
+int an_elf_has_debug_info(const char *path);
 
 /* ---- PSG index ----------------------------------------------------------------*/
 

@@ -286,7 +286,12 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
 {
     uint32_t unit = 0, fi = 0;
     int has_psg = c->psg && an_psg_function(c->psg, f->function, &unit, &fi);
-    int app = has_psg || (f->in_exe && f->has_dwarf);
+    /* an executable without DWARF (built without -g): its functions, named by
+     * the symbol table, are the program's too; the walk still starts at main
+     * (not at _start, which has no DWARF in any build) */
+    int nodebug_app = f->exe_nodebug && (s.mode != MODE_PRE || !strcmp(f->function, "main") ||
+                                         !strcmp(f->function, "MAIN__"));
+    int app = has_psg || (f->in_exe && f->has_dwarf) || nodebug_app;
     if (s.mode == MODE_PRE) {
         if (!app) return s;
         s.mode = MODE_APP;
@@ -351,12 +356,22 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
         uint64_t fkey = an_hash_str(f->function, an_hash_str("fn:0:0", an_hash_str("", 11)));
         uint32_t fv = find_ancestor_fn(c->g, s.v, -1, 0, fkey);
         if (fv == AN_NONE) {
-            fv = dyn_vertex(c, s.v, "fn", f->function, "", 0, 0, 0, &created);
+            fv = dyn_vertex(c, s.v, "fn", f->function, "", 0, 0, f->exe_nodebug ? AN_V_NODEBUG : 0, &created);
             if (created) {
                 struct an_vertex *v = &c->g->v[fv];
                 v->file = an_remap_path(c->opt, &c->g->strings, f->file);
                 v->line = v->last_line = f->line;
                 if (s.v != AN_NONE) inst_add(c, an_intern(&c->g->strings, f->function), fv);
+                /* flang's _QQmain, gfortran's MAIN__: the program by its name
+                 * (gfortran's DWARF gives it: "jac" with DW_AT_main_subprogram) */
+                if (f->main_program && strcmp(f->function, "_QQmain") != 0 && strcmp(f->function, "main") != 0) {
+                    char pn[300];
+                    snprintf(pn, sizeof pn, "program %s", f->function);
+                    v->function = v->name = an_intern(&c->g->strings, pn);
+                } else if (!strcmp(f->function, "_QQmain") || !strcmp(f->function, "MAIN__")) {
+                    const char *pn = an_fortran_program(&c->g->strings, f->file, f->fn_first);
+                    if (pn) v->function = v->name = pn;
+                }
             }
         }
         struct an_vertex *v = &c->g->v[fv];
@@ -370,10 +385,14 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
         }
         if (is_call) {
             char nm[512];
-            snprintf(nm, sizeof nm, "call at line %u", f->line);
-            uint32_t cs = dyn_vertex(c, fv, "cs", nm, f->file, f->line, f->column, AN_V_CALLSITE, &created);
-            if (created)
+            if (f->line || !f->exe_nodebug) snprintf(nm, sizeof nm, "call at line %u", f->line);
+            else snprintf(nm, sizeof nm, "call at %s+0x%x", f->function, f->sym_offset); /* no lines: by address */
+            uint32_t cs = dyn_vertex(c, fv, "cs", nm, f->file, f->line, f->column,
+                                     AN_V_CALLSITE | (f->exe_nodebug ? AN_V_NODEBUG : 0), &created);
+            if (created) {
                 c->g->v[cs].kind = PSG_CALL, c->g->v[cs].function = v->function, c->g->v[cs].linkage = v->linkage;
+                if (!f->line && f->exe_nodebug) c->g->v[cs].order = f->sym_offset; /* code order */
+            }
             s.v = cs;
         } else {
             s.v = fv;

@@ -205,11 +205,12 @@ double an_group_excess(void *ctx, uint32_t v)
 
 int an_actionable(const struct an_graph *g, uint32_t v)
 {
-    return v != AN_NONE && !(g->v[v].flags & AN_V_LIBRARY) && *g->v[v].file;
+    return v != AN_NONE && !(g->v[v].flags & AN_V_LIBRARY) && (*g->v[v].file || (g->v[v].flags & AN_V_NODEBUG));
 }
 
 /* The nearest vertex at or above v that is application code with a source
- * location (library code is blamed at the application's call). */
+ * location, or the executable's code built without -g (library code is
+ * blamed at the application's call). */
 static uint32_t actionable_above(const struct an_graph *g, uint32_t v)
 {
     uint32_t x = v;

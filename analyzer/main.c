@@ -65,6 +65,11 @@ static void prepare(struct reader *rd, const char *exe, const char *build_id)
         memset(&rd->psgx, 0, sizeof rd->psgx);
     }
     rd->sym = an_sym_new(&a->g.strings, exe, build_id);
+    if (exe && *exe && an_elf_has_debug_info(exe) == 0)
+        an_warn(a, "%s has no debug information (built without -g): functions are named from its "
+                   "symbol table, without source lines, loops or inlined calls; rebuild with -g "
+                   "(scalana-cc adds it; with mpicc add -g to the compile flags: it does not change "
+                   "the generated code)", exe);
     an_attr_ctx_init(&rd->ctx, &a->g, rd->sym, a->has_psg ? &rd->psgx : NULL, a->opt);
     rd->ready = 1;
 }

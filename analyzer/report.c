@@ -208,15 +208,26 @@ static json_t *location_text(const struct an_analysis *a, uint32_t v, json_t *ch
     if (x->file && *x->file && x->line) {
         k += (size_t)snprintf(buf + k, sizeof buf - k, "%s %s:%u", what, base_name(x->file), x->line);
         if (last > x->line) k += (size_t)snprintf(buf + k, sizeof buf - k, "-%u", last);
+    } else if (!strcmp(what, "function") && x->function && *x->function) {
+        /* a build without -g: the function by its symbol, and nothing finer */
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "function %s (no source line)",
+                              an_short_function(pool, x->function));
     } else {
         k += (size_t)snprintf(buf + k, sizeof buf - k, "%s (no source line)", what);
     }
-    if (x->function && *x->function)
+    if (x->function && *x->function && !(!(x->file && *x->file && x->line) && !strcmp(what, "function")))
         k += (size_t)snprintf(buf + k, sizeof buf - k, " in %s", an_short_function(pool, x->function));
     for (size_t i = json_array_size(chain); i-- > 0 && k < sizeof buf - 1;) {
         const json_t *e = json_array_get(chain, i);
         const char *fn = json_string_value(json_object_get(e, "function"));
         const char *file = json_string_value(json_object_get(e, "file"));
+        long long line = (long long)json_integer_value(json_object_get(e, "line"));
+        if (!file || !*file || !line) { /* no lines (no -g): the caller alone */
+            k += (size_t)snprintf(buf + k, sizeof buf - k, ", %s %s",
+                                  json_is_true(json_object_get(e, "inlined")) ? "inlined into" : "called from",
+                                  an_short_function(pool, fn ? fn : ""));
+            continue;
+        }
         k += (size_t)snprintf(buf + k, sizeof buf - k, ", %s %s at %s:%lld",
                               json_is_true(json_object_get(e, "inlined")) ? "inlined into" : "called from",
                               an_short_function(pool, fn ? fn : ""), base_name(file),

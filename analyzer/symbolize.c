@@ -19,6 +19,7 @@ struct sym_module {
     Dwfl *dwfl;
     Dwfl_Module *mod;
     int is_exe;
+    int no_dwarf; /* the module has no DWARF at all: names from its symbol table */
     Dwarf_Die *cus; size_t ncus; int cus_done; /* every CU, for binaries without .debug_aranges */
     struct fn_range *fns; size_t nfns; int fns_done; /* every subprogram's address ranges, sorted */
     struct fn_lines *lines; size_t lines_cap, lines_n; /* source lines of functions, by DIE */
@@ -72,6 +73,21 @@ int an_elf_build_id(const char *path, char *out, size_t outlen)
         int n = dwfl_module_build_id(m, &bits, &vaddr);
         if (n > 0) hexify(bits, n, out, outlen), rc = 0;
         else if (outlen) out[0] = 0, rc = 0;
+    }
+    dwfl_end(d);
+    return rc;
+}
+
+int an_elf_has_debug_info(const char *path)
+{
+    Dwfl *d = dwfl_begin(&callbacks);
+    if (!d) return -1;
+    Dwfl_Module *m = dwfl_report_elf(d, path, path, -1, 0, false);
+    dwfl_report_end(d, NULL, NULL);
+    int rc = -1;
+    if (m) {
+        Dwarf_Addr bias;
+        rc = dwfl_module_getdwarf(m, &bias) != NULL;
     }
     dwfl_end(d);
     return rc;
@@ -171,6 +187,10 @@ uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *bu
                                    file, hex, build_id);
                 m->mod = NULL;
             }
+        }
+        if (m->mod) {
+            Dwarf_Addr bias;
+            m->no_dwarf = dwfl_module_getdwarf(m->mod, &bias) == NULL;
         }
         if (!m->mod && warn && !warn[0])
             snprintf(warn, warnlen, "%s: cannot read its ELF/DWARF (%s); its frames stay unresolved",
@@ -465,6 +485,17 @@ static void function_lines(struct sym_module *m, Dwarf_Die *cu, Dwarf_Die *fn, D
     m->lines_n++;
 }
 
+/* A name reserved for the implementation (C's __x and _X): a runtime linked
+ * into the executable (flang's _FortranA*, libgcc, crt), not the program's
+ * code; gfortran's module procedures (__mod_MOD_proc) and flang's _Q names
+ * are the program's. */
+static int implementation_symbol(const char *name)
+{
+    if (name[0] != '_') return 0;
+    if (name[1] == 'Q' || (name[1] == '_' && strstr(name + 2, "_MOD_"))) return 0;
+    return name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z');
+}
+
 static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr, struct an_resolved *r)
 {
     memset(r, 0, sizeof *r);
@@ -522,6 +553,8 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         r->frames[0].line = (uint32_t)(lline > 0 ? lline : 0);
         r->frames[0].column = (uint32_t)(lcol > 0 ? lcol : 0);
         r->frames[0].in_exe = (uint8_t)m->is_exe;
+        r->frames[0].exe_nodebug = (uint8_t)(m->is_exe && m->no_dwarf && name && !implementation_symbol(name));
+        if (r->frames[0].exe_nodebug) r->frames[0].sym_offset = (uint32_t)off;
         if (!name && !lfile) r->unresolved = 1;
         free(scopes);
         return;
@@ -535,6 +568,10 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         const char *name = die_linkage_name(chain[k]);
         fr->function = an_intern(s->pool, name ? name : "");
         fr->has_dwarf = 1;
+        Dwarf_Attribute ma;
+        bool is_main = false;
+        fr->main_program = dwarf_attr_integrate(chain[k], DW_AT_main_subprogram, &ma) &&
+                           dwarf_formflag(&ma, &is_main) == 0 && is_main;
         fr->in_exe = (uint8_t)m->is_exe;
         function_lines(m, cu, chain[k], dbias, &fr->fn_first, &fr->fn_last);
         if (k == 0) {

@@ -176,9 +176,13 @@ vw_graph *vw_psg_graph(const struct vw_report *r, size_t max, char **note)
         vw_gset(node[i], "label", lab.buf ? lab.buf : "");
         lab.len = 0;
         vw_label_text(&lab, vw_str(v, "name", ""), 0);
-        vw_puts(&lab, " — ");
-        vw_label_text(&lab, vw_str(v, "file", ""), 0);
-        vw_printf(&lab, ":%ld", vw_int(v, "line", 0));
+        if (*vw_str(v, "file", "")) {
+            vw_puts(&lab, " — ");
+            vw_label_text(&lab, vw_str(v, "file", ""), 0);
+            vw_printf(&lab, ":%ld", vw_int(v, "line", 0));
+        } else {
+            vw_puts(&lab, " (no source line)"); /* a build without -g */
+        }
         vw_gset(node[i], "tooltip", lab.buf ? lab.buf : "");
         snprintf(buf, sizeof buf, "#vrow-%zu", i);
         vw_gset(node[i], "URL", buf);

@@ -18,6 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where vertex v is for evidence text: "file:line", or "in FUNCTION" in a
+ * build without -g (no lines). */
+static const char *at_text(const struct an_vertex *v, char *buf, size_t n)
+{
+    if (v->file && *v->file && v->line) snprintf(buf, n, "%s:%u", v->file, v->line);
+    else snprintf(buf, n, "in %s", v->function && *v->function ? v->function : "unknown code");
+    return buf;
+}
+
 struct walk {
     struct an_detect *d;
     double *waits;               /* [P] of the current symptom */
@@ -558,11 +567,12 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         for (uint32_t i = 0; i < d->P; i++)
             if (r->present[i] && !cul[i]) light += an_work(&r->vr[root], i), nlight++;
         free(cul);
+        char at[600];
         an_cause_evidence(c,
-                 "explains %.3g of the %.3g process-seconds of wait at %s (%s:%u) (%.3g on the %u "
+                 "explains %.3g of the %.3g process-seconds of wait at %s (%s) (%.3g on the %u "
                  "process%s waiting there); %s time there %.3g s on process %u against a mean of %.3g s on the %u other "
                  "process%s; %u culprit process%s%s",
-                 sum, total, an_mpi_name(sv->op), sv->file, sv->line, wsum, nhere, nhere == 1 ? "" : "es",
+                 sum, total, an_mpi_name(sv->op), at_text(sv, at, sizeof at), wsum, nhere, nhere == 1 ? "" : "es",
                  r->vr[root].igpu ? "CPU+GPU" : "CPU", an_work(&r->vr[root], first), first,
                  nlight ? light / nlight : 0.0, nlight, nlight == 1 ? "" : "es", c->nprocs,
                  c->nprocs == 1 ? "" : "es", b->exact && b->w[best_node].hops == 0 ? " (exact computation intervals)" : "");
@@ -581,9 +591,10 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     }
     if (r->contention > th->contention_max) {
         /* the scheduler alone makes processes wait here: say so, blame nothing */
-        an_warn(a, "%.3g s of wait per process at %s (%s:%u) that no computation explains is not "
+        char at[600];
+        an_warn(a, "%.3g s of wait per process at %s (%s) that no computation explains is not "
                    "reported: the run was slowed %.2gx by oversubscription or other load",
-                rest / nw_ranks, an_mpi_name(sv->op), sv->file, sv->line, r->contention);
+                rest / nw_ranks, an_mpi_name(sv->op), at_text(sv, at, sizeof at), r->contention);
         free(per);
         return;
     }

@@ -1556,6 +1556,19 @@ static void t_names(void **state)
                         "miniFE::cg_solve<...>");
     assert_string_equal(an_short_function(&pool, "relax"), "relax");
     assert_string_equal(an_short_function(&pool, "program modproc"), "program modproc");
+    /* flang's internal procedures, gfortran's module procedures and program
+     * (the symbol-table names of a build without the pass or without -g) */
+    assert_string_equal(an_demangle(&pool, "_QMmFouterPinner"), "m::outer.inner");
+    assert_string_equal(an_demangle(&pool, "_QFextPsub"), "ext.sub");
+    assert_string_equal(an_demangle(&pool, "_QFPstep"), "step");
+    assert_string_equal(an_demangle(&pool, "_QMrelax_modPrelax"), "relax_mod::relax");
+    assert_string_equal(an_demangle(&pool, "__relax_mod_MOD_relax"), "relax_mod::relax");
+    assert_string_equal(an_demangle(&pool, "__m_MOD_outer"), "m::outer");
+    assert_string_equal(an_demangle(&pool, "MAIN__"), "main program");
+    assert_string_equal(an_demangle(&pool, "inner.0"), "inner");
+    assert_string_equal(an_demangle(&pool, "relax.constprop.0"), "relax.constprop.0");
+    assert_string_equal(an_demangle(&pool, "__libc_start_main"), "__libc_start_main");
+    assert_string_equal(an_demangle(&pool, "__MOD_x"), "__MOD_x");
     /* paths folded lexically (PRK builds name "MPI1/PIC/../../common/x.c") */
     assert_string_equal(an_remap_path(NULL, &pool, "/w/prk/MPI1/PIC-static/../../common/MPI_bail_out.c"),
                         "/w/prk/common/MPI_bail_out.c");
