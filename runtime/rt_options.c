@@ -1,6 +1,7 @@
 /* rt_options.c — the runtime's options as data: environment name, default,
  * help.  Read once when the runtime activates (first MPI call). */
 #include "rt_core.h"
+#include "rt_fpwalk.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ static const struct {
     {"SCALANA_OUTPUT", "scalana-<exe>-<p>p", "run directory"},
     {"SCALANA_QUIET", "0", "1: no informational lines (failures are still printed)"},
     {"SCALANA_INTERVALS", "auto", "computation between MPI calls, CPU time by: auto | clock | samples | off"},
+    {"SCALANA_CALLPATH", "auto", "MPI call paths: auto (frame pointers + cached libunwind) | libunwind | nocache"},
     {"SCALANA_INTERVAL_LONG_US", "1000", "auto: intervals read with the thread CPU clock are >= this (us)"},
 };
 
@@ -56,6 +58,21 @@ static int rt_parse_signal(const char *s)
     if (*end == '\0' && v > 0 && v < NSIG && v != SIGKILL && v != SIGSTOP)
         return (int)v;
     return -1;
+}
+
+/* SCALANA_CALLPATH: how MPI calls take their call path (rt_fpwalk.c). */
+static void rt_options_read_callpath(void)
+{
+    const char *s = getenv("SCALANA_CALLPATH");
+    rt_callpath_mode = RT_CALLPATH_AUTO;
+    if (!s || !*s || strcmp(s, "auto") == 0)
+        return;
+    if (strcmp(s, "libunwind") == 0)
+        rt_callpath_mode = RT_CALLPATH_UNWIND;
+    else if (strcmp(s, "nocache") == 0)
+        rt_callpath_mode = RT_CALLPATH_NOCACHE;
+    else
+        rt_info("SCALANA_CALLPATH=%s not understood (auto, libunwind, nocache): using auto", s);
 }
 
 void rt_options_read(void)
@@ -132,6 +149,7 @@ void rt_options_read(void)
         else
             rt_opt.interval_long_ns = (uint64_t)v * 1000u;
     }
+    rt_options_read_callpath();
     s = getenv("SCALANA_OUTPUT");
     rt_opt.output = (s && *s) ? s : NULL;
     s = getenv("SCALANA_QUIET");
