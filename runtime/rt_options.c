@@ -20,7 +20,7 @@ struct rt_options rt_opt;
 static const struct {
     const char *name, *def, *help;
 } rt_option_table[] = {
-    {"SCALANA_SAMPLER", "cputime", "cputime | realtime | papi:<EVENT> | none"},
+    {"SCALANA_SAMPLER", "cputime", "cputime | taskclock | realtime | papi:<EVENT> | none"},
     {"SCALANA_FREQ", "200", "samples per second per thread (1..10000)"},
     {"SCALANA_SIGNAL", "SIGPROF", "signal used by the sampling timers (name or number)"},
     {"SCALANA_WAITALL_SPLIT", "1", "complete MPI_Waitall through MPI_Waitsome to find the last peer"},
@@ -89,13 +89,16 @@ void rt_options_read(void)
             rt_opt.sampler = PRF_SAMPLER_CPUTIME;
         else if (strcmp(s, "realtime") == 0)
             rt_opt.sampler = PRF_SAMPLER_REALTIME;
+        else if (strcmp(s, "taskclock") == 0)
+            rt_opt.sampler = PRF_SAMPLER_TASKCLOCK;
         else if (strcmp(s, "none") == 0)
             rt_opt.sampler = PRF_SAMPLER_NONE;
         else if (strncmp(s, "papi:", 5) == 0 && s[5]) {
             rt_opt.sampler = PRF_SAMPLER_PAPI;
             snprintf(rt_opt.papi_event, sizeof rt_opt.papi_event, "%s", s + 5);
         } else
-            rt_info("SCALANA_SAMPLER=%s not understood (cputime, realtime, papi:<EVENT>, none): using cputime", s);
+            rt_info("SCALANA_SAMPLER=%s not understood (cputime, taskclock, realtime, papi:<EVENT>, none): "
+                    "using cputime", s);
     }
     if ((s = getenv("SCALANA_FREQ")) && *s) {
         char *end;
