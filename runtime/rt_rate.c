@@ -12,8 +12,10 @@
  * per second of the sampled clock. */
 #include "rt_core.h"
 #include "rt_rate.h"
+#include "scalana/run_info.h"
 
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static uint64_t rt_res_ns(clockid_t c)
@@ -67,4 +69,40 @@ void rt_rate_record(struct prf_rank_data *d)
     else if (in->sampler != PRF_SAMPLER_NONE)
         s->clock_ns = in->cpu_user_ns + in->cpu_system_ns;
     s->obtained_hz = s->clock_ns ? (double)in->samples_taken / ((double)s->clock_ns * 1e-9) : 0;
+}
+
+/* enum prf_sampler of the sampler in use (after fallbacks). */
+static int rt_rate_kind(void)
+{
+    const char *sn = rt_sampler_name();
+    return strcmp(sn, "cputime") == 0 ? PRF_SAMPLER_CPUTIME
+           : strcmp(sn, "realtime") == 0 ? PRF_SAMPLER_REALTIME
+           : strcmp(sn, "taskclock") == 0 ? PRF_SAMPLER_TASKCLOCK
+           : strncmp(sn, "papi:", 5) == 0 ? PRF_SAMPLER_PAPI : PRF_SAMPLER_NONE;
+}
+
+void rt_rate_run_info(struct scalana_run_info *info, int at_end)
+{
+    int kind = rt_rate_kind();
+    if (kind == PRF_SAMPLER_NONE || !rt_g.period_ns)
+        return;
+    info->sample_rate_asked_hz = rt_opt.freq;
+    info->sampler_resolution_ns = rt_rate_resolution_ns(kind);
+    info->sample_rate_effective_hz = 1e9 / (double)rt_rate_effective_period_ns(kind, rt_g.period_ns);
+    if (!at_end)
+        return;
+    uint64_t taken = 0, threads = 0;
+    for (struct rt_thread *t = rt_thread_list(); t; t = t->next)
+        taken += t->samples_taken, threads++;
+    double clock_s;
+    if (kind == PRF_SAMPLER_REALTIME) {
+        clock_s = (double)(rt_now_ns() - rt_g.start_ns) * 1e-9 * (double)(threads ? threads : 1);
+    } else {
+        struct rusage ru;
+        memset(&ru, 0, sizeof ru);
+        getrusage(RUSAGE_SELF, &ru);
+        clock_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+                  ru.ru_stime.tv_usec * 1e-6;
+    }
+    info->sample_rate_obtained_hz = clock_s > 0 ? (double)taken / clock_s : 0;
 }

@@ -17,4 +17,9 @@ RT_HIDDEN uint64_t rt_rate_effective_period_ns(int sampler, uint64_t period_ns);
 /** Fills d->sampling (PRF_REC_SAMPLING) from d->info and d->samples. */
 RT_HIDDEN void rt_rate_record(struct prf_rank_data *d);
 
+struct scalana_run_info;
+/** The rate fields of run.json from this process (rank 0): asked, expected,
+ *  resolution, and (at_end) the rate obtained so far. */
+RT_HIDDEN void rt_rate_run_info(struct scalana_run_info *info, int at_end);
+
 #endif
