@@ -274,6 +274,9 @@ struct an_vrun {
     double samples;     /* sample weight outside MPI, all ranks */
     double samples_incl;/* sample weight of the descendants (samples_incl + samples: inclusive) */
     double mpi_samples; /* sample weight inside MPI */
+    double signals;     /* signals (independent observations) outside MPI, all ranks: what
+                           statistical tests count (a signal of weight w stands for w periods) */
+    double signals_incl;/* signals of the descendants */
     double calls, bytes_sent, bytes_recv;
     double min_call_s;  /* shortest single call over ranks */
     uint32_t ranks;     /* ranks that have the vertex */
@@ -342,6 +345,14 @@ struct an_run {
                                    no context), all ranks */
     /* data quality */
     uint64_t samples, dropped, overruns, unresolved, cct_overflow, unmatched;
+    /* sampling rate: signals are what tests count, weights what times scale by */
+    uint64_t signals, weight;   /* over all prf_sample records of the run */
+    double signal_s;            /* CPU seconds one signal stands for: weight * period_s / signals
+                                   (period_s when every weight is 1); by an_run_finish */
+    double asked_hz, effective_hz, obtained_hz; /* per thread; obtained: mean over ranks with a
+                                   PRF_REC_SAMPLING record (0: unknown) */
+    double resolution_s;        /* timer granularity (kernel tick for cputime), 0: none */
+    uint32_t rate_ranks;        /* ranks that said their rate */
     uint64_t vol_switches, invol_switches;
     uint32_t present_count;
     uint32_t *missing; uint32_t nmissing;
@@ -394,6 +405,26 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
 /** After all ranks: inclusive times, per-run totals, communication edges,
  *  oversubscription, missing ranks. */
 void an_run_finish(struct an_run *r, const struct an_graph *g);
+/** CPU seconds one sampling signal stands for in run r: the unit that turns
+ *  sampled seconds into signal counts for every statistical test (Poisson
+ *  counts are signals, not weights: 10 signals of weight 20 are 10
+ *  observations).  r->signal_s, else the period, else 0.01 s. */
+static inline double an_signal_s(const struct an_run *r)
+{
+    return r->signal_s > 0 ? r->signal_s : r->period_s > 0 ? r->period_s : 0.01;
+}
+/** How to get more samples in run r, one clause for a warning: "run longer
+ *  or raise SCALANA_FREQ (now N Hz)", or where the timer is capped "run
+ *  longer or use SCALANA_SAMPLER=taskclock: the cputime timer is capped at
+ *  N Hz here, a higher SCALANA_FREQ gives no more samples" (ppg.c). */
+void an_more_samples_advice(const struct an_run *r, char *out, size_t n);
+/** 1 when run r obtained clearly fewer signals than asked because its timer
+ *  is capped (a CPU-time timer at kernel ticks): raising SCALANA_FREQ does
+ *  not help there. */
+static inline int an_rate_capped(const struct an_run *r)
+{
+    return r->asked_hz > 0 && r->effective_hz > 0 && r->effective_hz < 0.8 * r->asked_hz;
+}
 /** Seconds of exclusive time of vertex v on rank i (cpu + mpi). */
 static inline double an_vtime(const struct an_vrun *x, uint32_t i)
 {

@@ -430,13 +430,13 @@ static void rank_causes(const struct an_analysis *a, struct an_cause *c, uint32_
     qsort(c, n, sizeof *c, by_cost);
 }
 
-/* Sampling noise of a cost of about `cost` seconds measured by samples of
- * period s: one standard deviation of a Poisson count, sqrt(cost / s) * s;
+/* Sampling noise of a cost of about `cost` seconds measured by signals of
+ * s seconds each: one standard deviation of a Poisson count, sqrt(cost / s) * s;
  * plus the repetition spread of the run's wall time at the largest count. */
 static double cost_noise(const struct an_analysis *a, const struct an_cause *c)
 {
     const struct an_scale *big = &a->scales[a->nscales - 1];
-    double per = big->rep->period_s > 0 ? big->rep->period_s : 0;
+    double per = big->rep->period_s > 0 ? an_signal_s(big->rep) : 0; /* Poisson in signals */
     double sampling = per > 0 && c->cost > 0 ? sqrt(c->cost / per) * per : 0;
     return sampling + (big->nreps > 1 ? big->wall_spread : 0);
 }
@@ -687,7 +687,7 @@ enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32
     for (uint32_t k = 0; k < np; k++)
         if (procs[k] < d->P) heavy[procs[k]] = 1;
     for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
-    enum an_fix f = an_fix_kind(d, x, t0, p0, heavy, r->period_s > 0 ? r->period_s : 0.01);
+    enum an_fix f = an_fix_kind(d, x, t0, p0, heavy, an_signal_s(r));
     free(x), free(heavy);
     return f;
 }

@@ -101,7 +101,7 @@ void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank
     if (rank >= r->P) return;
     r->has_intervals = 1;
     r->interval_overflow += d->interval_info.overflow + d->interval_info.dropped;
-    int cpu_sampler = d->info.sampler == PRF_SAMPLER_CPUTIME;
+    int cpu_sampler = d->info.sampler == PRF_SAMPLER_CPUTIME || d->info.sampler == PRF_SAMPLER_TASKCLOCK;
     for (uint32_t k = 0; k < d->interval_count; k++) {
         const struct prf_interval *v = &d->intervals[k];
         /* the decoder checked the context ids */

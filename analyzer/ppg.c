@@ -103,6 +103,35 @@ static uint32_t mpi_vertex(struct an_graph *g, uint32_t v, uint32_t op)
     return id;
 }
 
+void an_more_samples_advice(const struct an_run *r, char *out, size_t n)
+{
+    double got = r->obtained_hz > 0 ? r->obtained_hz : r->effective_hz > 0 ? r->effective_hz
+                 : r->period_s > 0 ? 1 / r->period_s : 0;
+    if (an_rate_capped(r))
+        snprintf(out, n, "run longer or use SCALANA_SAMPLER=taskclock: the %s timer is capped at %.0f Hz "
+                 "here (kernel tick %.3g ms; asked %.0f Hz), so a higher SCALANA_FREQ gives no more samples",
+                 r->sampler[0] ? r->sampler : "cputime", r->effective_hz, r->resolution_s * 1e3, r->asked_hz);
+    else
+        snprintf(out, n, "run longer or raise SCALANA_FREQ (now %.0f Hz obtained)", got);
+}
+
+/* The rate rank d asked for and obtained (PRF_REC_SAMPLING; older
+ * profiles: asked = 1 / period, nothing else known). */
+static void an_run_add_rate(struct an_run *r, const struct prf_rank_data *d)
+{
+    if (!d->has_sampling) {
+        if (!r->asked_hz && d->info.sample_period_ns) r->asked_hz = 1e9 / (double)d->info.sample_period_ns;
+        return;
+    }
+    const struct prf_sampling *s = &d->sampling;
+    if (s->sampler == PRF_SAMPLER_NONE) return;
+    r->asked_hz = s->asked_hz;
+    if (s->effective_period_ns) r->effective_hz = 1e9 / (double)s->effective_period_ns;
+    r->resolution_s = s->resolution_ns * 1e-9;
+    r->obtained_hz = (r->obtained_hz * r->rate_ranks + s->obtained_hz) / (r->rate_ranks + 1);
+    r->rate_ranks++;
+}
+
 int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_rank_data *d,
                     char *err, size_t errlen)
 {
@@ -138,6 +167,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
     r->ranks_on_host[rank] = in->ranks_on_host;
     r->usable_cores[rank] = in->usable_cores;
     r->samples += in->samples_weight;
+    an_run_add_rate(r, d);
     r->dropped += in->samples_dropped;
     r->overruns += in->samples_overrun;
     r->cct_overflow += in->cct_overflow;
@@ -176,6 +206,8 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         const struct prf_sample *s = &d->samples[k];
         if (s->node >= d->cct_count) continue;
         struct an_vrun *x = an_run_vertex(r, nv[s->node]);
+        r->signals += s->count;
+        r->weight += s->weight;
         if (s->flags & (PRF_SAMPLE_IN_MPI | PRF_SAMPLE_IN_GPU_SYNC)) {
             x->mpi_samples += (double)s->weight;
             r->cpu_wait[rank] += s->weight * period;
@@ -183,6 +215,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             if (!x->cpu) x->cpu = an_xcalloc(r->P, sizeof *x->cpu);
             x->cpu[rank] += (float)(s->weight * period);
             x->samples += (double)s->weight;
+            x->signals += (double)s->count;
         }
     }
     for (uint32_t k = 0; k < d->gpu_count; k++) {
@@ -331,6 +364,8 @@ static void match_edges(struct an_run *r)
 
 void an_run_finish(struct an_run *r, const struct an_graph *g)
 {
+    /* one signal's CPU seconds: periods per signal times the period */
+    r->signal_s = r->signals && r->period_s > 0 ? (double)r->weight / (double)r->signals * r->period_s : 0;
     if (r->nvr < g->n) an_run_vertex(r, g->n ? g->n - 1 : 0);
     /* inclusive time: children have larger ids than their parents */
     for (uint32_t v = g->n; v-- > 0;) {
@@ -360,6 +395,7 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
             for (uint32_t i = 0; i < r->P; i++) y->icpu[i] += x->icpu[i];
         }
         y->samples_incl += x->samples_incl + x->samples;
+        y->signals_incl += x->signals_incl + x->signals;
     }
     /* GPU device time per process: the sum of its vertices' (activity whose
      * launch was not seen, node PRF_NONE, is not attributed and not counted) */
@@ -414,14 +450,15 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
      * host time blocked on the GPU are not load from other jobs and are left
      * out of both sides (CPU inside them: the samples flagged IN_MPI /
      * IN_GPU_SYNC with a CPU-time sampler).  A process with fewer than 20
-     * sampling periods of CPU time outside MPI says too little; when no process
+     * sampling signals of CPU time outside MPI says too little; when no process
      * has enough, the whole wall (less MPI_Init/Finalize) over CPU is used. */
     double *start = an_xcalloc(r->P, sizeof *start); /* MPI_Init/Finalize: start-up waits, not load */
     for (uint32_t v = 0; v < g->n && v < r->nvr; v++)
         if (g->v[v].kind == PSG_MPI && an_mpi_is_init(g->v[v].op) && r->vr[v].mpi)
             for (uint32_t i = 0; i < r->P; i++) start[i] += r->vr[v].mpi[i];
-    int cpu_sampler = !r->sampler[0] || strcmp(r->sampler, "cputime") == 0;
-    double per = r->period_s > 0 ? r->period_s : 0.01;
+    int cpu_sampler = !r->sampler[0] || strcmp(r->sampler, "cputime") == 0 ||
+                      strcmp(r->sampler, "taskclock") == 0;
+    double per = an_signal_s(r); /* 20 signals, not 20 periods of weight */
     double best = INFINITY, fallback = INFINITY;
     for (uint32_t i = 0; i < r->P; i++) {
         if (!r->present[i] || r->cpu[i] <= 0) continue;

@@ -60,6 +60,15 @@ static json_t *runs_json(const struct an_analysis *a)
                                     ? (double)r->invol_switches / r->present_count / r->wall_max : 0));
         if (r->sampler[0]) json_object_set_new(o, "sampler", json_string(r->sampler));
         json_object_set_new(o, "sample_period_seconds", num(r->period_s));
+        /* the rate asked for and the rate obtained (per thread): a CPU-time timer
+         * fires at kernel ticks, whatever SCALANA_FREQ asks */
+        json_object_set_new(o, "sample_rate_asked_hz", num(r->asked_hz));
+        json_object_set_new(o, "sample_rate_effective_hz", num(r->effective_hz));
+        json_object_set_new(o, "sample_rate_obtained_hz", num(r->obtained_hz));
+        json_object_set_new(o, "sampler_resolution_seconds", num(r->resolution_s));
+        json_object_set_new(o, "sample_rate_capped", json_boolean(an_rate_capped(r)));
+        json_object_set_new(o, "signals", json_integer((json_int_t)r->signals));
+        json_object_set_new(o, "signal_seconds", num(an_signal_s(r)));
         if (r->info.mpi_library) json_object_set_new(o, "mpi_library", json_string(r->info.mpi_library));
         json_object_set_new(o, "missing_ranks", json_integer(r->nmissing));
         json_object_set_new(o, "unreadable_ranks", json_integer(r->nunreadable));

@@ -26,6 +26,7 @@ _Static_assert(sizeof(struct prf_thread) == 32, "prf_thread");
 _Static_assert(sizeof(struct prf_runtime_error) == 8, "prf_runtime_error");
 _Static_assert(sizeof(struct prf_interval_table) == 32, "prf_interval_table");
 _Static_assert(sizeof(struct prf_interval) == 88, "prf_interval");
+_Static_assert(sizeof(struct prf_sampling) == 80, "prf_sampling");
 
 uint32_t prf_crc32(const void *data, size_t n)
 {
@@ -135,6 +136,8 @@ int prf_encode_rank(const struct prf_rank_data *d, unsigned char **out, size_t *
         ob_record2(&b, PRF_REC_INTERVALS, &t, sizeof t, d->intervals,
                    (size_t)t.count * sizeof *d->intervals);
     }
+    if (d->has_sampling)
+        ob_record2(&b, PRF_REC_SAMPLING, &d->sampling, sizeof d->sampling, NULL, 0);
     ob_record2(&b, PRF_REC_END, NULL, 0, NULL, 0);
     if (b.failed) {
         free(b.p);
@@ -162,7 +165,7 @@ static const char *record_name(uint32_t t)
 {
     static const char *const n[] = {"END", "RANK_INFO", "STRINGS", "MODULES", "CCT", "SAMPLES",
                                     "MPI", "PEERS", "COMM", "GPU", "PHASES", "THREADS", "ERRORS",
-                                    "INTERVALS"};
+                                    "INTERVALS", "SAMPLING"};
     return t < sizeof n / sizeof *n ? n[t] : "unknown";
 }
 
@@ -317,6 +320,16 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
         ARRAY(PRF_REC_THREADS, threads, thread_count)
         ARRAY(PRF_REC_ERRORS, errors, error_count)
 #undef ARRAY
+        case PRF_REC_SAMPLING:
+            /* a longer record is a later writer's: its first fields are these */
+            if (out->has_sampling || h.payload_bytes < sizeof out->sampling) {
+                prf_rank_free(out);
+                return fail(err, errlen, "SAMPLING record at byte %zu: %s", at,
+                            out->has_sampling ? "duplicate" : "shorter than its 80-byte layout");
+            }
+            memcpy(&out->sampling, pl, sizeof out->sampling);
+            out->has_sampling = 1;
+            break;
         case PRF_REC_INTERVALS: {
             struct prf_interval_table t;
             if (out->has_intervals) {

@@ -119,6 +119,10 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
     r->usable_cores = getu32(root, "usable_cores");
     r->sampler = dupstr(root, "sampler");
     r->sample_period_ns = getu64(root, "sample_period_ns");
+    r->sample_rate_asked_hz = getu32(root, "sample_rate_asked_hz");     /* 0 in older files */
+    r->sample_rate_effective_hz = json_number_value(json_object_get(root, "sample_rate_effective_hz"));
+    r->sampler_resolution_ns = getu64(root, "sampler_resolution_ns");
+    r->sample_rate_obtained_hz = json_number_value(json_object_get(root, "sample_rate_obtained_hz"));
     r->start_realtime_ns = getu64(root, "start_realtime_ns");
     r->end_realtime_ns = getu64(root, "end_realtime_ns");
     r->mpi_library = dupstr(root, "mpi_library");

@@ -74,6 +74,10 @@ int scalana_run_info_write(FILE *o, const struct scalana_run_info *r)
             r->host_count ? "\n  " : "", r->usable_cores);
     put_str(o, r->sampler);
     fprintf(o, ",\n  \"sample_period_ns\": %" PRIu64 ",\n", r->sample_period_ns);
+    fprintf(o, "  \"sample_rate_asked_hz\": %" PRIu32 ",\n", r->sample_rate_asked_hz);
+    fprintf(o, "  \"sample_rate_effective_hz\": %.6g,\n", r->sample_rate_effective_hz);
+    fprintf(o, "  \"sampler_resolution_ns\": %" PRIu64 ",\n", r->sampler_resolution_ns);
+    fprintf(o, "  \"sample_rate_obtained_hz\": %.6g,\n", r->sample_rate_obtained_hz);
     fprintf(o, "  \"start_realtime_ns\": %" PRIu64 ",\n  \"end_realtime_ns\": %" PRIu64 ",\n",
             r->start_realtime_ns, r->end_realtime_ns);
     fputs("  \"start_time\": ", o);

@@ -31,8 +31,8 @@ static const char *cct_kind_name(uint32_t k)
 
 static const char *sampler_name(uint32_t s)
 {
-    static const char *const n[] = {"none", "cputime", "realtime", "papi"};
-    return s <= PRF_SAMPLER_PAPI ? n[s] : "?";
+    static const char *const n[] = {"none", "cputime", "realtime", "papi", "taskclock"};
+    return s <= PRF_SAMPLER_TASKCLOCK ? n[s] : "?";
 }
 
 static const char *interval_cpu_name(uint32_t m)
@@ -214,6 +214,16 @@ static json_t *rank_json(const struct prf_rank_data *d)
                                                 prf_string(d, d->errors[k].part), "message",
                                                 prf_string(d, d->errors[k].message)));
     json_object_set_new(r, "errors", errors);
+    if (d->has_sampling) {
+        const struct prf_sampling *sp = &d->sampling;
+        json_object_set_new(r, "sampling",
+            json_pack("{ss sI sI sI sI sI sI sI sf}", "sampler", sampler_name(sp->sampler),
+                      "asked_hz", (json_int_t)sp->asked_hz, "asked_period_ns",
+                      (json_int_t)sp->asked_period_ns, "resolution_ns", (json_int_t)sp->resolution_ns,
+                      "effective_period_ns", (json_int_t)sp->effective_period_ns, "signals",
+                      (json_int_t)sp->signals, "weight", (json_int_t)sp->weight, "clock_ns",
+                      (json_int_t)sp->clock_ns, "obtained_hz", sp->obtained_hz));
+    }
     if (d->has_intervals) {
         json_t *iv = json_array();
         for (uint32_t k = 0; k < d->interval_count; k++) {
@@ -263,6 +273,13 @@ static void rank_text(const struct prf_rank_data *d)
            ", overrun %" PRIu64 ")  cct nodes %u\n",
            sampler_name(i->sampler), i->sample_period_ns / 1e6, i->samples_taken,
            i->samples_weight, i->samples_dropped, i->samples_overrun, d->cct_count);
+    if (d->has_sampling && d->sampling.sampler != PRF_SAMPLER_NONE)
+        printf("  sampling asked %u Hz, resolution %.3f ms, expected %.1f Hz, obtained %.1f Hz "
+               "(%" PRIu64 " signals of weight %" PRIu64 " over %.3f s of the sampled clock)\n",
+               d->sampling.asked_hz, d->sampling.resolution_ns / 1e6,
+               d->sampling.effective_period_ns ? 1e9 / (double)d->sampling.effective_period_ns : 0.0,
+               d->sampling.obtained_hz, d->sampling.signals, d->sampling.weight,
+               d->sampling.clock_ns / 1e9);
     for (uint32_t k = 0; k < d->mpi_count; k++) {
         const struct prf_mpi_context *m = &d->mpi[k];
         char f[512] = "?";

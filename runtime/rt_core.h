@@ -181,7 +181,8 @@ struct rt_thread {
     volatile uint32_t cur_mpi_node; /* node of the MPI call in progress or PRF_NONE */
     struct rt_cct cct;
     /* sampling */
-    timer_t timer; int timer_ok;
+    timer_t timer; int timer_ok; /* 1 POSIX timer, 2 PAPI, 3 perf task clock (perf_fd) */
+    int perf_fd; uint64_t perf_last; /* taskclock sampler (rt_perf.c) */
     int papi_eventset;
     uint64_t samples_taken, samples_weight, samples_dropped, samples_overrun;
     volatile uint64_t cpu_signals; /* CPU-time sampler periods delivered (1 + overrun each,
@@ -260,7 +261,7 @@ RT_HIDDEN void rt_sampler_thread_start_other(struct rt_thread *t, pthread_t th);
 RT_HIDDEN void rt_sampler_thread_stop(struct rt_thread *t);
 /** Stops all sampling and waits for handlers in flight. */
 RT_HIDDEN void rt_sampler_stop(void);
-RT_HIDDEN const char *rt_sampler_name(void); /* "cputime", "realtime", "papi:EV", "none" */
+RT_HIDDEN const char *rt_sampler_name(void); /* "cputime", "realtime", "taskclock", "papi:EV", "none" */
 
 /* ---- aggregated MPI statistics (rt_stats.c) ------------------------------- */
 struct rt_ctx {

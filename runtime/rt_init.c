@@ -3,6 +3,7 @@
  * the collective MPI-IO write at finalize, and the writes at exit and abort.
  * Also the load-time checks: one active instance, the right MPI library. */
 #include "rt_mpi.h"
+#include "rt_fpwalk.h"
 #include "scalana/run_info.h"
 
 #include <dlfcn.h>
@@ -632,6 +633,7 @@ int rt_finalize_prepare(void)
         t->depth++;
     rt_collectors_flush();
     rt_sampler_stop();
+    rt_callpath_debug();
     if (rt_g.writer_off) {
         /* the run directory was refused at activation (one line then) */
     } else if (rt_tool_comm == MPI_COMM_NULL || rt_write_collective() != 0) {

@@ -1,6 +1,7 @@
 /* rt_options.c — the runtime's options as data: environment name, default,
  * help.  Read once when the runtime activates (first MPI call). */
 #include "rt_core.h"
+#include "rt_fpwalk.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@ struct rt_options rt_opt;
 static const struct {
     const char *name, *def, *help;
 } rt_option_table[] = {
-    {"SCALANA_SAMPLER", "cputime", "cputime | realtime | papi:<EVENT> | none"},
+    {"SCALANA_SAMPLER", "cputime", "cputime | taskclock | realtime | papi:<EVENT> | none"},
     {"SCALANA_FREQ", "200", "samples per second per thread (1..10000)"},
     {"SCALANA_SIGNAL", "SIGPROF", "signal used by the sampling timers (name or number)"},
     {"SCALANA_WAITALL_SPLIT", "1", "complete MPI_Waitall through MPI_Waitsome to find the last peer"},
@@ -28,6 +29,7 @@ static const struct {
     {"SCALANA_QUIET", "0", "1: no informational lines (failures are still printed)"},
     {"SCALANA_KEEP_EXE", "on", "on: hard link (else copy) the executable into <run>/exe/ | all (+ own libraries) | copy | off"},
     {"SCALANA_INTERVALS", "auto", "computation between MPI calls, CPU time by: auto | clock | samples | off"},
+    {"SCALANA_CALLPATH", "auto", "MPI call paths: auto (frame pointers + cached libunwind) | libunwind | nocache"},
     {"SCALANA_INTERVAL_LONG_US", "1000", "auto: intervals read with the thread CPU clock are >= this (us)"},
 };
 
@@ -59,6 +61,21 @@ static int rt_parse_signal(const char *s)
     return -1;
 }
 
+/* SCALANA_CALLPATH: how MPI calls take their call path (rt_fpwalk.c). */
+static void rt_options_read_callpath(void)
+{
+    const char *s = getenv("SCALANA_CALLPATH");
+    rt_callpath_mode = RT_CALLPATH_AUTO;
+    if (!s || !*s || strcmp(s, "auto") == 0)
+        return;
+    if (strcmp(s, "libunwind") == 0)
+        rt_callpath_mode = RT_CALLPATH_UNWIND;
+    else if (strcmp(s, "nocache") == 0)
+        rt_callpath_mode = RT_CALLPATH_NOCACHE;
+    else
+        rt_info("SCALANA_CALLPATH=%s not understood (auto, libunwind, nocache): using auto", s);
+}
+
 void rt_options_read(void)
 {
     const char *s;
@@ -73,13 +90,16 @@ void rt_options_read(void)
             rt_opt.sampler = PRF_SAMPLER_CPUTIME;
         else if (strcmp(s, "realtime") == 0)
             rt_opt.sampler = PRF_SAMPLER_REALTIME;
+        else if (strcmp(s, "taskclock") == 0)
+            rt_opt.sampler = PRF_SAMPLER_TASKCLOCK;
         else if (strcmp(s, "none") == 0)
             rt_opt.sampler = PRF_SAMPLER_NONE;
         else if (strncmp(s, "papi:", 5) == 0 && s[5]) {
             rt_opt.sampler = PRF_SAMPLER_PAPI;
             snprintf(rt_opt.papi_event, sizeof rt_opt.papi_event, "%s", s + 5);
         } else
-            rt_info("SCALANA_SAMPLER=%s not understood (cputime, realtime, papi:<EVENT>, none): using cputime", s);
+            rt_info("SCALANA_SAMPLER=%s not understood (cputime, taskclock, realtime, papi:<EVENT>, none): "
+                    "using cputime", s);
     }
     if ((s = getenv("SCALANA_FREQ")) && *s) {
         char *end;
@@ -133,6 +153,7 @@ void rt_options_read(void)
         else
             rt_opt.interval_long_ns = (uint64_t)v * 1000u;
     }
+    rt_options_read_callpath();
     s = getenv("SCALANA_OUTPUT");
     rt_opt.output = (s && *s) ? s : NULL;
     s = getenv("SCALANA_QUIET");

@@ -1,12 +1,18 @@
-/* rt_path.c — capturing call paths with libunwind: the current one without
- * the runtime's own frames (MPI calls, collectors), the interrupted one from a
- * signal's context (samples), and the path hash (key of an MPI context). */
+/* rt_path.c — capturing call paths: the current one without the runtime's
+ * own frames (MPI calls, collectors: frame pointers where the code keeps
+ * them, rt_fpwalk.c, else libunwind), the interrupted one from a signal's
+ * context (samples: libunwind), and the path hash (key of an MPI context). */
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
 #include "rt_core.h"
+#include "rt_fpwalk.h"
 
-int rt_capture_path(void **frames, int cap, int *truncated)
+#include <stdlib.h>
+
+/* unw_backtrace on every call: the method before frame pointers, and the
+ * fallback when a frame-pointer walk cannot start or fails a check. */
+static int rt_capture_unwind(void **frames, int cap, int *truncated)
 {
     void *buf[RT_MAX_DEPTH + 8];
     int want = cap + 8 > (int)(sizeof buf / sizeof buf[0]) ? (int)(sizeof buf / sizeof buf[0]) : cap + 8;
@@ -21,6 +27,33 @@ int rt_capture_path(void **frames, int cap, int *truncated)
         frames[i] = buf[k + i];
     *truncated = n == want && m == cap;
     return m;
+}
+
+static RT_TLS uint64_t rt_paths_fp, rt_paths_unwind; /* this thread's paths by method */
+
+int rt_capture_path(void **frames, int cap, int *truncated)
+{
+    if (RT_LIKELY(rt_callpath_mode != RT_CALLPATH_UNWIND)) {
+        int n = rt_fp_capture(frames, cap, truncated);
+        if (RT_LIKELY(n >= 0)) {
+            rt_paths_fp++;
+            return n;
+        }
+    }
+    rt_paths_unwind++;
+    return rt_capture_unwind(frames, cap, truncated);
+}
+
+void rt_callpath_debug(void)
+{
+    if (!getenv("SCALANA_DEBUG"))
+        return;
+    uint64_t hits = 0, fills = 0;
+    rt_unw_cache_counts(&hits, &fills);
+    rt_log("debug: rank %u call paths on this thread: %llu by frame pointers (%llu of them with "
+           "cached libunwind frames, %llu cache fills), %llu by unw_backtrace; %d marked modules",
+           rt_g.world_rank, (unsigned long long)rt_paths_fp, (unsigned long long)hits,
+           (unsigned long long)fills, (unsigned long long)rt_paths_unwind, rt_fp_marked_modules());
 }
 
 int rt_unwind_signal_context(void *ucontext, void **frames, int cap, int *truncated)

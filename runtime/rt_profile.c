@@ -2,6 +2,7 @@
  * the runtime's state and encodes it with prf_encode_rank: per-thread trees
  * concatenated, addresses made module-relative, contexts and peers renumbered. */
 #include "rt_core.h"
+#include "rt_rate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -319,6 +320,7 @@ int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes)
     const char *sn = rt_sampler_name();
     ri->sampler = strcmp(sn, "cputime") == 0 ? PRF_SAMPLER_CPUTIME
                   : strcmp(sn, "realtime") == 0 ? PRF_SAMPLER_REALTIME
+                  : strcmp(sn, "taskclock") == 0 ? PRF_SAMPLER_TASKCLOCK
                   : strncmp(sn, "papi:", 5) == 0 ? PRF_SAMPLER_PAPI : PRF_SAMPLER_NONE;
     ri->sample_period_ns = ri->sampler == PRF_SAMPLER_NONE ? 0 : rt_g.period_ns;
     ri->start_realtime_ns = rt_g.start_realtime_ns;
@@ -335,6 +337,8 @@ int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes)
     ri->cct_overflow = overflow;
     ri->thread_count = d.thread_count;
     ri->mpi_thread_level = (uint32_t)rt_g.thread_level;
+
+    rt_rate_record(&d);
 
     d.strings = st.buf;
     d.strings_bytes = st.n;

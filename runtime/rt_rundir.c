@@ -2,6 +2,7 @@
  * scalana-<exe>-<p>p), moving an existing one aside, the one-rank profile
  * written at exit or abort, and run.json. */
 #include "rt_core.h"
+#include "rt_rate.h"
 #include "scalana/psg_format.h"
 #include "scalana/run_info.h"
 
@@ -255,6 +256,7 @@ void rt_run_info_fill(struct scalana_run_info *info, const char *written_by)
     info->processes = rt_g.world_size;
     info->sampler = (char *)rt_sampler_name();
     info->sample_period_ns = strcmp(info->sampler, "none") == 0 ? 0 : rt_g.period_ns;
+    rt_rate_run_info(info, strcmp(written_by, "running") != 0);
     info->start_realtime_ns = rt_g.start_realtime_ns;
     info->end_realtime_ns = rt_realtime_ns();
     info->mpi_library = (char *)rt_g.mpi_library;

@@ -6,6 +6,7 @@
 #include <libunwind.h>
 
 #include "rt_core.h"
+#include "rt_perf.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -42,6 +43,7 @@ const char *rt_sampler_name(void)
     switch (rt_sampler_kind) {
     case PRF_SAMPLER_CPUTIME: return "cputime";
     case PRF_SAMPLER_REALTIME: return "realtime";
+    case PRF_SAMPLER_TASKCLOCK: return "taskclock";
     case PRF_SAMPLER_PAPI: snprintf(buf, sizeof buf, "papi:%s", rt_opt.papi_event); return buf;
     default: return "none";
     }
@@ -110,11 +112,31 @@ static void rt_chain(int sig, siginfo_t *si, void *uc)
     }
 }
 
+/* The taskclock sampler's signal (rt_perf.c): charged like a timer's, its
+ * weight the task-clock periods since the previous one. */
+static int rt_handle_taskclock(siginfo_t *si, void *ucv)
+{
+    struct rt_thread *t = rt_self;
+    if (!rt_perf_signal_of(si, t))
+        return 0;
+    if (rt_g.sampling && t->cct.nodes) {
+        __atomic_add_fetch(&rt_g.in_flight, 1, __ATOMIC_ACQUIRE);
+        ucontext_t *uc = ucv;
+        uint64_t w = rt_perf_weight(t, rt_g.period_ns);
+        t->samples_overrun += w - 1;
+        t->cpu_signals += w;
+        rt_sample(t, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], uc, w);
+        __atomic_sub_fetch(&rt_g.in_flight, 1, __ATOMIC_RELEASE);
+    }
+    return 1;
+}
+
 static void rt_handler(int sig, siginfo_t *si, void *ucv)
 {
     int saved_errno = errno;
     if (si->si_code != SI_TIMER || si->si_value.sival_ptr != &rt_timer_cookie) {
-        rt_chain(sig, si, ucv);
+        if (rt_sampler_kind != PRF_SAMPLER_TASKCLOCK || !rt_handle_taskclock(si, ucv))
+            rt_chain(sig, si, ucv);
         errno = saved_errno;
         return;
     }
@@ -279,6 +301,11 @@ void rt_sampler_thread_start(struct rt_thread *t)
         rt_fail("sampler", "PAPI overflow could not start on thread %u", t->index);
         return;
     }
+    if (rt_sampler_kind == PRF_SAMPLER_TASKCLOCK) {
+        if (rt_perf_thread_start(t, rt_g.period_ns, rt_opt.signo) != 0)
+            rt_fail("sampler", "perf_event task clock on thread %u: %s", t->index, strerror(errno));
+        return;
+    }
     rt_timer_arm(t, rt_sampler_kind == PRF_SAMPLER_CPUTIME ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, 0);
 }
 
@@ -286,6 +313,10 @@ void rt_sampler_thread_start_other(struct rt_thread *t, pthread_t th)
 {
     if (rt_sampler_kind == PRF_SAMPLER_NONE || t->timer_ok)
         return;
+    if (rt_sampler_kind == PRF_SAMPLER_TASKCLOCK) {
+        (void)rt_perf_thread_start(t, rt_g.period_ns, rt_opt.signo); /* may be exiting */
+        return;
+    }
     clockid_t clk = CLOCK_MONOTONIC;
     /* PAPI event sets belong to their thread: such threads get the timer. */
     if (rt_sampler_kind != PRF_SAMPLER_REALTIME && pthread_getcpuclockid(th, &clk) != 0)
@@ -297,6 +328,8 @@ void rt_sampler_thread_stop(struct rt_thread *t)
 {
     if (t->timer_ok == 1)
         timer_delete(t->timer);
+    else if (t->timer_ok == 3)
+        rt_perf_thread_stop(t);
     else if (t->timer_ok == 2) {
         long long v;
         PAPI_stop(t->papi_eventset, &v);
@@ -315,6 +348,14 @@ void rt_sampler_start(void)
         return;
     if (rt_sampler_kind == PRF_SAMPLER_PAPI && rt_papi_setup() != 0)
         rt_sampler_kind = PRF_SAMPLER_CPUTIME;
+    if (rt_sampler_kind == PRF_SAMPLER_TASKCLOCK) {
+        int e = rt_perf_available();
+        if (e != 0) {
+            rt_info("perf_event task clock unavailable (%s): sampling with the cputime timer instead",
+                    strerror(-e));
+            rt_sampler_kind = PRF_SAMPLER_CPUTIME;
+        }
+    }
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = rt_handler;
@@ -344,7 +385,7 @@ void rt_sampler_stop(void)
     /* POSIX timers belong to the process: delete every thread's; PAPI event
      * sets can only be stopped by their own thread (their handlers drop). */
     for (struct rt_thread *t = rt_thread_list(); t; t = t->next)
-        if (t->timer_ok == 1 || t == rt_self)
+        if (t->timer_ok == 1 || t->timer_ok == 3 || t == rt_self)
             rt_sampler_thread_stop(t);
     for (int i = 0; i < 100000 && __atomic_load_n(&rt_g.in_flight, __ATOMIC_ACQUIRE); i++)
         __builtin_ia32_pause();

@@ -273,6 +273,11 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
         vw_puts(o, " · no compiler PSG: call paths recovered from samples");
     else if (!strcmp(vw_str(prog, "psg_source", ""), "machine_code"))
         vw_puts(o, " · structure recovered from machine code");
+    char rate[400];
+    if (vw_sampling_line(r->runs, rate, sizeof rate)) {
+        vw_puts(o, " · ");
+        vw_html(o, rate);
+    }
     vw_puts(o, "</p><nav>");
     if (json_is_object(json_object_get(r->root, "comparison"))) vw_puts(o, "<a href=\"#comparison\">Before/after</a>");
     vw_puts(o, "<a href=\"#causes\">Root causes</a><a href=\"#runs\">Runs</a><a href=\"#scaling\">Scaling</a>"

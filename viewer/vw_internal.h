@@ -105,6 +105,12 @@ VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);
 /* The before/after part of the terminal summary (report.json comparison); nothing when absent. */
 VW_HIDDEN void vw_summary_compare(FILE *out, const json_t *report, int use_color);
 
+/* ---- sampling rate (vw_summary.c) */
+/** "cputime: asked 1000 Hz, obtained 250 Hz per thread (capped ...)" for the
+ *  largest run of report.json's runs[] into buf; 0 when the report says no
+ *  rate (older reports, no sampler). */
+VW_HIDDEN int vw_sampling_line(const json_t *runs, char *buf, size_t n);
+
 /* ---- errors */
 VW_HIDDEN void vw_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

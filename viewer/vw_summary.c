@@ -2,7 +2,24 @@
  * file:line, category, cost and evidence; the runs; data-quality warnings. */
 #include "vw_internal.h"
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+int vw_sampling_line(const json_t *runs, char *buf, size_t n)
+{
+    size_t k = json_array_size(runs);
+    const json_t *run = k ? json_array_get(runs, k - 1) : NULL;
+    double asked = vw_dbl(run, "sample_rate_asked_hz", 0), got = vw_dbl(run, "sample_rate_obtained_hz", 0);
+    double eff = vw_dbl(run, "sample_rate_effective_hz", 0), res = vw_dbl(run, "sampler_resolution_seconds", 0);
+    if (!(asked > 0))
+        return 0;
+    int len = snprintf(buf, n, "%s sampler: asked %.0f Hz, obtained %.0f Hz per thread",
+                       vw_str(run, "sampler", "?"), asked, got > 0 ? got : eff);
+    if (json_is_true(json_object_get(run, "sample_rate_capped")) && len > 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, " (capped at %.0f Hz by the %.3g ms kernel tick: a higher "
+                 "SCALANA_FREQ gives no more samples; SCALANA_SAMPLER=taskclock is not capped)", eff, res * 1e3);
+    return 1;
+}
 
 #define SUMMARY_CAUSES 5   /* root causes printed; the rest are counted */
 
@@ -70,6 +87,9 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
     if (!strcmp(vw_str(prog, "psg_source", ""), "machine_code"))
         fprintf(out, "%sstructure recovered from machine code (built without scalana-cc): %lld loops%s\n", dim,
                 (long long)json_integer_value(json_object_get(prog, "psg_loops")), reset);
+    char rate[400];
+    if (vw_sampling_line(runs, rate, sizeof rate))
+        fprintf(out, "  %s%s%s\n", dim, rate, reset);
 
     size_t n = json_array_size(rcs);
     if (n == 0) {

@@ -76,7 +76,7 @@ static void find(struct an_detect *b)
         }
         const struct an_vrun *x = &r->vr[c];
         if (mpi ? !x->mpi : !x->icpu) continue;
-        if (!mpi && x->samples + x->samples_incl < th->min_samples) continue;
+        if (!mpi && x->signals + x->signals_incl < th->min_samples) continue;
         if (an_covered_by_cause(a, c)) continue;
         double sum = 0, host = 0, asum = 0;
         for (uint32_t i = 0; i < b->P; i++) {

@@ -24,7 +24,7 @@ static void mark(struct an_detect *d)
         for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? r->vr[v].cpu[i] : 0;
         if (an_balance_saving(r, x) < d->min_cost) continue;
         struct an_split sp;
-        an_split_values(d, x, r->period_s > 0 ? r->period_s : 0.01, &sp);
+        an_split_values(d, x, an_signal_s(r), &sp);
         if (sp.significant) a->vflags[v] |= AN_F_IMBALANCED;
         an_split_free(&sp);
     }
@@ -45,7 +45,7 @@ static void find(struct an_detect *d)
         if (covered) continue;
         for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? r->vr[v].cpu[i] : 0;
         struct an_split sp;
-        an_split_values(d, x, r->period_s > 0 ? r->period_s : 0.01, &sp);
+        an_split_values(d, x, an_signal_s(r), &sp);
         uint8_t *heavy = calloc(d->P + 1, 1);
         if (!heavy) abort();
         for (uint32_t k = 0; k < sp.nheavy; k++) heavy[sp.heavy[k]] = 1;

@@ -34,9 +34,10 @@ static void mark(struct an_detect *d)
         double loss = mb->mean - ideal, spread = fmax(mb->spread, m0->spread);
         if (!(ideal > 0 && mb->mean / ideal >= th->scaling_ratio && loss >= d->min_cost && loss > spread)) continue;
         const struct an_run *r0 = a->scales[s0].rep, *r1 = d->r;
-        double per0 = r0->period_s, per1 = r1->period_s;
-        uint64_t k1 = v < r1->nvr ? (uint64_t)llround(r1->vr[v].samples) : 0;
-        uint64_t k0 = v < r0->nvr ? (uint64_t)llround(r0->vr[v].samples) : 0;
+        /* counts are signals; each run's signal rate per CPU second is 1 / signal_s */
+        double per0 = r0->period_s > 0 ? an_signal_s(r0) : 0, per1 = r1->period_s > 0 ? an_signal_s(r1) : 0;
+        uint64_t k1 = v < r1->nvr ? (uint64_t)llround(r1->vr[v].signals) : 0;
+        uint64_t k0 = v < r0->nvr ? (uint64_t)llround(r0->vr[v].signals) : 0;
         double e1 = (a->opt->weak ? P : 1) * (per1 > 0 ? 1 / per1 : 1);
         double e0 = (a->opt->weak ? p0 : 1) * (per0 > 0 ? 1 / per0 : 1);
         if (scalana_counts_differ(k1, e1, k0, e0, SCALANA_GREATER, th->alpha, (uint64_t)th->min_samples))
@@ -77,7 +78,7 @@ static void find(struct an_detect *d)
         if (v < r->nvr && r->vr[v].icpu && mb->imbalance >= th->imbalance) {
             for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
             struct an_split sp;
-            an_split_values(d, x, r->period_s, &sp);
+            an_split_values(d, x, r->period_s > 0 ? an_signal_s(r) : 0, &sp);
             if (sp.significant && sp.heavy_mean - sp.mean > th->location_share * a->loss[v])
                 for (uint32_t k = 0; k < sp.nheavy; k++) procs[np++] = sp.heavy[k];
             an_split_free(&sp);

@@ -101,7 +101,7 @@ static double explained(struct walk *b, uint32_t c, uint32_t hops, double *per_p
     int ok = 0;
     an_split_free(&b->last);
     if (mx > 0) {
-        double per = r->period_s > 0 ? r->period_s : 0.01;
+        double per = an_signal_s(r); /* counts are signals */
         if (gspread > 2 * cspread) {
             ok = gspread >= th->symptom_share * d->min_cost; /* GPU time: measured exactly */
             an_split_values(d, v, 0, &b->last);
@@ -258,7 +258,7 @@ static void exact_intervals(struct walk *b, uint32_t m)
         for (uint32_t k = 0; k < d->r->nintervals; k++)
             if (d->r->intervals[k].next_vertex == m && !d->r->intervals[k].cpu_exact) exact = 0;
         struct an_split sp;
-        an_split_values(d, x, exact ? 0 : (d->r->period_s > 0 ? d->r->period_s : 0.01), &sp);
+        an_split_values(d, x, exact ? 0 : an_signal_s(d->r), &sp);
         if (sp.significant) {
             b->exact = 1;
             memcpy(b->exact_x, x, d->P * sizeof *x);
@@ -307,16 +307,17 @@ static int thin_evidence(struct walk *b, uint32_t s, double rest_per_proc, uint3
      * imbalance threshold): in a balanced run the largest of P noisy counts is no lead */
     if (!(b->last.mean > 0 && b->last.heavy_mean / b->last.mean >= a->opt->th.imbalance)) return 0;
     const struct an_vertex *v = &g->v[best];
-    double hz = d->r->period_s > 0 ? 1.0 / d->r->period_s : 0;
     uint32_t n = d->r->present_count;
+    char how[256];
+    an_more_samples_advice(d->r, how, sizeof how);
     an_warn(a, "%u processes: %.3g s of wait per process at %s (%s:%u) points to %s (%s:%u), but the "
                "evidence is too thin to report it: the %u process%s that spend longest there have %.0f "
                "samples each in it against %.3g on the others (exact Poisson test p = %.2g, needs < %.2g); "
-               "run longer or raise SCALANA_FREQ (now %.0f Hz)",
+               "%s",
             d->P, rest_per_proc, an_mpi_name(sv->op), sv->file, sv->line,
             v->name && *v->name ? v->name : v->function, v->file, v->line, b->last.nheavy,
             b->last.nheavy == 1 ? "" : "es", b->last.k_heavy, b->last.k_light, b->last.p_value,
-            a->opt->th.alpha / (n > 1 ? n - 1 : 1), hz);
+            a->opt->th.alpha / (n > 1 ? n - 1 : 1), how);
     return 1;
 }
 

@@ -81,11 +81,15 @@ enum prf_record_type {
     PRF_REC_PHASES = 10,     /* struct prf_phase[] */
     PRF_REC_THREADS = 11,    /* struct prf_thread[] */
     PRF_REC_ERRORS = 12,     /* struct prf_runtime_error[] (parts that disabled themselves) */
-    PRF_REC_INTERVALS = 13   /* one struct prf_interval_table, then struct prf_interval[count] */
+    PRF_REC_INTERVALS = 13,  /* one struct prf_interval_table, then struct prf_interval[count] */
+    PRF_REC_SAMPLING = 14    /* struct prf_sampling, at most one (absent before it existed:
+                                readers then take signals from prf_sample.count) */
 };
 
 enum prf_sampler { PRF_SAMPLER_NONE = 0, PRF_SAMPLER_CPUTIME = 1, PRF_SAMPLER_REALTIME = 2,
-                   PRF_SAMPLER_PAPI = 3 };
+                   PRF_SAMPLER_PAPI = 3,
+                   PRF_SAMPLER_TASKCLOCK = 4 /* perf_event task clock: thread CPU time at
+                                                high resolution */ };
 
 enum prf_rank_flags {
     PRF_RANK_FINALIZED = 1u << 0,      /* written from MPI_Finalize */
@@ -146,8 +150,11 @@ struct prf_cct_node {
 enum prf_sample_flags { PRF_SAMPLE_IN_MPI = 1u << 0, PRF_SAMPLE_IN_GPU_SYNC = 1u << 1 };
 
 /** Samples that ended at one node (PC leaf, or an MPI call site when
- *  PRF_SAMPLE_IN_MPI).  weight counts 1 + si_overrun per sample; the CPU
- *  time it stands for is weight * sample_period_ns. */
+ *  PRF_SAMPLE_IN_MPI).  count is the number of signals (independent
+ *  observations: what statistical tests count); weight counts 1 + si_overrun
+ *  per signal, the sampler periods they stand for; the CPU time is
+ *  weight * sample_period_ns.  When the timer cannot fire as often as asked
+ *  (CPU-time timers fire at kernel ticks), weight > count. */
 struct prf_sample {
     uint32_t node, thread, flags, reserved;
     uint64_t count, weight;
@@ -290,6 +297,27 @@ struct prf_interval {
                                (with a CPU-time sampler only) */
 };
 
+/** PRF_REC_SAMPLING: the rate asked for and the rate obtained.  A CPU-time
+ *  POSIX timer (sampler cputime) expires at kernel ticks: asked 1000 Hz on a
+ *  250 Hz kernel, it delivers 250 signals a second, each of weight 4.
+ *  Written by runtimes that know it; all rates per thread. */
+struct prf_sampling {
+    uint32_t sampler;             /* enum prf_sampler actually used (as prf_rank_info.sampler) */
+    uint32_t asked_hz;            /* SCALANA_FREQ after clamping */
+    uint64_t asked_period_ns;     /* what one unit of weight stands for (= sample_period_ns) */
+    uint64_t resolution_ns;       /* timer granularity found at start-up (kernel tick for
+                                     cputime; 0 when not limited) */
+    uint64_t effective_period_ns; /* expected interval between signals of a busy thread:
+                                     max(asked_period_ns, resolution_ns) */
+    uint64_t signals;             /* signals charged to samples (sum of prf_sample.count) */
+    uint64_t weight;              /* their weight (sum of prf_sample.weight) */
+    uint64_t clock_ns;            /* time of the sampled clock the signals came from: the
+                                     sampled threads' CPU time (CPU samplers) or wall time
+                                     times threads (realtime) */
+    double obtained_hz;           /* signals handled / clock_ns: the rate obtained */
+    uint64_t reserved[2];
+};
+
 /* ---- In-memory API (formats/profile_io.c) -------------------------------- */
 
 /** One rank's decoded profile.  Arrays are owned by the struct after decode
@@ -314,6 +342,9 @@ struct prf_rank_data {
     int has_intervals;
     struct prf_interval_table interval_info;  /* count: see interval_count */
     struct prf_interval *intervals; uint32_t interval_count;
+    /* PRF_REC_SAMPLING: has_sampling is 1 when the record is (to be) present */
+    int has_sampling;
+    struct prf_sampling sampling;
     void *owned_; /* decoder's allocation */
 };
 

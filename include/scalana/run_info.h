@@ -31,6 +31,11 @@ struct scalana_run_info {
     uint32_t usable_cores;     /* sum over hosts */
     char *sampler;             /* "cputime", "realtime", "papi:PAPI_TOT_CYC", "none" */
     uint64_t sample_period_ns;
+    uint32_t sample_rate_asked_hz;      /* SCALANA_FREQ after clamping (0: no sampler) */
+    double sample_rate_effective_hz;    /* expected per busy thread: 1e9 / max(period, resolution) */
+    uint64_t sampler_resolution_ns;     /* timer granularity (kernel tick for cputime), 0: none */
+    double sample_rate_obtained_hz;     /* rank 0: signals per second of the sampled clock
+                                           (0 while the run is "running") */
     uint64_t start_realtime_ns, end_realtime_ns; /* CLOCK_REALTIME, ns since the epoch */
     char *mpi_library;         /* "openmpi" or "mpich" (the runtime build) */
     char *mpi_version;         /* MPI_Get_library_version, first line */

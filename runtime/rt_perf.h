@@ -1,0 +1,21 @@
+/* rt_perf.h — the taskclock sampler (perf_event task clock), rt_perf.c. */
+#ifndef SCALANA_RT_PERF_H
+#define SCALANA_RT_PERF_H
+
+#include <signal.h>
+#include <stdint.h>
+
+struct rt_thread;
+/** 0 when perf_event_open of a task clock works here, else -errno. */
+RT_HIDDEN int rt_perf_available(void);
+/** Starts thread t's task-clock sampling (period in ns of its CPU time,
+ *  signal signo to the thread).  Sets t->timer_ok = 3.  0, or -1 (errno). */
+RT_HIDDEN int rt_perf_thread_start(struct rt_thread *t, uint64_t period_ns, int signo);
+RT_HIDDEN void rt_perf_thread_stop(struct rt_thread *t);
+/** 1 when si is thread t's task-clock notification. */
+RT_HIDDEN int rt_perf_signal_of(const siginfo_t *si, const struct rt_thread *t);
+/** Weight of this signal: task-clock periods since the previous one (at
+ *  least 1).  Async-signal-safe (read(2)). */
+RT_HIDDEN uint64_t rt_perf_weight(struct rt_thread *t, uint64_t period_ns);
+
+#endif
