@@ -506,39 +506,13 @@ static void rt_at_exit(void)
         rt_term_hold_begin();
 }
 
-/* At exit without MPI_Finalize, after this rank wrote its file: launchers
- * kill every rank once the first one is gone, so a rank waits (at most
- * RT_EXIT_WAIT_NS) in a non-blocking barrier of the tool's communicator for
- * the others that exit too; when all ranks exit, none is gone before every
- * one has written.  A rank that exits alone is delayed by the bound. */
-#define RT_EXIT_WAIT_NS 1000000000ull
-static int rt_exit_rendezvous(void)
-{
-    int fin = 1;
-    if (rt_tool_comm == MPI_COMM_NULL || rt_g.world_size < 2 || PMPI_Finalized(&fin) != MPI_SUCCESS || fin)
-        return 0;
-    MPI_Request req;
-    if (PMPI_Ibarrier(rt_tool_comm, &req) != MPI_SUCCESS)
-        return 0;
-    uint64_t end = rt_now_ns() + RT_EXIT_WAIT_NS;
-    int done = 0;
-    while (!done && rt_now_ns() < end) {
-        if (PMPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            break;
-        if (!done) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-    }
-    return done;
-}
-
 /* This rank's own profile file, then (rank 0) run.json listing the files
- * present; run.json exists since activation ("running").  rendezvous: then
- * wait for the other ranks that exit (rt_exit_rendezvous) and (rank 0)
- * rewrite run.json when they all did.
+ * present; run.json exists since activation ("running").  Never waits for
+ * other ranks: a process that exits leaves as soon as it would without the
+ * runtime (after its own write), so the launcher sees the same exit status
+ * and stops the same ranks at the same time.
  * Returns 0 when the profile was written. */
-static int rt_write_alone(uint32_t flags, const char *written_by, int rendezvous)
+static int rt_write_alone(uint32_t flags, const char *written_by)
 {
     rt_term_hold_begin();
     rt_collectors_flush();
@@ -546,8 +520,6 @@ static int rt_write_alone(uint32_t flags, const char *written_by, int rendezvous
     int rc = rt_write_single(flags);
     if (rt_g.world_rank == 0)
         rt_write_run_json_present(written_by);
-    if (rendezvous && !rt_g.writer_off && rt_exit_rendezvous() && rt_g.world_rank == 0)
-        rt_write_run_json_present(written_by); /* now listing every rank's file */
     rt_term_hold_end();
     return rc;
 }
@@ -637,7 +609,7 @@ int rt_finalize_prepare(void)
          * rank that failed, or rank 0 when all succeeded. */
         unsigned failures = rt_error_count;
         rt_fail_quiet = 1;
-        rt_write_alone(PRF_RANK_FINALIZED, "finalize", 0);
+        rt_write_alone(PRF_RANK_FINALIZED, "finalize");
         rt_fail_quiet = 0;
         if (!rt_fail_once(failures) && rt_g.world_rank == 0)
             rt_log("collective profile write failed: each rank wrote its own file");
@@ -672,7 +644,7 @@ void rt_abort_prepare(void)
     if (t)
         t->depth++;
     rt_record_simple(RT_OP_ABORT, 0, 0);
-    rt_write_alone(PRF_RANK_ABORTED, "abort", 0);
+    rt_write_alone(PRF_RANK_ABORTED, "abort");
 }
 
 RT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
@@ -708,9 +680,7 @@ __attribute__((destructor)) static void rt_unload(void)
     }
     rt_g.state = RT_WRITTEN;
     struct rt_thread *t = rt_self;
-    /* exit() from inside an MPI call (a signal or error handler): no MPI */
-    int in_mpi = t && t->depth > 0;
     if (t)
         t->depth++;
-    rt_write_alone(PRF_RANK_AT_EXIT, "exit", !in_mpi);
+    rt_write_alone(PRF_RANK_AT_EXIT, "exit");
 }
