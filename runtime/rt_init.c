@@ -236,8 +236,12 @@ void rt_activate(int thread_level)
     /* Every rank learns whether the directory is usable (rank 0 printed the
      * one line otherwise); no rank leaves MPI_Init before run.json exists. */
     int off = rank == 0 ? !prepared : 0;
-    if (rt_tool_comm != MPI_COMM_NULL)
+    if (rt_tool_comm != MPI_COMM_NULL) {
         PMPI_Bcast(&off, 1, MPI_INT, 0, rt_tool_comm);
+        /* rank 0 may have chosen another name (the one asked for is in use) */
+        if (!off)
+            PMPI_Bcast(rt_g.run_dir, (int)sizeof rt_g.run_dir, MPI_CHAR, 0, rt_tool_comm);
+    }
     if (off) {
         rt_g.writer_off = 1;
         rt_fail_record("writer", "the run directory is not usable (see world rank 0)");

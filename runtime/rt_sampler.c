@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -189,6 +190,61 @@ RT_EXPORT sighandler_t signal(int sig, sighandler_t h)
     return real ? real(sig, h) : SIG_ERR;
 }
 
+/* ---- alternate signal stack ----------------------------------------------------
+ * The handler and libunwind need several KiB of stack; a thread started with
+ * a small stack (16 KiB, mostly in use) has not got them.  Each thread the
+ * application starts gets its own alternate stack (the handler is installed
+ * with SA_ONSTACK); the unwinding starts from the interrupted context in the
+ * signal's ucontext, so running on another stack changes no path. */
+#define RT_ALTSTACK_BYTES (64u * 1024u)
+
+static size_t rt_altstack_size(size_t *page)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    *page = pg > 0 ? (size_t)pg : 4096;
+    size_t want = RT_ALTSTACK_BYTES;
+    if (want < (size_t)SIGSTKSZ) /* a sysconf value on newer glibc */
+        want = (size_t)SIGSTKSZ;
+    return want + *page; /* plus a guard page below */
+}
+
+void *rt_altstack_begin(void)
+{
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) != 0 || !(cur.ss_flags & SS_DISABLE))
+        return NULL; /* the thread has one already (the application's) */
+    size_t page, size = rt_altstack_size(&page);
+    char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    mprotect(m, page, PROT_NONE); /* an overflow faults instead of overwriting memory */
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = m + page;
+    ss.ss_size = size - page;
+    if (sigaltstack(&ss, NULL) != 0) {
+        munmap(m, size);
+        return NULL;
+    }
+    return m;
+}
+
+void rt_altstack_end(void *mem)
+{
+    if (!mem)
+        return;
+    size_t page, size = rt_altstack_size(&page);
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == (char *)mem + page && !(cur.ss_flags & SS_DISABLE)) {
+        stack_t off;
+        memset(&off, 0, sizeof off);
+        off.ss_flags = SS_DISABLE;
+        if (sigaltstack(&off, NULL) != 0)
+            return; /* running on it (EPERM): leave it mapped */
+    }
+    munmap(mem, size);
+}
+
 /* ---- timers ------------------------------------------------------------------ */
 static int rt_papi_setup(void)
 {
@@ -318,7 +374,7 @@ void rt_sampler_start(void)
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = rt_handler;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK; /* the thread's alternate stack, when it has one */
     sigemptyset(&sa.sa_mask);
     rt_sigaction_fn f = rt_real_sigaction();
     if (!f || f(rt_opt.signo, &sa, &old) != 0) {
