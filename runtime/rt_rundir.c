@@ -431,14 +431,20 @@ int rt_write_run_json(struct scalana_run_info *info)
         rt_fail("writer", "cannot write %s: %s", path, strerror(errno));
         return -1;
     }
+    errno = 0;
     int rc = scalana_run_info_write(f, info);
-    if (fclose(f) != 0)
+    int saved = errno;
+    if (fclose(f) != 0) {
         rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0)
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
         rc = -1;
+        saved = errno;
+    }
     if (rc != 0) {
         unlink(tmp);
-        rt_fail("writer", "cannot write %s", path);
+        rt_fail("writer", "cannot write %s: %s", path, saved ? strerror(saved) : "write failed");
     }
     return rc;
 }
