@@ -177,7 +177,8 @@ struct an_frame {
     uint32_t line, column;
     uint32_t fn_first, fn_last; /* the function's own source lines (DWARF; 0 unknown) */
     uint8_t has_dwarf;     /* function known from DWARF (not just the symbol table) */
-    uint8_t in_exe;        /* the frame lies in the analysed executable */
+    uint8_t in_exe;        /* the frame lies in the application's code: the analysed executable
+                              or one of its own shared libraries (symbolize.c) */
 };
 
 /** Resolution of one address: logical frames outermost first (the real

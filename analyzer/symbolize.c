@@ -19,6 +19,7 @@ struct sym_module {
     Dwfl *dwfl;
     Dwfl_Module *mod;
     int is_exe;
+    int is_app; /* the executable or one of the application's own shared libraries */
     Dwarf_Die *cus; size_t ncus; int cus_done; /* every CU, for binaries without .debug_aranges */
     struct fn_range *fns; size_t nfns; int fns_done; /* every subprogram's address ranges, sorted */
     struct fn_lines *lines; size_t lines_cap, lines_n; /* source lines of functions, by DIE */
@@ -103,6 +104,29 @@ void an_sym_free(struct an_symbolizer *s)
     free(s);
 }
 
+/* A shared library of the application's own (its frames with DWARF are
+ * application code, like the executable's): not in a system library
+ * directory, not an MPI library, not the runtime.  Libraries installed with
+ * the system (MPI, libc, their -dbg DWARF included) stay library frames. */
+static int app_library(const char *path)
+{
+    static const char *const sysdirs[] = {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/"};
+    static const char *const libs[] = {"libmpi", "libpmpi", "libmpich", "libopen-", "libscalana", "libucp",
+                                       "libucs", "libuct", "libfabric", "libpsm", "libhwloc", "libpmix",
+                                       "libgfortran", "libstdc++", "libgomp", "libomp", "ld-linux"};
+    if (!path || path[0] != '/')
+        return 0;
+    for (size_t i = 0; i < sizeof sysdirs / sizeof sysdirs[0]; i++)
+        if (strncmp(path, sysdirs[i], strlen(sysdirs[i])) == 0)
+            return 0;
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+        if (strncmp(b, libs[i], strlen(libs[i])) == 0)
+            return 0;
+    return 1;
+}
+
 uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *build_id,
                        char *warn, size_t warnlen)
 {
@@ -122,6 +146,7 @@ uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *bu
     m->path = path, m->build_id = build_id;
     m->is_exe = (*build_id && build_id == s->exe_build_id) ||
                 (*s->exe_path && strcmp(path, s->exe_path) == 0);
+    m->is_app = m->is_exe || app_library(path);
     const char *file = m->is_exe && *s->exe_path ? s->exe_path : path;
     if (*file && access(file, R_OK) == 0) {
         m->dwfl = dwfl_begin(&callbacks);
@@ -447,7 +472,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         snprintf(buf, sizeof buf, "<%s>", base ? base + 1 : m->path);
         r->frames[0].function = an_intern(s->pool, buf);
         r->frames[0].file = an_intern(s->pool, "");
-        r->frames[0].in_exe = (uint8_t)m->is_exe;
+        r->frames[0].in_exe = (uint8_t)m->is_app;
         return;
     }
     Dwarf_Addr bias = 0;
@@ -490,7 +515,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         r->frames[0].file = an_intern(s->pool, lfile ? lfile : "");
         r->frames[0].line = (uint32_t)(lline > 0 ? lline : 0);
         r->frames[0].column = (uint32_t)(lcol > 0 ? lcol : 0);
-        r->frames[0].in_exe = (uint8_t)m->is_exe;
+        r->frames[0].in_exe = (uint8_t)m->is_app;
         if (!name && !lfile) r->unresolved = 1;
         free(scopes);
         return;
@@ -504,7 +529,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         const char *name = die_linkage_name(chain[k]);
         fr->function = an_intern(s->pool, name ? name : "");
         fr->has_dwarf = 1;
-        fr->in_exe = (uint8_t)m->is_exe;
+        fr->in_exe = (uint8_t)m->is_app;
         function_lines(m, cu, chain[k], dbias, &fr->fn_first, &fr->fn_last);
         if (k == 0) {
             fr->file = an_intern(s->pool, lfile ? lfile : "");

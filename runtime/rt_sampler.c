@@ -328,12 +328,20 @@ void rt_sampler_thread_start(struct rt_thread *t)
     if (getcontext(&uc) == 0)
         rt_unwind_signal_context(&uc, warm, 4, &trunc);
     if (rt_sampler_kind == PRF_SAMPLER_PAPI) {
+        static int papi_counted; /* an event set started on some thread */
         if (rt_papi_thread_start(t) == 0) {
+            papi_counted = 1;
             t->timer_ok = 2;
             return;
         }
-        rt_fail("sampler", "PAPI overflow could not start on thread %u", t->index);
-        return;
+        if (papi_counted) {
+            rt_fail("sampler", "PAPI overflow could not start on thread %u", t->index);
+            return;
+        }
+        /* The first thread cannot count (counters listed, none usable: a
+         * virtual machine's PMU): the documented fallback, for every thread. */
+        rt_sampler_kind = PRF_SAMPLER_CPUTIME;
+        rt_info("PAPI cannot count %s here: sampling with the cputime timer instead", rt_opt.papi_event);
     }
     rt_timer_arm(t, rt_sampler_kind == PRF_SAMPLER_CPUTIME ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, 0);
 }
