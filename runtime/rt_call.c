@@ -495,10 +495,19 @@ static void rt_record_completion(struct rt_call *c, uint64_t dt)
             }
         break;
     case RT_RULE_WAITALL:
-        if (c->rc == MPI_ERR_IN_STATUS || (c->flags & RT_CALL_SPLIT))
+        if (c->flags & RT_CALL_SPLIT)
             break; /* charged by rt_waitall_split */
         /* fall through */
     case RT_RULE_TESTALL:
+        if (c->rc == MPI_ERR_IN_STATUS) {
+            /* Each status tells whether its request completed (with or
+             * without an error) or is still pending. */
+            if (c->reqs_saved && a->statuses != MPI_STATUSES_IGNORE)
+                for (int i = 0; i < a->nreq; i++)
+                    if (a->statuses[i].MPI_ERROR != MPI_ERR_PENDING)
+                        rt_complete(c->reqs_saved[i], &a->statuses[i], dt, 0, 0);
+            break;
+        }
         if (c->reqs_saved && (c->rule == RT_RULE_WAITALL || *a->flag))
             for (int i = 0; i < a->nreq; i++)
                 rt_complete(c->reqs_saved[i], a->statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE

@@ -12,6 +12,7 @@
  *               MPI_Finalize
  *   ok          Allreduce, rank 0 prints "result N", MPI_Finalize
  *   chdir DIR   ok, after chdir(DIR) following MPI_Init
+ *   hold S      ok after sleeping S seconds (a job that is still running)
  *   stacks      two threads on small stacks (16 KiB using 8, 64 KiB using 52)
  *               compute while sampled, then ok
  *   dl LIB      dlopen(LIB), its robust_dl_work() (compute + an Allreduce),
@@ -177,7 +178,7 @@ static void *stack_thread(void *p)
     volatile char pad[use]; /* this much of the thread's stack in use while it computes */
     for (size_t i = 0; i < use; i += 512)
         pad[i] = (char)i;
-    j->result = work(8000000) + pad[use / 2];
+    j->result = work(30000000) + pad[use / 2];
     return NULL;
 }
 
@@ -232,6 +233,8 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "chdir") == 0 && argc > 2) {
         if (chdir(argv[2]) != 0)
             rc = 2;
+    } else if (strcmp(mode, "hold") == 0 && argc > 2) {
+        usleep((useconds_t)(atof(argv[2]) * 1e6));
     } else if (strcmp(mode, "stacks") == 0) {
         rc = stacks();
     } else if (strcmp(mode, "dl") == 0 && argc > 2) {
