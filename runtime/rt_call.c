@@ -671,6 +671,17 @@ int rt_waitall_split(struct rt_call *c)
         done = (uint64_t *)(void *)(((uintptr_t)(idx + n) + 7) & ~(uintptr_t)7);
         batch = (int *)(done + n);
     }
+    /* A request we did not see start (MPI-IO, generalized, RMA) may fail
+     * under its own error handler (files: MPI_ERRORS_RETURN): then the whole
+     * call is the application's own Waitall, decided before anything is
+     * completed. */
+    rt_req_lock();
+    for (int i = 0; i < n; i++)
+        if (a->requests[i] != MPI_REQUEST_NULL && !rt_req_find(RT_KEY(a->requests[i]))) {
+            rt_req_unlock();
+            return PMPI_Waitall(n, a->requests, a->statuses);
+        }
+    rt_req_unlock();
     int remaining = 0;
     for (int i = 0; i < n; i++) {
         batch[i] = -1;
