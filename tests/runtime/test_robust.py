@@ -9,6 +9,8 @@ did (scalana-dump --json).
   completion  MPI_ERRORS_RETURN and truncated receives through every
               completion call: same error classes, statuses and sources;
               the good receives charged (8 x 4 bytes from rank 0, tag 10)
+  fcompletion the same for MPI_Waitall with MPI_ERRORS_RETURN set through the
+              Fortran binding (progs/completion_f.f90)
   exit4       rank 0 exit(4) while the others work: same job exit status
   exit9       every rank exit(9) without MPI_Finalize: exit status 9
   longpath    a 300-character run directory: a complete profile
@@ -209,6 +211,20 @@ def case_completion(a, tmp):
             # the receives that fit, whichever call completed them
             check(pe[("MPI_Irecv", 0, 10, "recv")] == [rounds, rounds * 4],
                   f"rank 1: tag 10 receives {pe[('MPI_Irecv', 0, 10, 'recv')]}, want [{rounds}, {rounds * 4}]")
+
+
+def case_fcompletion(a, tmp):
+    """--prog is progs/completion_f.f90: the Fortran binding's own results."""
+    plain = mpirun(a, tmp, [], runtime=False)
+    check(plain.returncode == 0 and "waitall class" in plain.stdout, f"without the runtime: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir})
+    same_as_plain(a, tmp, [], p, plain, "Fortran completion")
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    data = complete(a, rundir, a.np, allreduce=None)
+    if data:
+        x = [x for x in data["ranks"] if x["info"]["world_rank"] == 1]
+        check(x and ops(x[0])["MPI_Waitall"][0] == 1, "rank 1: MPI_Waitall not recorded once")
 
 
 def case_exit4(a, tmp):
