@@ -279,13 +279,15 @@ def case_fullfs(a, tmp):
         sys.exit(77)
     try:
         plain = mpirun(a, tmp, ["ok"], runtime=False)
-        # fill: none left (run.json cannot be written), then room for run.json only
-        for leave, what in ((0, "full"), (3, "room for run.json only")):
+        # fill: none left (run.json cannot be written), then two 4 KiB pages
+        # left (tmpfs allocates whole pages: the owner file and run.json fit,
+        # a profile does not)
+        for leave, what in ((0, "full"), (8, "room for run.json only")):
             for f in os.listdir(mnt):
                 shutil.rmtree(os.path.join(mnt, f)) if os.path.isdir(os.path.join(mnt, f)) else os.unlink(os.path.join(mnt, f))
             with open(os.path.join(mnt, "fill"), "wb", buffering=0) as f:
                 try:
-                    f.write(b"x" * ((64 - leave - 2) * 1024))
+                    f.write(b"x" * ((64 - leave) * 1024 if leave else 60 * 1024))
                     while leave == 0:
                         f.write(b"x" * 512)
                 except OSError:
@@ -299,6 +301,9 @@ def case_fullfs(a, tmp):
             check(not others, f"{what}: other lines on stderr: {others}")
             files = sorted(os.listdir(rundir)) if os.path.isdir(rundir) else []
             check(not [f for f in files if f.endswith(".sclp")], f"{what}: a profile file although the disk is full: {files}")
+            if leave:
+                check("run.json" in files and len(ln) == 1 and "profile-" in ln[0],
+                      f"{what}: want run.json and the line naming the profile: {files} {ln}")
             no_debris(rundir)
     finally:
         subprocess.run(["umount", mnt])
