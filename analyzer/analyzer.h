@@ -194,7 +194,8 @@ struct an_frame {
     uint32_t line, column;
     uint32_t fn_first, fn_last; /* the function's own source lines (DWARF; 0 unknown) */
     uint8_t has_dwarf;     /* function known from DWARF (not just the symbol table) */
-    uint8_t in_exe;        /* the frame lies in the analysed executable */
+    uint8_t in_exe;        /* the frame lies in the application's code: the analysed executable
+                              or one of its own shared libraries (symbolize.c) */
     uint8_t exe_nodebug;   /* in_exe, named from the symbol table of an executable
                               without any DWARF (built without -g) */
     uint32_t sym_offset;   /* exe_nodebug: the address's byte offset in its function

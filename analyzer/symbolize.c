@@ -20,6 +20,7 @@ struct sym_module {
     Dwfl_Module *mod;
     int is_exe;
     int no_dwarf; /* the module has no DWARF at all: names from its symbol table */
+    int is_app; /* the executable or one of the application's own shared libraries */
     Dwarf_Die *cus; size_t ncus; int cus_done; /* every CU, for binaries without .debug_aranges */
     struct fn_range *fns; size_t nfns; int fns_done; /* every subprogram's address ranges, sorted */
     struct fn_lines *lines; size_t lines_cap, lines_n; /* source lines of functions, by DIE */
@@ -139,6 +140,29 @@ void an_sym_free(struct an_symbolizer *s)
     free(s);
 }
 
+/* A shared library of the application's own (its frames with DWARF are
+ * application code, like the executable's): not in a system library
+ * directory, not an MPI library, not the runtime.  Libraries installed with
+ * the system (MPI, libc, their -dbg DWARF included) stay library frames. */
+static int app_library(const char *path)
+{
+    static const char *const sysdirs[] = {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/"};
+    static const char *const libs[] = {"libmpi", "libpmpi", "libmpich", "libopen-", "libscalana", "libucp",
+                                       "libucs", "libuct", "libfabric", "libpsm", "libhwloc", "libpmix",
+                                       "libgfortran", "libstdc++", "libgomp", "libomp", "ld-linux"};
+    if (!path || path[0] != '/')
+        return 0;
+    for (size_t i = 0; i < sizeof sysdirs / sizeof sysdirs[0]; i++)
+        if (strncmp(path, sysdirs[i], strlen(sysdirs[i])) == 0)
+            return 0;
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+        if (strncmp(b, libs[i], strlen(libs[i])) == 0)
+            return 0;
+    return 1;
+}
+
 uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *build_id,
                        char *warn, size_t warnlen)
 {
@@ -158,6 +182,7 @@ uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *bu
     m->path = path, m->build_id = build_id;
     m->is_exe = (*build_id && build_id == s->exe_build_id) ||
                 (*s->exe_path && strcmp(path, s->exe_path) == 0);
+    m->is_app = m->is_exe || app_library(path);
     const char *file = m->is_exe && *s->exe_path ? s->exe_path : path;
     if (!m->is_exe && *build_id && s->nlib_dirs && !file_has_build_id(file, build_id)) {
         /* rebuilt or gone since the run: a run's own copy of it, by file name and build-id */
@@ -509,7 +534,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         snprintf(buf, sizeof buf, "<%s>", base ? base + 1 : m->path);
         r->frames[0].function = an_intern(s->pool, buf);
         r->frames[0].file = an_intern(s->pool, "");
-        r->frames[0].in_exe = (uint8_t)m->is_exe;
+        r->frames[0].in_exe = (uint8_t)m->is_app;
         return;
     }
     Dwarf_Addr bias = 0;
@@ -555,6 +580,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         r->frames[0].in_exe = (uint8_t)m->is_exe;
         r->frames[0].exe_nodebug = (uint8_t)(m->is_exe && m->no_dwarf && name && !implementation_symbol(name));
         if (r->frames[0].exe_nodebug) r->frames[0].sym_offset = (uint32_t)off;
+        r->frames[0].in_exe = (uint8_t)m->is_app;
         if (!name && !lfile) r->unresolved = 1;
         free(scopes);
         return;
@@ -572,7 +598,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
         bool is_main = false;
         fr->main_program = dwarf_attr_integrate(chain[k], DW_AT_main_subprogram, &ma) &&
                            dwarf_formflag(&ma, &is_main) == 0 && is_main;
-        fr->in_exe = (uint8_t)m->is_exe;
+        fr->in_exe = (uint8_t)m->is_app;
         function_lines(m, cu, chain[k], dbias, &fr->fn_first, &fr->fn_last);
         if (k == 0) {
             fr->file = an_intern(s->pool, lfile ? lfile : "");

@@ -490,7 +490,11 @@ int prf_file_write(const char *path, uint32_t first_rank, uint32_t rank_count,
         crcs[i] = sizes[i] ? prf_crc32(sections[i], sizes[i]) : 0;
     }
     prf_file_prefix_build(prefix, first_rank, rank_count, world_size, exe_hash, sizes, crcs, NULL);
-    snprintf(tmp, plen + 16, "%s.tmp", path);
+    /* A hidden temporary beside it (".name.tmp"): a writer killed mid-way
+     * leaves nothing that looks like a profile. */
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    snprintf(tmp, plen + 16, "%.*s.%s.tmp", (int)dirlen, path, path + dirlen);
     int rc = -1, saved = 0;
     FILE *f = fopen(tmp, "wb");
     if (f) {

@@ -315,7 +315,9 @@ def f_wrapper(c):
     if c["rule"] == "waitall":
         # Completed in C through the Waitsome loop, handles converted back.
         n, rq, st = roles["nreq"], roles["requests"], roles["statuses"]
-        o.append("    if (rt_opt.waitall_split && rqs_ && csts_ != MPI_STATUSES_IGNORE) {")
+        # Not once errors can reach the application: then its own Fortran
+        # Waitall (the library's Fortran statuses on error, rt_errh.c).
+        o.append("    if (rt_opt.waitall_split && !rt_errors_visible && rqs_ && csts_ != MPI_STATUSES_IGNORE) {")
         o.append("        c_.rc = rt_waitall_split(&c_);")
         o.append(f"        rt_f_requests_back(*{n}, {rq}, rqs_, {st}, csts_);")
         o.append("        if (ierr)")

@@ -495,10 +495,19 @@ static void rt_record_completion(struct rt_call *c, uint64_t dt)
             }
         break;
     case RT_RULE_WAITALL:
-        if (c->rc == MPI_ERR_IN_STATUS || (c->flags & RT_CALL_SPLIT))
+        if (c->flags & RT_CALL_SPLIT)
             break; /* charged by rt_waitall_split */
         /* fall through */
     case RT_RULE_TESTALL:
+        if (c->rc == MPI_ERR_IN_STATUS) {
+            /* Each status tells whether its request completed (with or
+             * without an error) or is still pending. */
+            if (c->reqs_saved && a->statuses != MPI_STATUSES_IGNORE)
+                for (int i = 0; i < a->nreq; i++)
+                    if (a->statuses[i].MPI_ERROR != MPI_ERR_PENDING)
+                        rt_complete(c->reqs_saved[i], &a->statuses[i], dt, 0, 0);
+            break;
+        }
         if (c->reqs_saved && (c->rule == RT_RULE_WAITALL || *a->flag))
             for (int i = 0; i < a->nreq; i++)
                 rt_complete(c->reqs_saved[i], a->statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
@@ -641,7 +650,9 @@ int rt_waitall_split(struct rt_call *c)
 {
     struct rt_args *a = &c->a;
     int n = a->nreq;
-    if (n <= 0 || !c->reqs_saved)
+    /* An error the application can see must come from its own MPI_Waitall
+     * (error class, statuses, which requests are freed): no split then. */
+    if (n <= 0 || !c->reqs_saved || rt_errors_visible)
         return PMPI_Waitall(n, a->requests, a->statuses);
     size_t need = (size_t)n * (sizeof(MPI_Status) + sizeof(int) + sizeof(uint64_t) + sizeof(int));
     unsigned char *mem = rt_scratch(2, need);
@@ -660,6 +671,17 @@ int rt_waitall_split(struct rt_call *c)
         done = (uint64_t *)(void *)(((uintptr_t)(idx + n) + 7) & ~(uintptr_t)7);
         batch = (int *)(done + n);
     }
+    /* A request we did not see start (MPI-IO, generalized, RMA) may fail
+     * under its own error handler (files: MPI_ERRORS_RETURN): then the whole
+     * call is the application's own Waitall, decided before anything is
+     * completed. */
+    rt_req_lock();
+    for (int i = 0; i < n; i++)
+        if (a->requests[i] != MPI_REQUEST_NULL && !rt_req_find(RT_KEY(a->requests[i]))) {
+            rt_req_unlock();
+            return PMPI_Waitall(n, a->requests, a->statuses);
+        }
+    rt_req_unlock();
     int remaining = 0;
     for (int i = 0; i < n; i++) {
         batch[i] = -1;
@@ -675,12 +697,13 @@ int rt_waitall_split(struct rt_call *c)
              * does Wait, which leaves them as they are. */
             MPI_Request h = a->requests[i];
             PMPI_Wait(&h, &a->statuses[i]);
+            batch[i] = -2;
         } else
             remaining++;
     }
-    int rc = MPI_SUCCESS, nbatch = 0;
+    int rc = MPI_SUCCESS, nbatch = 0, out = 0;
     while (remaining > 0) {
-        int out = 0;
+        out = 0;
         rc = PMPI_Waitsome(n, a->requests, &out, idx, st);
         if (rc != MPI_SUCCESS || out == MPI_UNDEFINED)
             break;
@@ -695,8 +718,19 @@ int rt_waitall_split(struct rt_call *c)
         remaining -= out;
     }
     if (rc != MPI_SUCCESS) {
-        /* Let the library report the error with Waitall's own semantics. */
-        return PMPI_Waitall(n, a->requests, a->statuses);
+        /* Only reached when an error handler was installed behind our back
+         * (rt_errh.c sees the usual ones).  The requests Waitsome completed
+         * are freed: never hand them to the library again.  Waitall's result
+         * as the standard defines it: MPI_ERR_IN_STATUS, the error of each
+         * request in its status, MPI_SUCCESS for those completed before,
+         * MPI_ERR_PENDING for those still outstanding (left active). */
+        if (rc != MPI_ERR_IN_STATUS || out == MPI_UNDEFINED)
+            return rc;
+        for (int i = 0; i < n; i++)
+            a->statuses[i].MPI_ERROR = batch[i] == -1 ? MPI_ERR_PENDING : MPI_SUCCESS;
+        for (int k = 0; k < out; k++)
+            a->statuses[idx[k]] = st[k];
+        return rc;
     }
     uint64_t end = rt_ticks();
     c->flags |= RT_CALL_SPLIT;

@@ -347,6 +347,15 @@ RT_HIDDEN void rt_exe_path(char *out, size_t n);
  *  flags: enum prf_rank_flags of how it is written. */
 RT_HIDDEN int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes);
 
+/* ---- alternate signal stacks (rt_sampler.c) ------------------------------------ */
+/** Gives the calling thread an alternate signal stack for the sampler's
+ *  handler (64 KiB and a guard page), unless it has one.  Returns the mapping
+ *  for rt_altstack_end, or NULL (none made: the handler then runs on the
+ *  thread's own stack). */
+RT_HIDDEN void *rt_altstack_begin(void);
+/** Removes the calling thread's stack from rt_altstack_begin (NULL: nothing). */
+RT_HIDDEN void rt_altstack_end(void *mem);
+
 /* ---- run directory (rt_rundir.c) ------------------------------------------- */
 /** Decides the run directory name into rt_g.run_dir (SCALANA_OUTPUT or
  *  scalana-<exe>-<p>p).  prepare (rank 0): an existing run directory (holds

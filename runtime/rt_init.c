@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -153,7 +154,7 @@ static uint32_t rt_host_usable_cores(MPI_Comm node)
 }
 
 
-static void rt_write_run_json_present(const char *written_by);
+static int rt_write_run_json_present(const char *written_by);
 static void rt_at_exit(void);
 static volatile int rt_activate_spin;
 
@@ -234,13 +235,19 @@ void rt_activate(int thread_level)
      * directory; finalize, exit and abort rewrite it (temporary + rename). */
     if (prepared) {
         rt_keep_exe_begin(); /* before run.json: a hard link is named in it at once */
-        rt_write_run_json_present("running");
+        /* Not even run.json can be written (a full disk): the writer is off
+         * from the start, so the run says so once and never leaves a partial file. */
+        if (rt_write_run_json_present("running") != 0) prepared = 0;
     }
     /* Every rank learns whether the directory is usable (rank 0 printed the
      * one line otherwise); no rank leaves MPI_Init before run.json exists. */
     int off = rank == 0 ? !prepared : 0;
-    if (rt_tool_comm != MPI_COMM_NULL)
+    if (rt_tool_comm != MPI_COMM_NULL) {
         PMPI_Bcast(&off, 1, MPI_INT, 0, rt_tool_comm);
+        /* rank 0 may have chosen another name (the one asked for is in use) */
+        if (!off)
+            PMPI_Bcast(rt_g.run_dir, (int)sizeof rt_g.run_dir, MPI_CHAR, 0, rt_tool_comm);
+    }
     if (off) {
         rt_g.writer_off = 1;
         rt_fail_record("writer", "the run directory is not usable (see world rank 0)");
@@ -353,8 +360,9 @@ static int rt_cmp_host(const void *a, const void *b)
     return strcmp(((const struct rt_host_entry *)a)->name, ((const struct rt_host_entry *)b)->name);
 }
 
-/* run.json on rank 0 with the host table from all ranks (hosts may be NULL). */
-static void rt_write_run_json_hosts(const struct rt_host_entry *hosts, uint32_t n, const char *written_by,
+/* run.json on rank 0 with the host table from all ranks (hosts may be NULL).
+ * Returns 0 when written. */
+static int rt_write_run_json_hosts(const struct rt_host_entry *hosts, uint32_t n, const char *written_by,
                                     char **files, uint32_t nfiles)
 {
     struct scalana_run_info info;
@@ -415,7 +423,7 @@ static void rt_write_run_json_hosts(const struct rt_host_entry *hosts, uint32_t 
         info.usable_cores += hv[h].usable_cores;
     info.profile_files = files;
     info.profile_file_count = nfiles;
-    rt_write_run_json(&info);
+    int rc = rt_write_run_json(&info);
     for (uint32_t h = 0; h < nh; h++)
         free(hv[h].ranks);
     free(hv);
@@ -423,6 +431,7 @@ static void rt_write_run_json_hosts(const struct rt_host_entry *hosts, uint32_t 
     free(order);
     free(info.argv ? info.argv[0] : NULL);
     free(info.argv);
+    return rc;
 }
 
 /* Names of the profile files now in the run directory (rank 0 at exit/abort). */
@@ -453,14 +462,16 @@ static uint32_t rt_list_profiles(char ***out)
     return n;
 }
 
-static void rt_write_run_json_present(const char *written_by)
+/* Returns 0 when run.json was written. */
+static int rt_write_run_json_present(const char *written_by)
 {
     char **files;
     uint32_t n = rt_list_profiles(&files);
-    rt_write_run_json_hosts(NULL, 0, written_by, files, n);
+    int rc = rt_write_run_json_hosts(NULL, 0, written_by, files, n);
     for (uint32_t i = 0; i < n; i++)
         free(files[i]);
     free(files);
+    return rc;
 }
 
 /* SIGTERM from the start of exit() (an atexit handler registered at
@@ -509,39 +520,13 @@ static void rt_at_exit(void)
         rt_term_hold_begin();
 }
 
-/* At exit without MPI_Finalize, after this rank wrote its file: launchers
- * kill every rank once the first one is gone, so a rank waits (at most
- * RT_EXIT_WAIT_NS) in a non-blocking barrier of the tool's communicator for
- * the others that exit too; when all ranks exit, none is gone before every
- * one has written.  A rank that exits alone is delayed by the bound. */
-#define RT_EXIT_WAIT_NS 1000000000ull
-static int rt_exit_rendezvous(void)
-{
-    int fin = 1;
-    if (rt_tool_comm == MPI_COMM_NULL || rt_g.world_size < 2 || PMPI_Finalized(&fin) != MPI_SUCCESS || fin)
-        return 0;
-    MPI_Request req;
-    if (PMPI_Ibarrier(rt_tool_comm, &req) != MPI_SUCCESS)
-        return 0;
-    uint64_t end = rt_now_ns() + RT_EXIT_WAIT_NS;
-    int done = 0;
-    while (!done && rt_now_ns() < end) {
-        if (PMPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            break;
-        if (!done) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-    }
-    return done;
-}
-
 /* This rank's own profile file, then (rank 0) run.json listing the files
- * present; run.json exists since activation ("running").  rendezvous: then
- * wait for the other ranks that exit (rt_exit_rendezvous) and (rank 0)
- * rewrite run.json when they all did.
+ * present; run.json exists since activation ("running").  Never waits for
+ * other ranks: a process that exits leaves as soon as it would without the
+ * runtime (after its own write), so the launcher sees the same exit status
+ * and stops the same ranks at the same time.
  * Returns 0 when the profile was written. */
-static int rt_write_alone(uint32_t flags, const char *written_by, int rendezvous)
+static int rt_write_alone(uint32_t flags, const char *written_by)
 {
     rt_term_hold_begin();
     rt_collectors_flush();
@@ -549,15 +534,36 @@ static int rt_write_alone(uint32_t flags, const char *written_by, int rendezvous
     int rc = rt_write_single(flags);
     if (rt_g.world_rank == 0)
         rt_write_run_json_present(written_by);
-    if (rendezvous && !rt_g.writer_off && rt_exit_rendezvous() && rt_g.world_rank == 0)
-        rt_write_run_json_present(written_by); /* now listing every rank's file */
     rt_term_hold_end();
     return rc;
 }
 
+/* Writes n bytes at off (retrying short writes).  Returns 0 or -1 (errno). */
+static int rt_pwrite_all(int fd, const void *buf, size_t n, uint64_t off)
+{
+    const unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t k = pwrite(fd, p, n, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return 0;
+}
+
 /* The collective write: every rank's section in one file, at offsets from an
  * exclusive scan of the section sizes; rank 0 writes the header and index
- * from the gathered sizes and CRCs. */
+ * from the gathered sizes and CRCs (a constant-size gather per rank).  Plain
+ * POSIX writes of disjoint ranges, not MPI-IO: no shared file pointer (Open
+ * MPI's formats the path into a fixed buffer and aborts on long paths), no
+ * messages of the MPI library's on the application's stderr.  Atomic: into a
+ * temporary name in our own run directory, renamed by rank 0 once every rank
+ * wrote; on any failure the temporary is removed (complete or absent).
+ * Returns 0, or -1 on every rank (nothing printed: the caller falls back). */
 static int rt_write_collective(void)
 {
     MPI_Comm comm = rt_tool_comm;
@@ -578,21 +584,20 @@ static int rt_write_collective(void)
     if (rank == 0)
         off = 0;
     uint64_t prefix = prf_file_prefix_bytes((uint32_t)size);
-    char name[64], path[4200];
+    char name[64], path[4200], tmp[4200];
     snprintf(name, sizeof name, "profile-%06u-%06u%s", 0u, (unsigned)(size - 1), SCALANA_PROFILE_SUFFIX);
     snprintf(path, sizeof path, "%s/%s", rt_g.run_dir, name);
-    MPI_File fh;
-    int err = PMPI_File_open(comm, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS;
-    int any_err = err;
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", rt_g.run_dir, name);
+    /* Rank 0 creates the temporary; the others open it after. */
+    int fd = rank == 0 ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : -1;
+    int err = rank == 0 && fd < 0, any_err = err;
     PMPI_Allreduce(&err, &any_err, 1, MPI_INT, MPI_MAX, comm);
-    if (any_err) {
-        if (!err)
-            PMPI_File_close(&fh);
-        free(all); free(hosts); free(sec);
-        return -1;
+    if (!any_err && rank != 0) {
+        fd = open(tmp, O_WRONLY | O_CLOEXEC);
+        err = fd < 0;
     }
-    PMPI_File_set_size(fh, 0);
-    if (rank == 0) {
+    err |= !ok;
+    if (!err && rank == 0) {
         uint64_t *bytes = malloc((size_t)size * sizeof *bytes);
         uint32_t *crc = malloc((size_t)size * sizeof *crc);
         void *buf = malloc(prefix);
@@ -602,17 +607,23 @@ static int rt_write_collective(void)
                 crc[i] = (uint32_t)all[2 * i + 1];
             }
             prf_file_prefix_build(buf, 0, (uint32_t)size, (uint32_t)size, rt_exe_hash(), bytes, crc, NULL);
-            MPI_Status st;
-            err |= PMPI_File_write_at(fh, 0, buf, (int)prefix, MPI_BYTE, &st) != MPI_SUCCESS;
+            err |= rt_pwrite_all(fd, buf, prefix, 0) != 0;
         } else
             err = 1;
         free(bytes); free(crc); free(buf);
     }
-    MPI_Status st;
-    err |= PMPI_File_write_at_all(fh, (MPI_Offset)(prefix + off), ok ? sec : NULL, ok ? (int)n : 0, MPI_BYTE,
-                                  &st) != MPI_SUCCESS;
-    PMPI_File_close(&fh);
+    if (!err && !any_err)
+        err |= rt_pwrite_all(fd, sec, n, prefix + off) != 0;
+    if (fd >= 0 && close(fd) != 0) /* a network file system reports a full disk here */
+        err = 1;
     PMPI_Allreduce(&err, &any_err, 1, MPI_INT, MPI_MAX, comm);
+    if (rank == 0) {
+        if (!any_err && rename(tmp, path) != 0)
+            any_err = 1;
+        if (any_err)
+            unlink(tmp);
+    }
+    PMPI_Bcast(&any_err, 1, MPI_INT, 0, comm);
     if (!any_err && rank == 0) {
         char *files[1] = {name};
         rt_write_run_json_hosts(hosts, (uint32_t)size, "finalize", files, 1);
@@ -641,7 +652,7 @@ int rt_finalize_prepare(void)
          * rank that failed, or rank 0 when all succeeded. */
         unsigned failures = rt_error_count;
         rt_fail_quiet = 1;
-        rt_write_alone(PRF_RANK_FINALIZED, "finalize", 0);
+        rt_write_alone(PRF_RANK_FINALIZED, "finalize");
         rt_fail_quiet = 0;
         if (!rt_fail_once(failures) && rt_g.world_rank == 0)
             rt_log("collective profile write failed: each rank wrote its own file");
@@ -676,7 +687,7 @@ void rt_abort_prepare(void)
     if (t)
         t->depth++;
     rt_record_simple(RT_OP_ABORT, 0, 0);
-    rt_write_alone(PRF_RANK_ABORTED, "abort", 0);
+    rt_write_alone(PRF_RANK_ABORTED, "abort");
 }
 
 RT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
@@ -712,9 +723,7 @@ __attribute__((destructor)) static void rt_unload(void)
     }
     rt_g.state = RT_WRITTEN;
     struct rt_thread *t = rt_self;
-    /* exit() from inside an MPI call (a signal or error handler): no MPI */
-    int in_mpi = t && t->depth > 0;
     if (t)
         t->depth++;
-    rt_write_alone(PRF_RANK_AT_EXIT, "exit", !in_mpi);
+    rt_write_alone(PRF_RANK_AT_EXIT, "exit");
 }

@@ -1,9 +1,12 @@
 /* rt_modules.c — the loaded objects (path, executable segments, load base,
  * GNU build-id) used to make sampled addresses module-relative at write time. */
+#define _GNU_SOURCE 1
 #include "rt_core.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,10 +91,77 @@ static int rt_mod_cb(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
+/* ---- objects unloaded before the write -----------------------------------------
+ * A library closed with dlclose before MPI_Finalize is gone from
+ * dl_iterate_phdr when the profile is written, but contexts recorded while it
+ * was loaded point into it: the object is remembered as the application
+ * closes it (dlclose is interposed) and added to the table at write time. */
+static struct rt_mod_list rt_gone;
+static pthread_mutex_t rt_gone_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+struct rt_gone_find { struct rt_mod_list *l; uintptr_t base; const char *name; };
+
+static int rt_gone_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct rt_gone_find *f = data;
+    if (info->dlpi_addr != f->base || !info->dlpi_name || strcmp(info->dlpi_name, f->name) != 0)
+        return 0;
+    for (uint32_t i = 0; i < f->l->n; i++)
+        if (f->l->v[i].base == f->base && strcmp(f->l->v[i].path, info->dlpi_name) == 0)
+            return 1; /* remembered already (a second handle) */
+    rt_mod_cb(info, size, f->l);
+    return 1;
+}
+
+typedef int (*rt_dlclose_fn)(void *);
+
+RT_EXPORT int dlclose(void *handle)
+{
+    static rt_dlclose_fn real;
+    if (RT_UNLIKELY(!real))
+        real = (rt_dlclose_fn)dlsym(RTLD_NEXT, "dlclose");
+    if (!real)
+        return -1;
+    struct link_map *lm = NULL;
+    void *volatile h = handle; /* declared nonnull, but applications pass NULL */
+    if (rt_g.state == RT_ON && h && dlinfo(handle, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name &&
+        lm->l_name[0]) {
+        pthread_mutex_lock(&rt_gone_mutex);
+        struct rt_gone_find f = {&rt_gone, (uintptr_t)lm->l_addr, lm->l_name};
+        dl_iterate_phdr(rt_gone_cb, &f);
+        pthread_mutex_unlock(&rt_gone_mutex);
+    }
+    return real(handle);
+}
+
 int rt_modules_load(struct rt_module **mods, uint32_t *count)
 {
     struct rt_mod_list l = {0};
     dl_iterate_phdr(rt_mod_cb, &l);
+    /* Then the closed ones not loaded again at the same place; the loaded
+     * objects come first, so an address reused by a later library is its. */
+    pthread_mutex_lock(&rt_gone_mutex);
+    for (uint32_t i = 0; i < rt_gone.n; i++) {
+        const struct rt_module *g = &rt_gone.v[i];
+        int again = 0;
+        for (uint32_t k = 0; k < l.n && !again; k++)
+            again = l.v[k].base == g->base && l.v[k].lo == g->lo && strcmp(l.v[k].path, g->path) == 0;
+        if (again)
+            continue;
+        if (l.n >= l.cap) {
+            uint32_t cap = l.cap ? l.cap * 2 : 64;
+            struct rt_module *v = realloc(l.v, cap * sizeof *v);
+            if (!v)
+                break;
+            l.v = v;
+            l.cap = cap;
+        }
+        l.v[l.n] = *g;
+        l.v[l.n].index = PRF_NONE;
+        l.v[l.n].used = 0;
+        l.n++;
+    }
+    pthread_mutex_unlock(&rt_gone_mutex);
     *mods = l.v;
     *count = l.n;
     return l.v ? 0 : -1;

@@ -125,4 +125,10 @@ RT_HIDDEN void rt_finalize_done(void);
 RT_HIDDEN void rt_abort_prepare(void);
 RT_HIDDEN void rt_pcontrol(int level);
 
+/* ---- error handlers (rt_errh.c) ----------------------------------------- */
+/** Set once the application installed an error handler other than
+ *  MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT: errors may then reach it, and no
+ *  call is rewritten (MPI_Waitall is not split). */
+RT_HIDDEN extern volatile int rt_errors_visible;
+
 #endif

@@ -1,8 +1,10 @@
 /* rt_rundir.c — the run directory: its name (SCALANA_OUTPUT or
- * scalana-<exe>-<p>p), moving an existing one aside, the one-rank profile
- * written at exit or abort, and run.json. */
+ * scalana-<exe>-<p>p, absolute at start-up), its ownership (one live process
+ * per directory), moving an earlier one aside, the one-rank profile written
+ * at exit or abort, and run.json. */
 #include "rt_core.h"
 #include "rt_rate.h"
+#include "scalana/profile_format.h"
 #include "scalana/psg_format.h"
 #include "scalana/run_info.h"
 
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,20 +63,32 @@ uint32_t rt_usable_cores_of_mask(const unsigned long *mask, int nwords)
     return n ? n : 1;
 }
 
+/* The working directory at start-up (malloc'ed by getcwd: no length limit);
+ * "." when it cannot be read. */
+static void rt_cwd(char *out, size_t n)
+{
+    char *cwd = getcwd(NULL, 0);
+    snprintf(out, n, "%s", cwd ? cwd : ".");
+    free(cwd);
+}
+
 int rt_rundir_name(uint32_t world_size)
 {
+    /* Absolute from the start: the application may chdir() later. */
+    char cwd[2048];
+    rt_cwd(cwd, sizeof cwd);
     if (rt_opt.output) {
-        snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%s", rt_opt.output);
+        if (rt_opt.output[0] == '/')
+            snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%s", rt_opt.output);
+        else
+            snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%.2047s/%.2047s", cwd, rt_opt.output);
         return 0;
     }
     char exe[4096];
     rt_exe_path(exe, sizeof exe);
     const char *b = strrchr(exe, '/');
     b = b ? b + 1 : exe;
-    char cwd[3000];
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, ".");
-    snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%.2999s/scalana-%.255s-%up", cwd, *b ? b : "app", world_size);
+    snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%.2047s/scalana-%.255s-%up", cwd, *b ? b : "app", world_size);
     return 0;
 }
 
@@ -93,8 +108,71 @@ static int rt_mkdir_p(const char *path)
     return 0;
 }
 
-/* What an existing directory holds: 0 nothing, 1 a ScalAna run (run.json or
- * profile-*.sclp), 2 only other files, -1 unreadable. */
+/* ---- ownership ----------------------------------------------------------------
+ * A run directory belongs to the process that created its owner file
+ * (O_EXCL) and holds a shared flock on it for its whole life: the lock goes
+ * with the process, so "in use" needs no pid or host checks.  Looking at an
+ * existing directory, claiming it and moving it aside happen under an
+ * exclusive flock of the directory itself, so two processes starting at once
+ * (two jobs, or a singleton beside a job) never both own one directory and
+ * never move a live one aside. */
+#define RT_OWNER_FILE ".scalana-owner"
+static int rt_owner_fd = -1;
+
+/* 0 claimed, 1 another process claimed it first, -1 error (errno). */
+static int rt_claim(const char *dir)
+{
+    char p[4400];
+    snprintf(p, sizeof p, "%s/%s", dir, RT_OWNER_FILE);
+    int fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return errno == EEXIST ? 1 : -1;
+    flock(fd, LOCK_SH);
+    char line[160];
+    int n = snprintf(line, sizeof line, "ScalAna run directory\npid %d\nhost %s\n", (int)getpid(), rt_g.hostname);
+    if (n > 0 && write(fd, line, (size_t)n) < 0)
+        n = 0; /* the lock, not the text, is what counts */
+    if (rt_owner_fd >= 0)
+        close(rt_owner_fd);
+    rt_owner_fd = fd;
+    return 0;
+}
+
+/* Whether a live process owns dir (holds its owner file's lock). */
+static int rt_owner_alive(const char *dir)
+{
+    char p[4400];
+    snprintf(p, sizeof p, "%s/%s", dir, RT_OWNER_FILE);
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    int alive = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd); /* drops the lock we may have taken */
+    return alive;
+}
+
+/* Whether path starts with the n bytes of magic. */
+static int rt_file_starts(const char *path, const char *magic, size_t n)
+{
+    char buf[64];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t k = read(fd, buf, n < sizeof buf ? n : sizeof buf);
+    close(fd);
+    return k == (ssize_t)n && memcmp(buf, magic, n) == 0;
+}
+
+/* Our run.json: its "format" member (written first) names the format. */
+static int rt_is_our_run_json(const char *path)
+{
+    static const char head[] = "{\n  \"format\": \"scalana-run\"";
+    return rt_file_starts(path, head, sizeof head - 1);
+}
+
+/* What an existing directory holds: 0 nothing, 1 ScalAna output (an owner
+ * file, our run.json, or a file with the profile magic), 2 only other files
+ * (a user's file merely named run.json included), -1 unreadable. */
 static int rt_dir_kind(const char *path)
 {
     DIR *d = opendir(path);
@@ -102,13 +180,16 @@ static int rt_dir_kind(const char *path)
         return -1;
     int kind = 0;
     struct dirent *e;
+    char p[4700];
     while ((e = readdir(d))) {
         const char *n = e->d_name;
         if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
             continue;
-        /* run.json, profile-*.sclp, also their temporaries of a killed write */
-        if (strncmp(n, SCALANA_RUN_INFO_FILE, strlen(SCALANA_RUN_INFO_FILE)) == 0 ||
-            (strncmp(n, "profile-", 8) == 0 && strstr(n, SCALANA_PROFILE_SUFFIX))) {
+        snprintf(p, sizeof p, "%s/%s", path, n);
+        if (strcmp(n, RT_OWNER_FILE) == 0 ||
+            (strcmp(n, SCALANA_RUN_INFO_FILE) == 0 && rt_is_our_run_json(p)) ||
+            (strncmp(n, "profile-", 8) == 0 && strstr(n, SCALANA_PROFILE_SUFFIX) &&
+             rt_file_starts(p, SCALANA_PROFILE_MAGIC, SCALANA_PROFILE_MAGIC_LEN))) {
             kind = 1;
             break;
         }
@@ -118,42 +199,113 @@ static int rt_dir_kind(const char *path)
     return kind;
 }
 
-int rt_rundir_prepare(void)
+/* Moves an earlier run (its owner gone) aside: dir.<time>[-i]. */
+static int rt_move_aside(const char *dir)
 {
+    char stamp[32], aside[4400];
     struct stat sb;
-    if (stat(rt_g.run_dir, &sb) == 0) {
-        /* Only a run directory is moved aside; the user's files are never touched. */
-        int kind = S_ISDIR(sb.st_mode) ? rt_dir_kind(rt_g.run_dir) : 3;
-        if (kind != 1) {
-            if (kind == 0)
-                goto create; /* an empty directory is used as is */
-            rt_fail("writer", "%s %s: not touched, no profile written (set SCALANA_OUTPUT to a new path)",
-                    rt_g.run_dir,
-                    kind == 3    ? "exists and is not a directory"
-                    : kind == 2  ? "exists and is not a ScalAna run directory (no run.json or profile-*.sclp)"
-                                 : "exists and cannot be read");
-            return -1;
-        }
-        char stamp[32], aside[4200];
-        time_t now = time(NULL);
-        struct tm tm;
-        localtime_r(&now, &tm);
-        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-        snprintf(aside, sizeof aside, "%s.%s", rt_g.run_dir, stamp);
-        for (int i = 1; stat(aside, &sb) == 0 && i < 100; i++)
-            snprintf(aside, sizeof aside, "%s.%s-%d", rt_g.run_dir, stamp, i);
-        if (rename(rt_g.run_dir, aside) != 0) {
-            rt_fail("writer", "cannot move %s aside: %s", rt_g.run_dir, strerror(errno));
-            return -1;
-        }
-        rt_log("%s existed: moved to %s", rt_g.run_dir, aside);
-    }
-create:
-    if (rt_mkdir_p(rt_g.run_dir) != 0) {
-        rt_fail("writer", "cannot create %s: %s", rt_g.run_dir, strerror(errno));
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(aside, sizeof aside, "%s.%s", dir, stamp);
+    for (int i = 1; stat(aside, &sb) == 0 && i < 100; i++)
+        snprintf(aside, sizeof aside, "%s.%s-%d", dir, stamp, i);
+    if (rename(dir, aside) != 0) {
+        rt_fail("writer", "cannot move %s aside: %s", dir, strerror(errno));
         return -1;
     }
+    rt_log("%s existed: moved to %s", dir, aside);
     return 0;
+}
+
+/* One try at name: 0 owned now, 1 taken by a live job (try another name),
+ * 2 retry the same name (it changed under us), -1 refused (one line when
+ * first: the name the user asked for). */
+static int rt_try_dir(const char *name, int first)
+{
+    /* Created or not, it is claimed under its lock (below). */
+    if (mkdir(name, 0777) != 0 && errno != EEXIST) {
+        rt_fail("writer", "cannot create %s: %s", name, strerror(errno));
+        return -1;
+    }
+    struct stat sb, fb;
+    if (stat(name, &sb) != 0)
+        return 2; /* moved away meanwhile */
+    if (!S_ISDIR(sb.st_mode)) {
+        if (first)
+            rt_fail("writer", "%s exists and is not a directory: not touched, no profile written "
+                    "(set SCALANA_OUTPUT to a new path)", name);
+        return first ? -1 : 1;
+    }
+    int dfd = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0 || flock(dfd, LOCK_EX) != 0) {
+        if (dfd >= 0)
+            close(dfd);
+        rt_fail("writer", "%s exists and cannot be read: not touched, no profile written", name);
+        return -1;
+    }
+    int rc;
+    if (fstat(dfd, &fb) != 0 || stat(name, &sb) != 0 || fb.st_ino != sb.st_ino || fb.st_dev != sb.st_dev) {
+        rc = 2; /* replaced while we waited for the lock */
+    } else {
+        int kind = rt_dir_kind(name);
+        if (kind == 0) {
+            int c = rt_claim(name); /* an empty directory is used as is */
+            rc = c == 0 ? 0 : c == 1 ? 1 : -1;
+        } else if (kind == 1) {
+            if (rt_owner_alive(name))
+                rc = 1;
+            else
+                rc = rt_move_aside(name) == 0 ? 2 : -1;
+        } else {
+            if (first)
+                rt_fail("writer", "%s %s: not touched, no profile written (set SCALANA_OUTPUT to a new path)", name,
+                        kind == 2 ? "exists and is not a ScalAna run directory (no run.json or profile-*.sclp of ours)"
+                                  : "exists and cannot be read");
+            rc = first ? -1 : 1;
+        }
+    }
+    flock(dfd, LOCK_UN);
+    close(dfd);
+    return rc;
+}
+
+int rt_rundir_prepare(void)
+{
+    char want[4080], name[4096];
+    snprintf(want, sizeof want, "%.4079s", rt_g.run_dir);
+    /* The parents (never moved or claimed). */
+    char *slash = strrchr(want, '/');
+    if (slash && slash != want) {
+        *slash = '\0';
+        int bad = rt_mkdir_p(want) != 0;
+        *slash = '/';
+        if (bad) {
+            rt_fail("writer", "cannot create %s: %s", want, strerror(errno));
+            return -1;
+        }
+    }
+    for (int k = 1, tries = 0; k < 1000 && tries < 4000; tries++) {
+        if (k == 1)
+            snprintf(name, sizeof name, "%s", want);
+        else
+            snprintf(name, sizeof name, "%s.%d", want, k);
+        int rc = rt_try_dir(name, k == 1);
+        if (rc < 0)
+            return -1;
+        if (rc == 1)
+            k++;
+        if (rc != 0)
+            continue;
+        if (k > 1) {
+            snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%s", name);
+            rt_log("%s is in use by a running job: writing to %s", want, name);
+        }
+        return 0;
+    }
+    rt_fail("writer", "no free run directory next to %s", want);
+    return -1;
 }
 
 int rt_rundir_ensure(void)
@@ -285,14 +437,20 @@ int rt_write_run_json(struct scalana_run_info *info)
         rt_fail("writer", "cannot write %s: %s", path, strerror(errno));
         return -1;
     }
+    errno = 0;
     int rc = scalana_run_info_write(f, info);
-    if (fclose(f) != 0)
+    int saved = errno;
+    if (fclose(f) != 0) {
         rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0)
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
         rc = -1;
+        saved = errno;
+    }
     if (rc != 0) {
         unlink(tmp);
-        rt_fail("writer", "cannot write %s", path);
+        rt_fail("writer", "cannot write %s: %s", path, saved ? strerror(saved) : "write failed");
     }
     return rc;
 }

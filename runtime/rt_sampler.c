@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -211,6 +212,61 @@ RT_EXPORT sighandler_t signal(int sig, sighandler_t h)
     return real ? real(sig, h) : SIG_ERR;
 }
 
+/* ---- alternate signal stack ----------------------------------------------------
+ * The handler and libunwind need several KiB of stack; a thread started with
+ * a small stack (16 KiB, mostly in use) has not got them.  Each thread the
+ * application starts gets its own alternate stack (the handler is installed
+ * with SA_ONSTACK); the unwinding starts from the interrupted context in the
+ * signal's ucontext, so running on another stack changes no path. */
+#define RT_ALTSTACK_BYTES (64u * 1024u)
+
+static size_t rt_altstack_size(size_t *page)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    *page = pg > 0 ? (size_t)pg : 4096;
+    size_t want = RT_ALTSTACK_BYTES;
+    if (want < (size_t)SIGSTKSZ) /* a sysconf value on newer glibc */
+        want = (size_t)SIGSTKSZ;
+    return want + *page; /* plus a guard page below */
+}
+
+void *rt_altstack_begin(void)
+{
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) != 0 || !(cur.ss_flags & SS_DISABLE))
+        return NULL; /* the thread has one already (the application's) */
+    size_t page, size = rt_altstack_size(&page);
+    char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    mprotect(m, page, PROT_NONE); /* an overflow faults instead of overwriting memory */
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = m + page;
+    ss.ss_size = size - page;
+    if (sigaltstack(&ss, NULL) != 0) {
+        munmap(m, size);
+        return NULL;
+    }
+    return m;
+}
+
+void rt_altstack_end(void *mem)
+{
+    if (!mem)
+        return;
+    size_t page, size = rt_altstack_size(&page);
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == (char *)mem + page && !(cur.ss_flags & SS_DISABLE)) {
+        stack_t off;
+        memset(&off, 0, sizeof off);
+        off.ss_flags = SS_DISABLE;
+        if (sigaltstack(&off, NULL) != 0)
+            return; /* running on it (EPERM): leave it mapped */
+    }
+    munmap(mem, size);
+}
+
 /* ---- timers ------------------------------------------------------------------ */
 static int rt_papi_setup(void)
 {
@@ -294,12 +350,20 @@ void rt_sampler_thread_start(struct rt_thread *t)
     if (getcontext(&uc) == 0)
         rt_unwind_signal_context(&uc, warm, 4, &trunc);
     if (rt_sampler_kind == PRF_SAMPLER_PAPI) {
+        static int papi_counted; /* an event set started on some thread */
         if (rt_papi_thread_start(t) == 0) {
+            papi_counted = 1;
             t->timer_ok = 2;
             return;
         }
-        rt_fail("sampler", "PAPI overflow could not start on thread %u", t->index);
-        return;
+        if (papi_counted) {
+            rt_fail("sampler", "PAPI overflow could not start on thread %u", t->index);
+            return;
+        }
+        /* The first thread cannot count (counters listed, none usable: a
+         * virtual machine's PMU): the documented fallback, for every thread. */
+        rt_sampler_kind = PRF_SAMPLER_CPUTIME;
+        rt_info("PAPI cannot count %s here: sampling with the cputime timer instead", rt_opt.papi_event);
     }
     if (rt_sampler_kind == PRF_SAMPLER_TASKCLOCK) {
         if (rt_perf_thread_start(t, rt_g.period_ns, rt_opt.signo) != 0)
@@ -359,7 +423,7 @@ void rt_sampler_start(void)
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = rt_handler;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK; /* the thread's alternate stack, when it has one */
     sigemptyset(&sa.sa_mask);
     rt_sigaction_fn f = rt_real_sigaction();
     if (!f || f(rt_opt.signo, &sa, &old) != 0) {

@@ -182,7 +182,7 @@ static void rt_pending_release(void *arg)
     __atomic_store_n(&p->used, 0, __ATOMIC_SEQ_CST);
 }
 
-static void *rt_thread_trampoline(void *p)
+static void *rt_thread_run(void *p)
 {
     struct rt_thread_start s = *(struct rt_thread_start *)p;
     free(p);
@@ -228,6 +228,19 @@ static void *rt_thread_trampoline(void *p)
     void *ret;
     pthread_cleanup_push(rt_pending_release, slot);
     ret = s.fn(s.arg);
+    pthread_cleanup_pop(1);
+    return ret;
+}
+
+/* Every application thread runs with its own alternate signal stack for the
+ * sampler (threads may have small stacks), removed when it ends, also by
+ * pthread_exit or cancellation. */
+static void *rt_thread_trampoline(void *p)
+{
+    void *alt = rt_altstack_begin();
+    void *ret;
+    pthread_cleanup_push(rt_altstack_end, alt);
+    ret = rt_thread_run(p);
     pthread_cleanup_pop(1);
     return ret;
 }

@@ -1,12 +1,13 @@
 #!/bin/bash
 # check_exports.sh — the runtime library exports only what it must: MPI
 # interposers (C and Fortran), the phase API, the collector API, and the libc
-# functions interposed for sampling (pthread_create, sigaction, signal).
+# functions interposed for sampling (pthread_create, sigaction, signal) and
+# for the module table (dlclose).
 #   check_exports.sh LIBRARY
 set -u
 lib=$1
 bad=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v -E \
-  '^(MPI_[A-Za-z0-9_]+|mpi_[a-z0-9_]+|pmpi_[a-z0-9_]+|MPI_[A-Z0-9_]+_?|scalana_phase_(begin|end)_{0,2}|SCALANA_PHASE_(BEGIN|END)|scalana_rt_(collector_api_version|capture_context|gpu_add|register_flush|collector_failed)|pthread_create|sigaction|signal)$')
+  '^(MPI_[A-Za-z0-9_]+|mpi_[a-z0-9_]+|pmpi_[a-z0-9_]+|MPI_[A-Z0-9_]+_?|scalana_phase_(begin|end)_{0,2}|SCALANA_PHASE_(BEGIN|END)|scalana_rt_(collector_api_version|capture_context|gpu_add|register_flush|collector_failed)|pthread_create|dlclose|sigaction|signal)$')
 if [ -n "$bad" ]; then
   echo "unexpected exported symbols in $lib:"; echo "$bad"; exit 1
 fi
