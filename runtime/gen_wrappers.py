@@ -116,6 +116,10 @@ def wrapper(c):
             o.append(f"        {param} = rt_scratch_statuses(&c_, {n});")
         if role == "requests":
             continue  # after nreq below
+        if role == "request" and "*" not in ptype[param]:
+            # MPI_Request_get_status takes the request by value
+            o.append(f"    c_.a.request = &{param};")
+            continue
         o.append(f"    c_.a.{field} = {param};")
     if "requests" in roles:
         o.append(f"    c_.a.requests = {roles['requests']};")
@@ -227,6 +231,7 @@ def f_wrapper(c):
         elif role == "newcomm":
             pre.append(f"MPI_Comm nc_ = PMPI_Comm_f2c(*{p});")
             pre.append("c_.a.newcomm = &nc_;")
+            pre.append(f"c_.f_newcomm = {p};")
             post.append(f"nc_ = PMPI_Comm_f2c(*{p});")
         elif role == "request":
             pre.append(f"MPI_Request rq_ = PMPI_Request_f2c(*{p});")

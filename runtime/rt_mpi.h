@@ -51,6 +51,7 @@ struct rt_call {
     MPI_Comm comm_saved;        /* Comm_free, Comm_disconnect */
     MPI_Win win_saved;          /* Win_free */
     MPI_Message msg_saved;      /* Mrecv, Imrecv */
+    MPI_Fint *f_newcomm;        /* Fortran Comm_idup: where the handle will be written */
 };
 
 /** True when the wrapper should measure: the runtime is on and this thread
@@ -90,6 +91,14 @@ RT_HIDDEN struct rt_comm_rec *rt_comm_lookup(MPI_Comm comm);
  *  with one collective over it (never recorded). */
 RT_HIDDEN void rt_comm_created(MPI_Comm comm);
 RT_HIDDEN void rt_comm_freed(MPI_Comm comm);
+/** MPI_Comm_idup on parent returned request req: the communicator written to
+ *  *newcomm (C) or *fnewcomm (Fortran handle) when req completes gets an id
+ *  derived from the parent's id and the parent's idup count. */
+RT_HIDDEN void rt_comm_idup_started(const struct rt_comm_rec *parent, MPI_Comm *newcomm,
+                                    MPI_Fint *fnewcomm, MPI_Request req);
+/** Request req (a handle from before the completing call) completed: registers
+ *  the communicator of a pending Comm_idup.  Cheap when none is pending. */
+RT_HIDDEN void rt_comm_request_done(MPI_Request req);
 RT_HIDDEN void rt_comm_init_world(void);
 /** World rank of rank r of comm (the remote group's for an intercommunicator);
  *  PRF_ANY_RANK when unknown. */

@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+"""numbers_test.py — runs a test program with a real mpirun twice, without
+and with the runtime, and asserts that
+  - the exit status and the output (lines sorted: ranks interleave) are the
+    same both times (the runtime's own lines, "scalana: ...", aside), and
+  - the recorded calls, bytes and peers (`scalana-dump --json`) are exactly
+    what the program did (the check named by --check).
+
+usage: numbers_test.py --build BUILD --mpi openmpi|mpich --np N --prog BINARY --check NAME
+                       [--env K=V ...] [--no-baseline] [-- ARGS...]
+Exit 0 when every assertion holds; otherwise prints each failure."""
+import argparse
+import collections
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpitest  # noqa: E402
+from mpitest import FAIL, check, dump, expect_ops, expect_peers, ops  # noqa: E402
+
+
+def run(a, with_runtime, extra_env, preload_first=None):
+    out = tempfile.mkdtemp(prefix="scalana-num-")
+    rundir = os.path.join(out, "run")
+    env = dict(extra_env)
+    if with_runtime:
+        env["SCALANA_OUTPUT"] = rundir
+        pre = [os.path.join(a.build, "lib", f"libscalana-{a.mpi}.so")]
+        if preload_first:
+            pre = [preload_first] + pre
+        env["LD_PRELOAD"] = ":".join(pre)
+    full = dict(os.environ)
+    full.update(env)
+    cmd = mpitest.launcher(a.mpi, a.np, env) + [a.prog] + a.args
+    p = subprocess.run(cmd, env=full, cwd=out, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=a.timeout)
+    return out, rundir, p
+
+
+def own_lines(text):
+    return sorted(l for l in text.splitlines() if l.strip() and not l.startswith("scalana:"))
+
+
+def by_op(rank, op):
+    return [c for c in rank["mpi"] if c["op"] == op]
+
+
+def u64(v):
+    return v & (2 ** 64 - 1)
+
+
+# ---- checks -------------------------------------------------------------------------
+def check_getstatus(a, data, runs):
+    """progs/getstatus.c: every transfer charged exactly once, whatever
+    completed it (Request_get_status, Request_free after a completion out of
+    the tool's sight, persistent requests completed by get_status)."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        g = ops(x).get("MPI_Request_get_status")
+        check(g is not None and g[0] >= 3 and g[1:] == [0, 0], f"rank {r}: MPI_Request_get_status {g}")
+        if r == 0:
+            want = {"MPI_Isend": (3, 68, 0), "MPI_Request_free": (3, 0, 0), "MPI_Wait": (3, 0, 0),
+                    "MPI_Send": (2, 12, 0), "MPI_Send_init": (1, 512, 0), "MPI_Start": (2, 0, 0),
+                    "MPI_Barrier": (1, 0, 0), "MPI_Request_get_status": (g[0] if g else 0, 0, 0)}
+            pw = {("MPI_Isend", 1, 21, "send"): (1, 40), ("MPI_Isend", 1, 22, "send"): (1, 16),
+                  ("MPI_Send", 1, 23, "send"): (1, 8), ("MPI_Send", 1, 24, "send"): (1, 4),
+                  ("MPI_Send_init", 1, 25, "send"): (2, 512), ("MPI_Isend", 1, 26, "send"): (1, 12)}
+        else:
+            want = {"MPI_Irecv": (3, 0, 64), "MPI_Request_free": (3, 0, 0), "MPI_Wait": (3, 0, 0),
+                    "MPI_Recv": (2, 0, 16), "MPI_Recv_init": (1, 0, 512), "MPI_Start": (2, 0, 0),
+                    "MPI_Barrier": (1, 0, 0), "MPI_Request_get_status": (g[0] if g else 0, 0, 0)}
+            pw = {("MPI_Irecv", 0, 21, "recv"): (1, 40), ("MPI_Irecv", 0, 22, "recv"): (1, 16),
+                  ("MPI_Irecv", 0, 23, "recv"): (1, 8), ("MPI_Recv", 0, 24, "recv"): (1, 4),
+                  ("MPI_Recv_init", 0, 25, "recv"): (2, 512), ("MPI_Recv", 0, 26, "recv"): (1, 12)}
+        expect_ops(r, x, want)
+        expect_peers(r, x, pw)
+
+
+def check_comms(a, data, runs):
+    """progs/comms.c: one communicator id per constructor, the same on every
+    member, distinct across constructors; point-to-point messages over the
+    joined / connected intercommunicators carry the same id on both sides."""
+    dpm = "--no-dpm" not in a.args
+    members = {1: {0, 1, 2, 3}, 2: {0, 1, 2, 3}, 3: {0, 2}, 4: {0, 1, 2, 3}, 5: {0, 1, 2, 3},
+               6: {0, 1, 2, 3}, 7: {0, 1, 2, 3}}
+    ids = collections.defaultdict(dict)  # k -> rank -> comm id
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        comms = {c["comm_id"]: c for c in x["communicators"]}
+        for c in by_op(x, "MPI_Allreduce"):
+            k = c["bytes_sent"] // 4
+            check(c["calls"] == 1 and c["bytes_received"] == 4 * k, f"rank {r}: Allreduce context {c}")
+            ids[k][r] = c["comm_id"]
+            rec = comms.get(c["comm_id"])
+            if check(rec is not None, f"rank {r}: no record of communicator {c['comm_id']} (k={k})"):
+                check(rec["size"] == len(members.get(k, ())), f"rank {r}: k={k} record size {rec['size']}")
+    for k, m in members.items():
+        check(set(ids[k]) == m, f"k={k}: ranks {sorted(ids[k])} used it, expected {sorted(m)}")
+        check(len(set(ids[k].values())) == 1, f"k={k}: communicator ids differ across members: "
+              f"{ {r: hex(u64(v)) for r, v in ids[k].items()} }")
+    firsts = [next(iter(ids[k].values())) for k in members if ids[k]]
+    check(len(set(firsts)) == len(firsts) and 1 not in firsts,
+          f"constructors share an id or use MPI_COMM_WORLD's: {[hex(u64(v)) for v in firsts]}")
+    if not dpm:
+        return
+    # Intercommunicators between two processes: 6 messages each way.
+    for lo, hi, tag0 in ((0, 1, 40), (2, 3, 50)):
+        seen = collections.defaultdict(set)
+        for x in data["ranks"]:
+            r = x["info"]["world_rank"]
+            if r not in (lo, hi):
+                continue
+            other = hi if r == lo else lo
+            pr = [p for p in x["peers"] if tag0 <= p["tag"] < tag0 + 6]
+            check(len(pr) == 12 and all(p["peer"] == other and p["count"] == 1 and p["bytes"] == 8 for p in pr),
+                  f"rank {r}: intercommunicator peers {pr}")
+            for p in pr:
+                seen[(p["tag"], p["direction"] == "send")].add((r, p["comm_id"]))
+        idset = {cid for v in seen.values() for _, cid in v}
+        check(len(idset) == 1 and 1 not in idset,
+              f"ranks {lo},{hi}: one communicator id expected for tags {tag0}..{tag0 + 5}, got {[hex(u64(i)) for i in idset]}")
+
+
+CHECKS = {"getstatus": check_getstatus, "comms": check_comms}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--mpi", required=True)
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("--check", required=True)
+    ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--no-baseline", action="store_true", help="do not run the program without the runtime")
+    ap.add_argument("--preload-first", help="a library preloaded before the runtime")
+    ap.add_argument("args", nargs="*")
+    a = ap.parse_args()
+    a.build = os.path.abspath(a.build)
+    a.prog = os.path.abspath(a.prog)
+    a.pin = None
+    extra = dict(e.split("=", 1) for e in a.env)
+    runs = {}
+    if not a.no_baseline:
+        bout, _, bp = run(a, False, extra)
+        shutil.rmtree(bout, ignore_errors=True)
+        runs["plain"] = bp
+    out, rundir, p = run(a, True, extra, a.preload_first)
+    runs["tool"] = p
+    a.rundir = rundir
+    if "plain" in runs:
+        bp = runs["plain"]
+        check(bp.returncode == p.returncode,
+              f"exit status {p.returncode} with the runtime, {bp.returncode} without")
+        check(own_lines(bp.stdout) == own_lines(p.stdout),
+              f"output differs:\n   without: {own_lines(bp.stdout)}\n   with:    {own_lines(p.stdout)}")
+        check(own_lines(bp.stderr) == own_lines(p.stderr),
+              f"stderr differs (runtime lines aside):\n   without: {own_lines(bp.stderr)}\n   with:    {own_lines(p.stderr)}")
+    if p.returncode != 0:
+        FAIL.append(f"mpirun exited {p.returncode}")
+    if "FAIL" in p.stdout:
+        FAIL.append("program reported: " + p.stdout)
+    data = dump(a.build, rundir)
+    if data is not None:
+        mpitest.common(a, data, rundir)
+        CHECKS[a.check](a, data, runs)
+    if FAIL:
+        print(f"{len(FAIL)} failure(s) [{a.mpi} np={a.np} {a.check}] (run dir kept: {rundir})")
+        for f in FAIL:
+            print(" -", f)
+        print("stdout of the run:\n" + p.stdout)
+        print("stderr of the run:\n" + p.stderr)
+        return 1
+    if not a.keep:
+        shutil.rmtree(out, ignore_errors=True)
+    print(f"ok [{a.mpi} np={a.np} {a.check}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
