@@ -168,6 +168,17 @@ def main():
                 continue
             f.write(wrapper(c) + "\n\n")
             n += 1
+        # Every entry point the runtime defines (C and the first Fortran
+        # mangling), for rt_shadow.c: which of them resolve elsewhere.
+        names = [f"MPI_{c['name']}" for c in calls if "nowrap" not in c["flags"]]
+        names += [f"mpi_{c['name'].lower()}_" for c in calls
+                  if not any(x in c["flags"] for x in ("nowrap", "manual", "nofortran"))]
+        names += ["mpi_init_", "mpi_init_thread_", "mpi_finalize_"]
+        f.write("const char *const rt_wrapped_names[] = {\n")
+        for nm in names:
+            f.write(f'    "{nm}",\n')
+        f.write("};\n")
+        f.write(f"const unsigned rt_wrapped_count = {len(names)};\n")
     nf = write_fortran(calls, sys.argv[2])
     print(f"gen_wrappers.py: {n} C wrappers, {nf} Fortran wrappers, {len(rules)} rules")
 

@@ -54,6 +54,12 @@ RT_HIDDEN void rt_fail_record(const char *part, const char *message);
  *  performs prints its failures once for the run afterwards (the lowest
  *  failing world rank, rt_init.c). */
 RT_HIDDEN extern volatile int rt_fail_quiet;
+/** A warning: the runtime works on, its numbers may be incomplete.  Printed
+ *  once per distinct text ("scalana: warning: ..."; by world rank 0 only
+ *  unless all_ranks) and listed in run.json's "warnings" (rt_warn.c). */
+RT_HIDDEN void rt_warn(int all_ranks, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** The warnings so far (at most 8), for run.json. */
+RT_HIDDEN const char *const *rt_warnings(uint32_t *count);
 RT_HIDDEN void rt_modules_find_self(void);
 struct rt_error { char part[16]; char message[160]; };
 RT_HIDDEN extern struct rt_error rt_errors[16];
@@ -326,6 +332,10 @@ RT_HIDDEN void rt_req_unlock(void);
 struct rt_phase_rec { char name[64]; uint32_t thread, node; uint64_t count, time_ns; };
 RT_HIDDEN struct rt_phase_rec *rt_phase_array(uint32_t *count);
 RT_HIDDEN void rt_phase_event(const char *name, int begin);
+/** Closes every phase still open on any thread (at the profile write: at is
+ *  "MPI_Finalize", "exit" or "MPI_Abort"), counting each once with its time
+ *  so far; one warning unless only MPI_Pcontrol levels were open. */
+RT_HIDDEN void rt_phase_close_all(const char *at);
 
 /* ---- collectors (rt_collector.c) ------------------------------------------ */
 struct rt_gpu_rec { uint32_t thread, node, kind, device; char name[96];
@@ -340,7 +350,11 @@ RT_HIDDEN int rt_modules_load(struct rt_module **mods, uint32_t *count);
 RT_HIDDEN const struct rt_module *rt_module_find(struct rt_module *mods, uint32_t count, uintptr_t a);
 /** Reads the build-id note of the object at path ("" when none). */
 RT_HIDDEN void rt_build_id_of_self_exe(char *out, size_t n);
+/** The executable's path, read at start-up (before the file can be removed)
+ *  and without the kernel's " (deleted)" suffix. */
 RT_HIDDEN void rt_exe_path(char *out, size_t n);
+/** 1 when the executable file was removed or replaced while the process ran. */
+RT_HIDDEN int rt_exe_deleted(void);
 
 /** Builds this rank's profile section (malloc'ed) from the runtime state.
  *  flags: enum prf_rank_flags of how it is written. */

@@ -193,6 +193,7 @@ void rt_activate(int thread_level)
     rt_g.world_size = (uint32_t)size;
     rt_options_read();
     rt_iv_init();
+    rt_shadow_check();
     rt_g.mpi_library = SCALANA_MPI_NAME;
     rt_g.thread_level = thread_level;
     rt_g.mt = thread_level == MPI_THREAD_MULTIPLE;
@@ -626,6 +627,7 @@ int rt_finalize_prepare(void)
     if (t && t->depth)
         return 0;
     rt_record_simple(RT_OP_FINALIZE, 0, 0);
+    rt_phase_close_all("MPI_Finalize");
     if (t)
         t->depth++;
     rt_collectors_flush();
@@ -672,6 +674,7 @@ void rt_abort_prepare(void)
     if (t)
         t->depth++;
     rt_record_simple(RT_OP_ABORT, 0, 0);
+    rt_phase_close_all("MPI_Abort");
     rt_write_alone(PRF_RANK_ABORTED, "abort", 0);
 }
 
@@ -712,5 +715,6 @@ __attribute__((destructor)) static void rt_unload(void)
     int in_mpi = t && t->depth > 0;
     if (t)
         t->depth++;
+    rt_phase_close_all("exit");
     rt_write_alone(PRF_RANK_AT_EXIT, "exit", !in_mpi);
 }

@@ -124,6 +124,16 @@ static inline uintptr_t rt_handle_key(const void *h, size_t n)
 }
 #define RT_KEY(h) rt_handle_key(&(h), sizeof(h))
 
+/* ---- another PMPI tool in front (rt_shadow.c) ----------------------------- */
+/** Names of every MPI entry point the runtime defines (generated). */
+RT_HIDDEN extern const char *const rt_wrapped_names[];
+RT_HIDDEN extern const unsigned rt_wrapped_count;
+/** Once per process, at activation: looks up each of rt_wrapped_names in the
+ *  global scope; those that resolve to another object (a PMPI tool earlier in
+ *  LD_PRELOAD, or the executable) never reach the runtime: one warning
+ *  (stderr by world rank 0, run.json) naming the object and the count. */
+RT_HIDDEN void rt_shadow_check(void);
+
 /* ---- activation and writing (rt_init.c) --------------------------------- */
 RT_HIDDEN void rt_activate(int thread_level);
 /** The profile write of MPI_Finalize (C or Fortran), before the library's

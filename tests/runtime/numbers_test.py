@@ -26,15 +26,22 @@ def run(a, with_runtime, extra_env, preload_first=None):
     out = tempfile.mkdtemp(prefix="scalana-num-")
     rundir = os.path.join(out, "run")
     env = dict(extra_env)
+    if not with_runtime:
+        env.pop("SCALANA_SIGNAL", None)
+    pre = [preload_first] if preload_first else []
     if with_runtime:
         env["SCALANA_OUTPUT"] = rundir
-        pre = [os.path.join(a.build, "lib", f"libscalana-{a.mpi}.so")]
-        if preload_first:
-            pre = [preload_first] + pre
+        pre.append(os.path.join(a.build, "lib", f"libscalana-{a.mpi}.so"))
+    if pre:
         env["LD_PRELOAD"] = ":".join(pre)
     full = dict(os.environ)
     full.update(env)
-    cmd = mpitest.launcher(a.mpi, a.np, env) + [a.prog] + a.args
+    prog = a.prog
+    if a.copy_prog:  # a copy the program may remove (mode delete)
+        prog = os.path.join(out, os.path.basename(a.prog))
+        shutil.copy2(a.prog, prog)
+        a.prog_copy = prog
+    cmd = mpitest.launcher(a.mpi, a.np, env) + [prog] + a.args
     p = subprocess.run(cmd, env=full, cwd=out, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=a.timeout)
     return out, rundir, p
@@ -124,7 +131,79 @@ def check_comms(a, data, runs):
               f"ranks {lo},{hi}: one communicator id expected for tags {tag0}..{tag0 + 5}, got {[hex(u64(i)) for i in idset]}")
 
 
-CHECKS = {"getstatus": check_getstatus, "comms": check_comms}
+def warnings_of(a):
+    return mpitest.runinfo(a.rundir).get("warnings", [])
+
+
+def stderr_warnings(runs):
+    return [l for l in runs["tool"].stderr.splitlines() if l.startswith("scalana: warning:")]
+
+
+def check_phase(a, data, runs):
+    """progs/leftovers.c phase: "solve" is still open at MPI_Finalize: closed
+    and counted there (count 1, time > 0), with one warning (stderr of world
+    rank 0, run.json); the nested "step" ended normally."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        ph = {p["name"]: p for p in x["phases"]}
+        check(set(ph) == {"solve", "step"}, f"rank {r}: phases {sorted(ph)}")
+        if "solve" in ph:
+            check(ph["solve"]["count"] == 1 and ph["solve"]["time_ns"] > 0, f"rank {r}: open phase {ph['solve']}")
+        if "step" in ph:
+            check(ph["step"]["count"] == 1, f"rank {r}: phase step {ph['step']}")
+    w = warnings_of(a)
+    check(len(w) == 1 and "still open at MPI_Finalize" in w[0] and "solve" in w[0], f"run.json warnings {w}")
+    sw = stderr_warnings(runs)
+    check(len(sw) == 1 and "still open at MPI_Finalize" in sw[0], f"stderr warnings {sw}")
+
+
+def check_delete(a, data, runs):
+    """progs/leftovers.c delete: the executable, removed while the job ran,
+    is recorded under its own path (no " (deleted)") and marked deleted."""
+    ri = mpitest.runinfo(a.rundir)
+    check(ri["executable"] == a.prog_copy, f"run.json executable {ri['executable']!r} != {a.prog_copy!r}")
+    check(ri.get("executable_deleted") is True, f"run.json executable_deleted {ri.get('executable_deleted')}")
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        paths = [m["path"] for m in x["modules"]]
+        check(a.prog_copy in paths and not [p for p in paths if "(deleted)" in p],
+              f"rank {r}: module paths {paths}")
+        expect_ops(r, x, {"MPI_Barrier": (1, 0, 0), "MPI_Allreduce": (2, 8, 8),
+                          **({"MPI_Send": (1, 4, 0)} if r == 0 else {}),
+                          **({"MPI_Recv": (1, 0, 4)} if r == 1 else {})})
+
+
+def check_shadow(a, data, runs):
+    """progs/leftovers.c plain with progs/pmpi_other.c preloaded first: its
+    MPI_Send, MPI_Recv and MPI_Allreduce never reach the runtime (none
+    recorded); one warning names the library and the count."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        got = set(ops(x))
+        check(not got & {"MPI_Send", "MPI_Recv", "MPI_Allreduce"}, f"rank {r}: recorded {sorted(got)}")
+        check("MPI_Finalize" in got, f"rank {r}: MPI_Finalize not recorded: {sorted(got)}")
+    w = warnings_of(a)
+    lib = os.path.basename(a.preload_first)
+    check(len(w) == 1 and lib in w[0] and w[0].startswith("3 MPI entry points"), f"run.json warnings {w}")
+    sw = stderr_warnings(runs)
+    check(len(sw) == 1 and lib in sw[0], f"stderr warnings {sw}")
+
+
+def check_badsignal(a, data, runs):
+    """SCALANA_SIGNAL=<garbage>: one warning naming the variable, the value
+    and the signal used instead; sampling works on SIGPROF."""
+    val = dict(e.split("=", 1) for e in a.env)["SCALANA_SIGNAL"]
+    w = warnings_of(a)
+    check(len(w) == 1 and f"SCALANA_SIGNAL={val} " in w[0] and "using SIGPROF" in w[0], f"run.json warnings {w}")
+    check(len(stderr_warnings(runs)) == 1, f"stderr warnings {stderr_warnings(runs)}")
+    for x in data["ranks"]:
+        # 0.2 s of CPU at 1000 samples/s; CPU-time timers fire at kernel ticks
+        check(x["info"]["samples_weight"] >= 20, f"rank {x['info']['world_rank']}: sample weight "
+              f"{x['info']['samples_weight']} < 20 of ~200")
+
+
+CHECKS = {"getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
+          "shadow": check_shadow, "badsignal": check_badsignal}
 
 
 def main():
@@ -138,16 +217,19 @@ def main():
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--no-baseline", action="store_true", help="do not run the program without the runtime")
-    ap.add_argument("--preload-first", help="a library preloaded before the runtime")
+    ap.add_argument("--preload-first", help="a library preloaded before the runtime (both runs)")
+    ap.add_argument("--copy-prog", action="store_true", help="run a copy of the program (it may remove it)")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
     a.build = os.path.abspath(a.build)
     a.prog = os.path.abspath(a.prog)
     a.pin = None
+    if a.preload_first:
+        a.preload_first = os.path.abspath(a.preload_first)
     extra = dict(e.split("=", 1) for e in a.env)
     runs = {}
     if not a.no_baseline:
-        bout, _, bp = run(a, False, extra)
+        bout, _, bp = run(a, False, extra, a.preload_first)
         shutil.rmtree(bout, ignore_errors=True)
         runs["plain"] = bp
     out, rundir, p = run(a, True, extra, a.preload_first)
