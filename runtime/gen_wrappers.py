@@ -225,7 +225,7 @@ def f_wrapper(c):
         ctype = byname[p][2]
         ptr = "*" in ctype.replace("[]", "*") if role in ("win", "file") else False
         if role in ("sbuf", "rbuf"):
-            pre.append(f"c_.a.{role} = rt_f_in_place({p}) ? MPI_IN_PLACE : {p};")
+            pre.append(f"c_.a.{role} = rt_f_in_place(v, {p}) ? MPI_IN_PLACE : {p};")
         elif role in ("scount", "rcount", "peer", "tag", "speer", "stag", "rpeer", "rtag", "root",
                       "target", "nreq"):
             pre.append(f"c_.a.{role} = (int)*{p};")
@@ -273,14 +273,14 @@ def f_wrapper(c):
         elif role == "index":
             pre.append("int ix_ = MPI_UNDEFINED;")
             pre.append("c_.a.index = &ix_;")
-            post.append(f"ix_ = *{p} == MPI_UNDEFINED ? MPI_UNDEFINED : (int)*{p} - 1;")
+            post.append(f"ix_ = rt_f_index(v, c_.rule, *{p});")
         elif role == "indices":
             n = roles["nreq"]
             pre.append(f"int *ixs_ = rt_f_indices(*{n});")
             pre.append("c_.a.indices = ixs_;")
             post.append(f"if (ixs_ && *{roles['outcount']} != MPI_UNDEFINED)")
             post.append(f"    for (int i_ = 0; i_ < *{roles['outcount']}; i_++)")
-            post.append(f"        ixs_[i_] = (int){p}[i_] - 1;")
+            post.append(f"        ixs_[i_] = rt_f_index(v, c_.rule, {p}[i_]);")
         elif role in ("outcount", "flag"):
             pre.append(f"c_.a.{role} = (int *){p};")
         elif role == "win":

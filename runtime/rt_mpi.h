@@ -136,6 +136,12 @@ RT_HIDDEN void rt_shadow_check(void);
 
 /* ---- activation and writing (rt_init.c) --------------------------------- */
 RT_HIDDEN void rt_activate(int thread_level);
+/** The Fortran MPI_INIT / MPI_INIT_THREAD wrappers (rt_fortran.c): the run
+ *  starts now (called before the library's init) ... */
+RT_HIDDEN void rt_init_begin(void);
+/** ... and the call is recorded in its calling context with pflags
+ *  (PRF_MPI_FORTRAN) and its duration dt in ticks, after activation. */
+RT_HIDDEN void rt_init_record(uint32_t op, uint64_t dt, uint32_t pflags);
 /** The profile write of MPI_Finalize (C or Fortran), before the library's
  *  finalize.  Returns 1 when it ran (the caller then calls the library's
  *  finalize with this thread's depth raised, and rt_finalize_done after). */

@@ -41,6 +41,8 @@ def run(a, with_runtime, extra_env, preload_first=None):
         prog = os.path.join(out, os.path.basename(a.prog))
         shutil.copy2(a.prog, prog)
         a.prog_copy = prog
+    if with_runtime:
+        a.outdir = out
     cmd = mpitest.launcher(a.mpi, a.np, env) + [prog] + a.args
     p = subprocess.run(cmd, env=full, cwd=out, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=a.timeout)
@@ -202,7 +204,48 @@ def check_badsignal(a, data, runs):
               f"{x['info']['samples_weight']} < 20 of ~200")
 
 
-CHECKS = {"getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
+def check_finit(a, data, runs):
+    """progs/finit_*.f90 (mpif.h, use mpi, mpi_f08): MPI_INIT / MPI_INIT_THREAD
+    recorded once, marked Fortran, in the program's own call site, and inside
+    the rank's wall time (>= the program's own time from before MPI_INIT to
+    before MPI_FINALIZE); the root's Gather with MPI_IN_PLACE sends its own
+    12 bytes (the ignored send count would give 4000); Waitany charges the
+    request it completed (tags 5 and 6 with their sizes)."""
+    P = a.np
+    init_op = "MPI_Init_thread" if "usempi" in os.path.basename(a.prog) else "MPI_Init"
+    base = os.path.basename(a.prog)
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        inits = by_op(x, init_op)
+        if check(len(inits) == 1 and inits[0]["calls"] == 1, f"rank {r}: {init_op} contexts {inits}"):
+            c = inits[0]
+            check(c["fortran"], f"rank {r}: {init_op} not marked Fortran")
+            check(c["path"] and c["path"][-1].startswith(base + "+"),
+                  f"rank {r}: {init_op} call site {c['path'][-1:]} is not in {base}")
+        try:
+            with open(os.path.join(a.outdir, f"elapsed-{r}.txt")) as f:
+                elapsed = int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            elapsed = None
+        if check(elapsed is not None, f"rank {r}: no elapsed-{r}.txt"):
+            check(x["info"]["wall_ns"] >= elapsed - 5e6,
+                  f"rank {r}: wall {x['info']['wall_ns']} ns < the program's {elapsed} ns from before {init_op}")
+        want = {init_op: (1, 0, 0), "MPI_Gather": (1, 12, 12 * P if r == 0 else 0)}
+        if r == 0:
+            want.update({"MPI_Irecv": (2, 0, 12), "MPI_Waitany": (2, 0, 0)})
+            pw = {("MPI_Irecv", 1, 5, "recv"): (1, 4), ("MPI_Irecv", 1, 6, "recv"): (1, 8)}
+        elif r == 1:
+            want["MPI_Send"] = (2, 12, 0)
+            pw = {("MPI_Send", 0, 5, "send"): (1, 4), ("MPI_Send", 0, 6, "send"): (1, 8)}
+        else:
+            pw = {}
+        expect_ops(r, x, want)
+        expect_peers(r, x, pw)
+        bad = [c["op"] for c in x["mpi"] if not c["fortran"] and c["op"] != "MPI_Finalize"]
+        check(not bad, f"rank {r}: not marked Fortran: {bad}")
+
+
+CHECKS = {"finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
           "shadow": check_shadow, "badsignal": check_badsignal}
 
 
