@@ -35,6 +35,13 @@ struct rt_options {
     uint64_t interval_long_ns; /* SCALANA_INTERVAL_LONG_US in ns */
 };
 RT_HIDDEN extern struct rt_options rt_opt;
+/* 4M nodes of 48 bytes: at most 192 MiB per thread, mapped as the tree grows
+ * (rt_cct.c); the former fixed pool of 262144 nodes overflowed at about
+ * 120,000 MPI contexts with 10-frame paths, merging their paths. */
+#define RT_CCT_NODES_DEFAULT 4194304u
+/** SCALANA_CCT_NODES without a message (threads registered before the
+ *  options are read: the main thread at MPI_Init). */
+RT_HIDDEN uint32_t rt_options_cct_nodes(void);
 /** Reads the SCALANA_* environment into rt_opt (defaults, clamping, one line
  *  for each invalid value).  Called once at activation. */
 RT_HIDDEN void rt_options_read(void);
@@ -112,9 +119,15 @@ struct rt_cct {
     struct rt_cct_node *nodes;
     uint32_t *slots;          /* open addressing: node index + 1, 0 = empty */
     uint32_t count, cap, slot_mask;
+    uint32_t cap_max;         /* the pool and index grow (doubling) up to this many nodes */
     uint32_t overflow_node;   /* PRF_NONE until first needed */
     uint64_t overflow;        /* frames charged to the overflow node */
 };
+/** A tree holding up to cap nodes (SCALANA_CCT_NODES) before the overflow
+ *  node: mapped small (at most RT_CCT_INITIAL nodes) and doubled on demand,
+ *  by whichever inserter finds it full (a wrapper or the sampling handler of
+ *  the owning thread: in_rt keeps them apart).  0, or -1 without memory. */
+#define RT_CCT_INITIAL 65536u
 RT_HIDDEN int rt_cct_init(struct rt_cct *c, uint32_t cap, uint32_t thread_index);
 /** Inserts the path frames[n-1] (outermost) .. frames[0] (leaf) below the
  *  root; the leaf gets leaf_kind, the others PRF_CCT_CALLSITE.  truncated:

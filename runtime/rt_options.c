@@ -23,7 +23,7 @@ static const struct {
     {"SCALANA_FREQ", "200", "samples per second per thread (1..10000)"},
     {"SCALANA_SIGNAL", "SIGPROF", "signal used by the sampling timers (name or number)"},
     {"SCALANA_WAITALL_SPLIT", "1", "complete MPI_Waitall through MPI_Waitsome to find the last peer"},
-    {"SCALANA_CCT_NODES", "262144", "calling-context nodes per thread before the overflow node"},
+    {"SCALANA_CCT_NODES", "4194304", "calling-context nodes per thread before the overflow node (memory grows with use)"},
     {"SCALANA_OUTPUT", "scalana-<exe>-<p>p", "run directory"},
     {"SCALANA_QUIET", "0", "1: no informational lines (failures are still printed)"},
     {"SCALANA_INTERVALS", "auto", "computation between MPI calls, CPU time by: auto | clock | samples | off"},
@@ -93,6 +93,14 @@ static int rt_parse_signal(const char *s)
     return v < 0 || rt_signal_unusable(v) ? -1 : v;
 }
 
+uint32_t rt_options_cct_nodes(void)
+{
+    const char *s = getenv("SCALANA_CCT_NODES");
+    char *end;
+    long v = s && *s ? strtol(s, &end, 10) : 0;
+    return s && *s && *end == '\0' && v >= 64 && v <= (1l << 24) ? (uint32_t)v : RT_CCT_NODES_DEFAULT;
+}
+
 void rt_options_read(void)
 {
     const char *s;
@@ -100,7 +108,7 @@ void rt_options_read(void)
     rt_opt.freq = RT_FREQ_DEFAULT;
     rt_opt.signo = SIGPROF;
     rt_opt.waitall_split = 1;
-    rt_opt.cct_nodes = 262144;
+    rt_opt.cct_nodes = RT_CCT_NODES_DEFAULT;
     rt_opt.papi_event[0] = '\0';
     if ((s = getenv("SCALANA_SAMPLER")) && *s) {
         if (strcmp(s, "cputime") == 0)
@@ -137,9 +145,9 @@ void rt_options_read(void)
     if ((s = getenv("SCALANA_WAITALL_SPLIT")) && *s)
         rt_opt.waitall_split = strcmp(s, "0") != 0;
     if ((s = getenv("SCALANA_CCT_NODES")) && *s) {
-        long v = atol(s);
-        if (v >= 64 && v <= (1l << 24))
-            rt_opt.cct_nodes = (uint32_t)v;
+        uint32_t v = rt_options_cct_nodes();
+        if (v != RT_CCT_NODES_DEFAULT || atol(s) == RT_CCT_NODES_DEFAULT)
+            rt_opt.cct_nodes = v;
         else
             rt_info("SCALANA_CCT_NODES=%s outside 64..16777216: using %u", s, rt_opt.cct_nodes);
     }

@@ -57,6 +57,24 @@ static inline uint64_t rt_mix(uint64_t h)
     return h;
 }
 
+/* Is node of tree c exactly the path frames[0] (leaf) .. frames[n-1]
+ * (outermost), below the root or, when truncated, below the overflow node?
+ * The tree stores every frame, so this decides what the 64-bit path hash
+ * only suggests (distinct paths with one hash are distinct contexts).  A
+ * context recorded when the tree was full points at the overflow node: it
+ * stands for every path that did not fit and matches any of them. */
+static int rt_ctx_path_is(const struct rt_cct *c, uint32_t node, void *const *frames, int n, int truncated)
+{
+    if (node == c->overflow_node)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        if (node == 0 || node >= c->count || c->nodes[node].address != (uint64_t)(uintptr_t)frames[i])
+            return 0;
+        node = c->nodes[node].parent;
+    }
+    return truncated ? node == c->overflow_node : node == 0;
+}
+
 uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, int truncated, uint32_t op,
                     uint64_t comm_id, uint32_t flags, uint32_t *node_out)
 {
@@ -71,7 +89,7 @@ uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, int truncat
                 break;
             struct rt_ctx *c = &rt_ctxs[s - 1];
             if (c->key == key && c->op == op && c->comm_id == comm_id && c->thread == t->index &&
-                c->flags == flags) {
+                c->flags == flags && rt_ctx_path_is(&t->cct, c->node, frames, n, truncated)) {
                 *node_out = c->node;
                 rt_stats_unlock();
                 return s - 1;

@@ -245,7 +245,23 @@ def check_finit(a, data, runs):
         check(not bad, f"rank {r}: not marked Fortran: {bad}")
 
 
-CHECKS = {"finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
+def check_manyctx(a, data, runs):
+    """progs/manyctx.c: 131072 distinct call paths to MPI_Send, each taken
+    twice: one context per path (none merged by a hash collision or into the
+    tree's overflow node), each with exactly 2 calls."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        sends = by_op(x, "MPI_Send")
+        paths = {tuple(c["path"]) for c in sends}
+        bad = [c for c in sends if c["calls"] != 2]
+        check(len(sends) == 131072 and len(paths) == 131072,
+              f"rank {r}: {len(sends)} MPI_Send contexts with {len(paths)} distinct paths (want 131072)")
+        check(not bad, f"rank {r}: {len(bad)} contexts without exactly 2 calls, e.g. {bad[:2]}")
+        check(x["info"]["cct_overflow"] == 0, f"rank {r}: cct_overflow {x['info']['cct_overflow']}")
+        check(not [n for n in x["cct"] if n["kind"] == "overflow"], f"rank {r}: an overflow node exists")
+
+
+CHECKS = {"manyctx": check_manyctx, "finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
           "shadow": check_shadow, "badsignal": check_badsignal}
 
 
