@@ -11,6 +11,7 @@ usage: numbers_test.py --build BUILD --mpi openmpi|mpich --np N --prog BINARY --
 Exit 0 when every assertion holds; otherwise prints each failure."""
 import argparse
 import collections
+import json
 import os
 import shutil
 import subprocess
@@ -61,6 +62,21 @@ def u64(v):
     return v & (2 ** 64 - 1)
 
 
+def analyzer_unmatched(a):
+    """data_quality.unmatched_messages of scalana-analyze on the run: sends
+    and receives it could not pair (by communicator id, world ranks, tag)."""
+    rep = tempfile.mkdtemp(prefix="scalana-num-rep-")
+    try:
+        p = subprocess.run([os.path.join(a.build, "bin", "scalana-analyze"), "-q", "--no-viewer", "-o", rep,
+                            a.rundir], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+        if not check(p.returncode == 0, f"scalana-analyze exited {p.returncode}: {p.stderr.strip()}"):
+            return None
+        with open(os.path.join(rep, "report.json")) as f:
+            return json.load(f)["data_quality"]["unmatched_messages"]
+    finally:
+        shutil.rmtree(rep, ignore_errors=True)
+
+
 # ---- checks -------------------------------------------------------------------------
 def check_getstatus(a, data, runs):
     """progs/getstatus.c: every transfer charged exactly once, whatever
@@ -86,6 +102,8 @@ def check_getstatus(a, data, runs):
                   ("MPI_Recv_init", 0, 25, "recv"): (2, 512), ("MPI_Recv", 0, 26, "recv"): (1, 12)}
         expect_ops(r, x, want)
         expect_peers(r, x, pw)
+    um = analyzer_unmatched(a)
+    check(um == 0, f"the analyzer finds {um} unmatched messages")
 
 
 def check_comms(a, data, runs):
@@ -110,6 +128,8 @@ def check_comms(a, data, runs):
         check(set(ids[k]) == m, f"k={k}: ranks {sorted(ids[k])} used it, expected {sorted(m)}")
         check(len(set(ids[k].values())) == 1, f"k={k}: communicator ids differ across members: "
               f"{ {r: hex(u64(v)) for r, v in ids[k].items()} }")
+    um = analyzer_unmatched(a)
+    check(um == 0, f"the analyzer finds {um} unmatched messages")
     firsts = [next(iter(ids[k].values())) for k in members if ids[k]]
     check(len(set(firsts)) == len(firsts) and 1 not in firsts,
           f"constructors share an id or use MPI_COMM_WORLD's: {[hex(u64(v)) for v in firsts]}")
