@@ -693,8 +693,8 @@ void rt_abort_prepare(void)
     struct rt_thread *t = rt_self;
     if (t)
         t->depth++;
-    rt_record_simple(RT_OP_ABORT, 0, 0);
     rt_phase_close_all("MPI_Abort");
+    rt_record_simple(RT_OP_ABORT, 0, 0);
     rt_write_alone(PRF_RANK_ABORTED, "abort", 0);
 }
 
@@ -729,12 +729,12 @@ __attribute__((destructor)) static void rt_unload(void)
         rt_term_hold_end(); /* finalized after rt_at_exit */
         return;
     }
+    rt_phase_close_all("exit");
     rt_g.state = RT_WRITTEN;
     struct rt_thread *t = rt_self;
     /* exit() from inside an MPI call (a signal or error handler): no MPI */
     int in_mpi = t && t->depth > 0;
     if (t)
         t->depth++;
-    rt_phase_close_all("exit");
     rt_write_alone(PRF_RANK_AT_EXIT, "exit", !in_mpi);
 }
