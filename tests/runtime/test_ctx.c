@@ -1,7 +1,7 @@
 /* test_ctx.c — the MPI context table never merges distinct call paths:
  * with a path hash that collides for every path (a stand-in for the real
  * rt_path_hash, rt_path.c), each path still gets a context of its own, found
- * again on the next call (rt_stats.c checks the path against the tree); and
+ * again on the next call (rt_stats.c compares the paths); and
  * the calling-context tree grows past its first mapping without losing or
  * merging nodes (rt_cct.c). */
 #include <setjmp.h>
