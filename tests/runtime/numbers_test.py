@@ -258,7 +258,8 @@ def check_finit(a, data, runs):
         except (OSError, ValueError, IndexError):
             elapsed = None
         if check(elapsed is not None, f"rank {r}: no elapsed-{r}.txt"):
-            check(x["info"]["wall_ns"] >= elapsed - 5e6,
+            # 20 ms of slack for a preemption between the two clocks (the bug lost 30-250 ms)
+            check(x["info"]["wall_ns"] >= elapsed - 20e6,
                   f"rank {r}: wall {x['info']['wall_ns']} ns < the program's {elapsed} ns from before {init_op}")
         want = {init_op: (1, 0, 0), "MPI_Gather": (1, 12, 12 * P if r == 0 else 0)}
         if r == 0:
