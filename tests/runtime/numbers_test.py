@@ -240,7 +240,8 @@ def check_finit(a, data, runs):
     the rank's wall time (>= the program's own time from before MPI_INIT to
     before MPI_FINALIZE); the root's Gather with MPI_IN_PLACE sends its own
     12 bytes (the ignored send count would give 4000); Waitany charges the
-    request it completed (tags 5 and 6 with their sizes)."""
+    request it completed (tags 5 and 6 with their sizes); a receive completed
+    by MPI_REQUEST_GET_STATUS and freed is charged (tag 7)."""
     P = a.np
     init_op = "MPI_Init_thread" if "usempi" in os.path.basename(a.prog) else "MPI_Init"
     base = os.path.basename(a.prog)
@@ -263,11 +264,16 @@ def check_finit(a, data, runs):
                   f"rank {r}: wall {x['info']['wall_ns']} ns < the program's {elapsed} ns from before {init_op}")
         want = {init_op: (1, 0, 0), "MPI_Gather": (1, 12, 12 * P if r == 0 else 0)}
         if r == 0:
-            want.update({"MPI_Irecv": (2, 0, 12), "MPI_Waitany": (2, 0, 0)})
-            pw = {("MPI_Irecv", 1, 5, "recv"): (1, 4), ("MPI_Irecv", 1, 6, "recv"): (1, 8)}
+            g = ops(x).get("MPI_Request_get_status")
+            check(g is not None and g[0] >= 1, f"rank {r}: MPI_Request_get_status {g}")
+            want.update({"MPI_Irecv": (3, 0, 16), "MPI_Waitany": (2, 0, 0), "MPI_Request_free": (1, 0, 0),
+                         "MPI_Request_get_status": (g[0] if g else 0, 0, 0)})
+            pw = {("MPI_Irecv", 1, 5, "recv"): (1, 4), ("MPI_Irecv", 1, 6, "recv"): (1, 8),
+                  ("MPI_Irecv", 1, 7, "recv"): (1, 4)}
         elif r == 1:
-            want["MPI_Send"] = (2, 12, 0)
-            pw = {("MPI_Send", 0, 5, "send"): (1, 4), ("MPI_Send", 0, 6, "send"): (1, 8)}
+            want["MPI_Send"] = (3, 16, 0)
+            pw = {("MPI_Send", 0, 5, "send"): (1, 4), ("MPI_Send", 0, 6, "send"): (1, 8),
+                  ("MPI_Send", 0, 7, "send"): (1, 4)}
         else:
             pw = {}
         expect_ops(r, x, want)

@@ -6,6 +6,7 @@ program finit_f08
   type(MPI_Request) :: rq(2)
   type(MPI_Status) :: st
   integer(8) :: c0, c1, rate
+  logical :: done
   call system_clock(c0, rate)
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -25,11 +26,20 @@ program finit_f08
       ! MPICH 4.0.2's mpi_f08 returns 0-based indices here (with or without ScalAna)
       if (st%MPI_TAG /= 4 + idx .and. st%MPI_TAG /= 5 + idx) print *, 'FAIL waitany index', idx, 'tag', st%MPI_TAG
     end do
+    ! a receive completed by MPI_Request_get_status, then freed
+    call MPI_Irecv(b(3), 1, MPI_INTEGER, 1, 7, MPI_COMM_WORLD, rq(1))
+    done = .false.
+    do while (.not. done)
+      call MPI_Request_get_status(rq(1), done, st)
+    end do
+    call MPI_Request_free(rq(1))
+    if (b(3) /= 2) print *, 'FAIL get_status data', b(3)
   else
     call MPI_Gather(b, 3, MPI_INTEGER, g, 3, MPI_INTEGER, 0, MPI_COMM_WORLD)
     if (rank == 1) then
       call MPI_Send(b(2), 2, MPI_INTEGER, 0, 6, MPI_COMM_WORLD)
       call MPI_Send(b(1), 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD)
+      call MPI_Send(b(1), 1, MPI_INTEGER, 0, 7, MPI_COMM_WORLD)
     end if
   end if
   call system_clock(c1)

@@ -5,6 +5,7 @@ program finit_usempi
   implicit none
   integer :: rank, nproc, ierr, i, idx, rq(2), b(3), g(3, 4), st(MPI_STATUS_SIZE), provided
   integer(8) :: c0, c1, rate
+  logical :: done
   call system_clock(c0, rate)
   call MPI_INIT_THREAD(MPI_THREAD_FUNNELED, provided, ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -23,11 +24,20 @@ program finit_usempi
       call MPI_WAITANY(2, rq, idx, st, ierr)
       if (st(MPI_TAG) /= 4 + idx) print *, 'FAIL waitany index', idx, 'tag', st(MPI_TAG)
     end do
+    ! a receive completed by MPI_REQUEST_GET_STATUS, then freed
+    call MPI_IRECV(b(3), 1, MPI_INTEGER, 1, 7, MPI_COMM_WORLD, rq(1), ierr)
+    done = .false.
+    do while (.not. done)
+      call MPI_REQUEST_GET_STATUS(rq(1), done, st, ierr)
+    end do
+    call MPI_REQUEST_FREE(rq(1), ierr)
+    if (b(3) /= 2) print *, 'FAIL get_status data', b(3)
   else
     call MPI_GATHER(b(1), 3, MPI_INTEGER, g, 3, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
     if (rank == 1) then
       call MPI_SEND(b(2), 2, MPI_INTEGER, 0, 6, MPI_COMM_WORLD, ierr)
       call MPI_SEND(b(1), 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, ierr)
+      call MPI_SEND(b(1), 1, MPI_INTEGER, 0, 7, MPI_COMM_WORLD, ierr)
     end if
   end if
   call system_clock(c1)
