@@ -128,6 +128,7 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
     r->mpi_library = dupstr(root, "mpi_library");
     r->mpi_version = dupstr(root, "mpi_version");
     r->executable = dupstr(root, "executable");
+    r->executable_deleted = json_is_true(json_object_get(root, "executable_deleted"));
     r->build_id = dupstr(root, "build_id");
     r->executable_copy = dupstr(root, "executable_copy");
     r->executable_copy_method = dupstr(root, "executable_copy_method");
@@ -156,6 +157,14 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
             r->profile_files[r->profile_file_count++] = strdup(s ? s : "");
         }
     }
+    json_t *wa = json_object_get(root, "warnings"); /* optional (older runs have none) */
+    if (json_is_array(wa) && json_array_size(wa)) {
+        r->warnings = calloc(json_array_size(wa), sizeof(char *));
+        for (size_t i = 0; r->warnings && i < json_array_size(wa); i++) {
+            const char *s = json_string_value(json_array_get(wa, i));
+            r->warnings[r->warning_count++] = strdup(s ? s : "");
+        }
+    }
     json_decref(root);
     free(path);
     return 0;
@@ -181,5 +190,8 @@ void scalana_run_info_free(struct scalana_run_info *r)
     for (uint32_t i = 0; r->profile_files && i < r->profile_file_count; i++)
         free(r->profile_files[i]);
     free(r->profile_files);
+    for (uint32_t i = 0; r->warnings && i < r->warning_count; i++)
+        free(r->warnings[i]);
+    free(r->warnings);
     memset(r, 0, sizeof *r);
 }

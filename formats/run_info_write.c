@@ -90,6 +90,7 @@ int scalana_run_info_write(FILE *o, const struct scalana_run_info *r)
     put_str(o, r->mpi_version);
     fputs(",\n  \"executable\": ", o);
     put_str(o, r->executable);
+    fprintf(o, ",\n  \"executable_deleted\": %s", r->executable_deleted ? "true" : "false");
     fputs(",\n  \"build_id\": ", o);
     put_str(o, r->build_id);
     /* absent (null) when no copy was kept: SCALANA_KEEP_EXE=off, or not copied yet */
@@ -115,6 +116,12 @@ int scalana_run_info_write(FILE *o, const struct scalana_run_info *r)
         if (i)
             fputs(", ", o);
         put_str(o, r->profile_files[i]);
+    }
+    fputs("],\n  \"warnings\": [", o);
+    for (uint32_t i = 0; i < r->warning_count; i++) {
+        if (i)
+            fputs(", ", o);
+        put_str(o, r->warnings[i]);
     }
     fputs("]\n}\n", o);
     return ferror(o) ? -1 : 0;

@@ -116,6 +116,10 @@ def wrapper(c):
             o.append(f"        {param} = rt_scratch_statuses(&c_, {n});")
         if role == "requests":
             continue  # after nreq below
+        if role == "request" and "*" not in ptype[param]:
+            # MPI_Request_get_status takes the request by value
+            o.append(f"    c_.a.request = &{param};")
+            continue
         o.append(f"    c_.a.{field} = {param};")
     if "requests" in roles:
         o.append(f"    c_.a.requests = {roles['requests']};")
@@ -164,6 +168,17 @@ def main():
                 continue
             f.write(wrapper(c) + "\n\n")
             n += 1
+        # Every entry point the runtime defines (C and the first Fortran
+        # mangling), for rt_shadow.c: which of them resolve elsewhere.
+        names = [f"MPI_{c['name']}" for c in calls if "nowrap" not in c["flags"]]
+        names += [f"mpi_{c['name'].lower()}_" for c in calls
+                  if not any(x in c["flags"] for x in ("nowrap", "manual", "nofortran"))]
+        names += ["mpi_init_", "mpi_init_thread_", "mpi_finalize_"]
+        f.write("const char *const rt_wrapped_names[] = {\n")
+        for nm in names:
+            f.write(f'    "{nm}",\n')
+        f.write("};\n")
+        f.write(f"const unsigned rt_wrapped_count = {len(names)};\n")
     nf = write_fortran(calls, sys.argv[2])
     print(f"gen_wrappers.py: {n} C wrappers, {nf} Fortran wrappers, {len(rules)} rules")
 
@@ -210,7 +225,7 @@ def f_wrapper(c):
         ctype = byname[p][2]
         ptr = "*" in ctype.replace("[]", "*") if role in ("win", "file") else False
         if role in ("sbuf", "rbuf"):
-            pre.append(f"c_.a.{role} = rt_f_in_place({p}) ? MPI_IN_PLACE : {p};")
+            pre.append(f"c_.a.{role} = rt_f_in_place(v, {p}) ? MPI_IN_PLACE : {p};")
         elif role in ("scount", "rcount", "peer", "tag", "speer", "stag", "rpeer", "rtag", "root",
                       "target", "nreq"):
             pre.append(f"c_.a.{role} = (int)*{p};")
@@ -227,6 +242,7 @@ def f_wrapper(c):
         elif role == "newcomm":
             pre.append(f"MPI_Comm nc_ = PMPI_Comm_f2c(*{p});")
             pre.append("c_.a.newcomm = &nc_;")
+            pre.append(f"c_.f_newcomm = {p};")
             post.append(f"nc_ = PMPI_Comm_f2c(*{p});")
         elif role == "request":
             pre.append(f"MPI_Request rq_ = PMPI_Request_f2c(*{p});")
@@ -257,14 +273,14 @@ def f_wrapper(c):
         elif role == "index":
             pre.append("int ix_ = MPI_UNDEFINED;")
             pre.append("c_.a.index = &ix_;")
-            post.append(f"ix_ = *{p} == MPI_UNDEFINED ? MPI_UNDEFINED : (int)*{p} - 1;")
+            post.append(f"ix_ = rt_f_index(v, c_.rule, *{p});")
         elif role == "indices":
             n = roles["nreq"]
             pre.append(f"int *ixs_ = rt_f_indices(*{n});")
             pre.append("c_.a.indices = ixs_;")
             post.append(f"if (ixs_ && *{roles['outcount']} != MPI_UNDEFINED)")
             post.append(f"    for (int i_ = 0; i_ < *{roles['outcount']}; i_++)")
-            post.append(f"        ixs_[i_] = (int){p}[i_] - 1;")
+            post.append(f"        ixs_[i_] = rt_f_index(v, c_.rule, {p}[i_]);")
         elif role in ("outcount", "flag"):
             pre.append(f"c_.a.{role} = (int *){p};")
         elif role == "win":

@@ -43,6 +43,30 @@ MPI_Status *rt_scratch_statuses(struct rt_call *c, int n)
     return s ? s : MPI_STATUSES_IGNORE;
 }
 
+static void rt_complete(MPI_Request saved, const MPI_Status *st, uint64_t time_ns, int last,
+                        uint64_t last_wait_ns);
+
+/* MPI_Request_free of a request we follow: when it has already completed
+ * (the application learnt it otherwise, or never asks), charge it now with
+ * its status, which the free would discard.  MPI_Request_get_status only
+ * reads the request. */
+static void rt_free_peek(struct rt_call *c)
+{
+    MPI_Request h = c->req_saved;
+    if (h == MPI_REQUEST_NULL)
+        return;
+    rt_req_lock();
+    struct rt_req *r = rt_req_find(RT_KEY(h));
+    int follow = r && (r->kind == RT_REQ_SEND || r->kind == RT_REQ_RECV) && (!r->persistent || r->active);
+    rt_req_unlock();
+    if (!follow)
+        return;
+    int flag = 0;
+    MPI_Status st;
+    if (PMPI_Request_get_status(h, &flag, &st) == MPI_SUCCESS && flag)
+        rt_complete(h, &st, 0, 0, 0);
+}
+
 /* ---- enter / exit ------------------------------------------------------------ */
 void rt_call_enter(struct rt_call *c)
 {
@@ -95,6 +119,8 @@ void rt_call_enter(struct rt_call *c)
     else
         rt_iv_drop(t);
     t->cur_mpi_node = node;
+    if (c->rule == RT_RULE_REQUEST_FREE)
+        rt_free_peek(c);
     t->in_rt = 0;
     c->t0 = rt_ticks();
 }
@@ -296,6 +322,7 @@ static void rt_complete(MPI_Request saved, const MPI_Status *st, uint64_t time_n
 {
     if (saved == MPI_REQUEST_NULL)
         return;
+    rt_comm_request_done(saved);
     rt_req_lock();
     struct rt_req *r = rt_req_find(RT_KEY(saved));
     if (!r || (r->persistent && !r->active)) {
@@ -474,6 +501,10 @@ static void rt_record_completion(struct rt_call *c, uint64_t dt)
         rt_complete(c->req_saved, a->status, dt, 0, 0);
         break;
     case RT_RULE_TEST:
+    case RT_RULE_GET_STATUS:
+        /* Request_get_status leaves the request to the application (a later
+         * Wait, Test or Request_free): rt_complete forgets it, so that later
+         * completion finds nothing to charge twice. */
         if (*a->flag)
             rt_complete(c->req_saved, a->status, dt, 0, 0);
         break;
@@ -574,8 +605,14 @@ void rt_call_exit(struct rt_call *c)
         break;
     case RT_RULE_WAIT: case RT_RULE_WAITANY: case RT_RULE_WAITSOME: case RT_RULE_WAITALL:
     case RT_RULE_TEST: case RT_RULE_TESTANY: case RT_RULE_TESTSOME: case RT_RULE_TESTALL:
-    case RT_RULE_START: case RT_RULE_STARTALL: case RT_RULE_REQUEST_FREE:
+    case RT_RULE_START: case RT_RULE_STARTALL: case RT_RULE_REQUEST_FREE: case RT_RULE_GET_STATUS:
         rt_record_completion(c, dt);
+        break;
+    case RT_RULE_COMM_IDUP:
+        rt_ctx_add(c->ctx, dt, 0, 0);
+        if (c->rc == MPI_SUCCESS && a->request)
+            rt_comm_idup_started(c->comm, (c->flags & RT_CALL_FORTRAN) ? NULL : a->newcomm, c->f_newcomm,
+                                 *a->request);
         break;
     case RT_RULE_BARRIER: case RT_RULE_BCAST: case RT_RULE_REDUCE: case RT_RULE_ALLREDUCE:
     case RT_RULE_GATHER: case RT_RULE_GATHERV: case RT_RULE_SCATTER: case RT_RULE_SCATTERV:

@@ -15,10 +15,14 @@ static void *rt_map(size_t bytes)
 
 int rt_cct_init(struct rt_cct *c, uint32_t cap, uint32_t thread_index)
 {
+    uint32_t cap_max = cap;
+    if (cap > RT_CCT_INITIAL)
+        cap = RT_CCT_INITIAL;
     uint32_t slots = 1;
     while (slots < 2 * cap)
         slots <<= 1;
     memset(c, 0, sizeof *c);
+    c->cap_max = cap_max;
     c->nodes = rt_map((size_t)cap * sizeof *c->nodes);
     c->slots = rt_map((size_t)slots * sizeof *c->slots);
     if (!c->nodes || !c->slots) {
@@ -46,10 +50,50 @@ static inline uint32_t rt_cct_hash(uint32_t parent, uint64_t address, uint32_t k
     return (uint32_t)(h ^ (h >> 29));
 }
 
-/* Child of parent with (address, kind); created when absent.  PRF_NONE when
- * the pool is full. */
+/* Doubles the node pool (mremap keeps the nodes, their indices and the
+ * memory not yet touched unreserved) and rebuilds the child index at twice
+ * the pool.  Only system calls: safe in the sampling handler, which is the
+ * only other inserter of this thread's tree and is kept out by in_rt while
+ * a wrapper inserts.  Returns 0, or -1 (at cap_max or without memory: the
+ * tree stays as it is and fills up to the overflow node). */
+static int rt_cct_grow(struct rt_cct *c)
+{
+    if (c->cap >= c->cap_max)
+        return -1;
+    uint32_t cap = c->cap > c->cap_max / 2 ? c->cap_max : c->cap * 2;
+    uint32_t slots = 1;
+    while (slots < 2 * cap)
+        slots <<= 1;
+    uint32_t *s = rt_map((size_t)slots * sizeof *s);
+    if (!s)
+        return -1;
+    void *n = mremap(c->nodes, (size_t)c->cap * sizeof *c->nodes, (size_t)cap * sizeof *c->nodes, MREMAP_MAYMOVE);
+    if (n == MAP_FAILED) {
+        munmap(s, (size_t)slots * sizeof *s);
+        return -1;
+    }
+    c->nodes = n;
+    for (uint32_t id = 1; id < c->count; id++) {
+        const struct rt_cct_node *nd = &c->nodes[id];
+        uint32_t i = rt_cct_hash(nd->parent, nd->address, nd->kind) & (slots - 1);
+        while (s[i])
+            i = (i + 1) & (slots - 1);
+        s[i] = id + 1;
+    }
+    munmap(c->slots, ((size_t)c->slot_mask + 1) * sizeof *c->slots);
+    c->slots = s;
+    c->slot_mask = slots - 1;
+    c->cap = cap;
+    return 0;
+}
+
+/* Child of parent with (address, kind): the index is probed until a node
+ * with exactly these three fields (never a hash alone), created when absent.
+ * PRF_NONE when the pool is full at its maximum. */
 static uint32_t rt_cct_child(struct rt_cct *c, uint32_t parent, uint64_t address, uint32_t kind)
 {
+    if (RT_UNLIKELY(c->count + 1 >= c->cap) && kind != PRF_CCT_OVERFLOW)
+        rt_cct_grow(c); /* before probing: the index is rebuilt */
     uint32_t i = rt_cct_hash(parent, address, kind) & c->slot_mask;
     for (;;) {
         uint32_t s = c->slots[i];

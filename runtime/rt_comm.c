@@ -1,7 +1,19 @@
 /* rt_comm.c — communicator ids equal on all members and membership in world
- * ranks.  A communicator created by a wrapped call agrees on its id with one
- * collective over itself (issued with PMPI, never recorded); one first seen
- * elsewhere gets an id hashed from its membership.  Also windows -> comm. */
+ * ranks.  The rule (docs/runtime.md, "Communicator ids"):
+ *  - every call that returns a communicator (mpi_calls.def: rule comm_new,
+ *    role newcomm) agrees on its id with one collective over the new
+ *    communicator (issued with PMPI, never recorded) when all its members
+ *    are processes of this job: they all run the same wrapper;
+ *  - a communicator reaching another job (Comm_spawn, Comm_connect/accept,
+ *    Comm_join between jobs) gets a local id: the other side may run
+ *    without the runtime, and world ranks of two jobs cannot be matched;
+ *  - MPI_Comm_idup: the new communicator is not usable before its request
+ *    completes, so its id is derived without communication from the
+ *    parent's agreed id and the number of earlier Comm_idup calls on the
+ *    parent (the same on every member: collectives are issued in order);
+ *  - a communicator first seen elsewhere gets an id hashed from its
+ *    membership, symmetric in the two groups of an intercommunicator.
+ * Also windows -> comm. */
 #include "rt_mpi.h"
 
 #include <stdio.h>
@@ -164,6 +176,47 @@ void rt_comm_init_world(void)
     rt_comm_add(MPI_COMM_SELF, &r);
 }
 
+/* FNV-1a over n world ranks. */
+static uint64_t rt_ranks_hash(const uint32_t *w, uint32_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t i = 0; i < n; i++) {
+        h ^= w[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* Id of a communicator from its membership alone: both groups of an
+ * intercommunicator see the same pair of groups (local and remote swapped),
+ * so the two group hashes are combined in a fixed order.  Bit 63 set. */
+static uint64_t rt_comm_membership_id(const struct rt_comm_rec *r)
+{
+    uint64_t h;
+    if (r->flags & PRF_COMM_INTER) {
+        uint64_t a = rt_ranks_hash(r->world, r->size) ^ (uint64_t)r->size << 40;
+        uint64_t b = rt_ranks_hash(r->world + r->size, r->remote_size) ^ (uint64_t)r->remote_size << 40;
+        uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+        h = (lo * 0x9e3779b97f4a7c15ull) ^ hi ^ PRF_COMM_INTER;
+    } else {
+        h = rt_ranks_hash(r->world, r->size) ^ (uint64_t)r->size << 40;
+    }
+    return (1ull << 63) | (h >> 1);
+}
+
+/* All members (both groups) are processes of this job: their world ranks
+ * are known.  Both sides of an intercommunicator decide alike: they see the
+ * same union of members. */
+static int rt_comm_within_job(const struct rt_comm_rec *r)
+{
+    if (!r->world)
+        return 0;
+    for (uint32_t i = 0; i < r->size + r->remote_size; i++)
+        if (r->world[i] == UINT32_MAX)
+            return 0;
+    return 1;
+}
+
 struct rt_comm_rec *rt_comm_lookup(MPI_Comm comm)
 {
     if (comm == MPI_COMM_WORLD && rt_world_rec)
@@ -175,18 +228,13 @@ struct rt_comm_rec *rt_comm_lookup(MPI_Comm comm)
     rt_comm_unlock();
     if (rec)
         return rec;
-    /* First seen here (created by a path we do not wrap, e.g. a Fortran
-     * binding or MPI_Comm_idup): id from membership, bit 63 set. */
+    /* First seen here (created by a path we do not wrap, e.g.
+     * MPI_Comm_get_parent, or an idup completed out of our sight): id from
+     * membership, bit 63 set. */
     struct rt_comm_rec r;
     if (rt_comm_describe(comm, &r) != 0)
         return NULL;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint32_t i = 0; i < r.size + r.remote_size; i++) {
-        h ^= r.world[i];
-        h *= 0x100000001b3ull;
-    }
-    h ^= (uint64_t)r.size << 40 ^ r.flags;
-    r.comm_id = (1ull << 63) | (h >> 1);
+    r.comm_id = rt_comm_membership_id(&r);
     return rt_comm_add(comm, &r);
 }
 
@@ -197,7 +245,11 @@ void rt_comm_created(MPI_Comm comm)
         return;
     uint64_t mine = ((uint64_t)(rt_g.world_rank + 1) << 32) | ++rt_comm_counter;
     uint64_t id = mine;
-    if (!(r.flags & PRF_COMM_INTER)) {
+    if (!rt_comm_within_job(&r)) {
+        /* Reaches another job: no collective (the other side may not run the
+         * runtime).  Bit 62 marks a local id. */
+        id = (1ull << 62) | mine;
+    } else if (!(r.flags & PRF_COMM_INTER)) {
         PMPI_Bcast(&id, 1, MPI_UINT64_T, 0, comm);
     } else {
         /* Both groups must agree: each learns the other leader's proposal,
@@ -243,4 +295,80 @@ struct rt_comm_rec *rt_win_comm(MPI_Win win)
     struct rt_comm_rec *rec = rt_map_get(&rt_wins_map, RT_KEY(win));
     rt_comm_unlock();
     return rec;
+}
+
+/* ---- MPI_Comm_idup ------------------------------------------------------------------ */
+struct rt_idup { MPI_Request req; MPI_Comm *newcomm; MPI_Fint *fnewcomm; uint64_t id; struct rt_idup *next; };
+struct rt_idup_count { uint64_t parent; uint64_t n; };
+static struct rt_idup *rt_idups;
+static volatile int rt_idups_pending;
+static struct rt_idup_count *rt_idup_counts;
+static uint32_t rt_nidup_counts, rt_idup_counts_cap;
+
+void rt_comm_idup_started(const struct rt_comm_rec *parent, MPI_Comm *newcomm, MPI_Fint *fnewcomm,
+                          MPI_Request req)
+{
+    if (!parent || req == MPI_REQUEST_NULL || (!newcomm && !fnewcomm))
+        return;
+    rt_comm_lock();
+    uint32_t i = 0;
+    while (i < rt_nidup_counts && rt_idup_counts[i].parent != parent->comm_id)
+        i++;
+    if (i == rt_nidup_counts) {
+        if (rt_nidup_counts == rt_idup_counts_cap) {
+            uint32_t cap = rt_idup_counts_cap ? rt_idup_counts_cap * 2 : 16;
+            struct rt_idup_count *p = realloc(rt_idup_counts, cap * sizeof *p);
+            if (!p) {
+                rt_comm_unlock();
+                return;
+            }
+            rt_idup_counts = p;
+            rt_idup_counts_cap = cap;
+        }
+        rt_idup_counts[i].parent = parent->comm_id;
+        rt_idup_counts[i].n = 0;
+        rt_nidup_counts++;
+    }
+    uint64_t seq = ++rt_idup_counts[i].n;
+    struct rt_idup *d = malloc(sizeof *d);
+    if (d) {
+        /* Bits 63..61 = 011: neither an agreed, a local, a membership nor the
+         * MPI_COMM_SELF id (docs/runtime.md). */
+        uint64_t h = (parent->comm_id ^ 0x1d09000000000000ull) * 0x9e3779b97f4a7c15ull;
+        h ^= seq * 0xc2b2ae3d27d4eb4full;
+        h ^= h >> 31;
+        d->id = (1ull << 62) | (h & 0x1fffffffffffffffull) | (1ull << 61);
+        d->req = req;
+        d->newcomm = newcomm;
+        d->fnewcomm = fnewcomm;
+        d->next = rt_idups;
+        rt_idups = d;
+        rt_idups_pending++;
+    }
+    rt_comm_unlock();
+}
+
+void rt_comm_request_done(MPI_Request req)
+{
+    if (RT_LIKELY(!rt_idups_pending) || req == MPI_REQUEST_NULL)
+        return;
+    rt_comm_lock();
+    struct rt_idup **pp = &rt_idups, *d = NULL;
+    for (; *pp; pp = &(*pp)->next)
+        if ((*pp)->req == req) {
+            d = *pp;
+            *pp = d->next;
+            rt_idups_pending--;
+            break;
+        }
+    rt_comm_unlock();
+    if (!d)
+        return;
+    MPI_Comm comm = d->fnewcomm ? PMPI_Comm_f2c(*d->fnewcomm) : *d->newcomm;
+    struct rt_comm_rec r;
+    if (comm != MPI_COMM_NULL && rt_comm_describe(comm, &r) == 0) {
+        r.comm_id = d->id;
+        rt_comm_add(comm, &r);
+    }
+    free(d);
 }

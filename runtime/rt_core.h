@@ -35,6 +35,13 @@ struct rt_options {
     uint64_t interval_long_ns; /* SCALANA_INTERVAL_LONG_US in ns */
 };
 RT_HIDDEN extern struct rt_options rt_opt;
+/* 4M nodes of 48 bytes: at most 192 MiB per thread, mapped as the tree grows
+ * (rt_cct.c); the former fixed pool of 262144 nodes overflowed at about
+ * 120,000 MPI contexts with 10-frame paths, merging their paths. */
+#define RT_CCT_NODES_DEFAULT 4194304u
+/** SCALANA_CCT_NODES without a message (threads registered before the
+ *  options are read: the main thread at MPI_Init). */
+RT_HIDDEN uint32_t rt_options_cct_nodes(void);
 /** Reads the SCALANA_* environment into rt_opt (defaults, clamping, one line
  *  for each invalid value).  Called once at activation. */
 RT_HIDDEN void rt_options_read(void);
@@ -54,6 +61,12 @@ RT_HIDDEN void rt_fail_record(const char *part, const char *message);
  *  performs prints its failures once for the run afterwards (the lowest
  *  failing world rank, rt_init.c). */
 RT_HIDDEN extern volatile int rt_fail_quiet;
+/** A warning: the runtime works on, its numbers may be incomplete.  Printed
+ *  once per distinct text ("scalana: warning: ..."; by world rank 0 only
+ *  unless all_ranks) and listed in run.json's "warnings" (rt_warn.c). */
+RT_HIDDEN void rt_warn(int all_ranks, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** The warnings so far (at most 8), for run.json. */
+RT_HIDDEN const char *const *rt_warnings(uint32_t *count);
 RT_HIDDEN void rt_modules_find_self(void);
 struct rt_error { char part[16]; char message[160]; };
 RT_HIDDEN extern struct rt_error rt_errors[16];
@@ -106,9 +119,15 @@ struct rt_cct {
     struct rt_cct_node *nodes;
     uint32_t *slots;          /* open addressing: node index + 1, 0 = empty */
     uint32_t count, cap, slot_mask;
+    uint32_t cap_max;         /* the pool and index grow (doubling) up to this many nodes */
     uint32_t overflow_node;   /* PRF_NONE until first needed */
     uint64_t overflow;        /* frames charged to the overflow node */
 };
+/** A tree holding up to cap nodes (SCALANA_CCT_NODES) before the overflow
+ *  node: mapped small (at most RT_CCT_INITIAL nodes) and doubled on demand,
+ *  by whichever inserter finds it full (a wrapper or the sampling handler of
+ *  the owning thread: in_rt keeps them apart).  0, or -1 without memory. */
+#define RT_CCT_INITIAL 65536u
 RT_HIDDEN int rt_cct_init(struct rt_cct *c, uint32_t cap, uint32_t thread_index);
 /** Inserts the path frames[n-1] (outermost) .. frames[0] (leaf) below the
  *  root; the leaf gets leaf_kind, the others PRF_CCT_CALLSITE.  truncated:
@@ -327,6 +346,10 @@ RT_HIDDEN void rt_req_unlock(void);
 struct rt_phase_rec { char name[64]; uint32_t thread, node; uint64_t count, time_ns; };
 RT_HIDDEN struct rt_phase_rec *rt_phase_array(uint32_t *count);
 RT_HIDDEN void rt_phase_event(const char *name, int begin);
+/** Closes every phase still open on any thread (at the profile write: at is
+ *  "MPI_Finalize", "exit" or "MPI_Abort"), counting each once with its time
+ *  so far; one warning unless only MPI_Pcontrol levels were open. */
+RT_HIDDEN void rt_phase_close_all(const char *at);
 
 /* ---- collectors (rt_collector.c) ------------------------------------------ */
 struct rt_gpu_rec { uint32_t thread, node, kind, device; char name[96];
@@ -341,7 +364,11 @@ RT_HIDDEN int rt_modules_load(struct rt_module **mods, uint32_t *count);
 RT_HIDDEN const struct rt_module *rt_module_find(struct rt_module *mods, uint32_t count, uintptr_t a);
 /** Reads the build-id note of the object at path ("" when none). */
 RT_HIDDEN void rt_build_id_of_self_exe(char *out, size_t n);
+/** The executable's path, read at start-up (before the file can be removed)
+ *  and without the kernel's " (deleted)" suffix. */
 RT_HIDDEN void rt_exe_path(char *out, size_t n);
+/** 1 when the executable file was removed or replaced while the process ran. */
+RT_HIDDEN int rt_exe_deleted(void);
 
 /** Builds this rank's profile section (malloc'ed) from the runtime state.
  *  flags: enum prf_rank_flags of how it is written. */

@@ -32,7 +32,17 @@
 /** The library's Fortran PMPI entry of variant v for routine lname ("send"),
  *  cached in real[v]; NULL (one line) when the library has none. */
 RT_HIDDEN void *rt_f_real(int v, const char *lname, void **real);
-RT_HIDDEN int rt_f_in_place(const void *buf);
+/** buf (an argument of variant v) is the binding's MPI_IN_PLACE: compared
+ *  with every binding's sentinel address, through the C descriptor where the
+ *  probe found that variant passes descriptors. */
+RT_HIDDEN int rt_f_in_place(int v, const void *buf);
+/** Probes once how each binding returns Wait/Test indices and passes choice
+ *  buffers (rt_fortran.c); MPI must be initialised.  Idempotent, thread-safe. */
+RT_HIDDEN void rt_f_probe(void);
+/** The C (0-based) index of Fortran index f returned by variant v of the
+ *  call with rule (RT_RULE_WAITANY/TESTANY/WAITSOME/TESTSOME); MPI_UNDEFINED
+ *  for the binding's "no index" value. */
+RT_HIDDEN int rt_f_index(int v, int rule, MPI_Fint f);
 RT_HIDDEN int rt_f_status_ignored(const MPI_Fint *st);
 RT_HIDDEN int rt_f_statuses_ignored(const MPI_Fint *st);
 /** Private Fortran statuses for n requests (thread-local); NULL when out of memory. */

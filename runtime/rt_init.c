@@ -195,6 +195,7 @@ void rt_activate(int thread_level)
     rt_g.world_size = (uint32_t)size;
     rt_options_read();
     rt_iv_init();
+    rt_shadow_check();
     rt_g.mpi_library = SCALANA_MPI_NAME;
     rt_g.thread_level = thread_level;
     rt_g.mt = thread_level == MPI_THREAD_MULTIPLE;
@@ -281,7 +282,25 @@ int rt_wrap_slow(void)
  * computation intervals: MPI_Init opens the thread's first one (after it),
  * MPI_Finalize and MPI_Abort close the last one (before them), MPI_Pcontrol
  * closes one and opens the next. */
+static void rt_record_simple_flags(uint32_t op, uint64_t dt, uint64_t comm_id, uint32_t pflags);
 static void rt_record_simple(uint32_t op, uint64_t dt, uint64_t comm_id)
+{
+    rt_record_simple_flags(op, dt, comm_id, 0);
+}
+
+void rt_init_begin(void)
+{
+    rt_init_t0 = rt_now_ns();
+    rt_init_rt0 = rt_realtime_ns();
+}
+
+void rt_init_record(uint32_t op, uint64_t dt, uint32_t pflags)
+{
+    if (rt_g.state == RT_ON)
+        rt_record_simple_flags(op, dt, 0, pflags);
+}
+
+static void rt_record_simple_flags(uint32_t op, uint64_t dt, uint64_t comm_id, uint32_t pflags)
 {
     uint64_t iv_now = rt_ticks();
     struct rt_thread *t = rt_thread_get();
@@ -294,7 +313,7 @@ static void rt_record_simple(uint32_t op, uint64_t dt, uint64_t comm_id)
     int truncated = 0;
     int n = rt_capture_path(frames, RT_MAX_DEPTH, &truncated);
     uint32_t node;
-    uint32_t ctx = rt_ctx_get(t, frames, n, truncated, op, comm_id, 0, &node);
+    uint32_t ctx = rt_ctx_get(t, frames, n, truncated, op, comm_id, pflags, &node);
     rt_ctx_add(ctx, dt, 0, 0);
     int init = op == RT_OP_INIT || op == RT_OP_INIT_THREAD;
     if (!init && (t->depth == 0 || op == RT_OP_ABORT)) { /* MPI_Abort raised the depth */
@@ -310,7 +329,9 @@ static void rt_record_simple(uint32_t op, uint64_t dt, uint64_t comm_id)
 
 RT_EXPORT int MPI_Init(int *argc, char ***argv)
 {
-    if (rt_g.state != RT_INERT)
+    /* From inside our Fortran MPI_INIT (MPICH's binding calls the C entry):
+     * that wrapper times and records it. */
+    if (rt_g.state != RT_INERT || (rt_self && rt_self->depth > 0))
         return PMPI_Init(argc, argv);
     struct rt_thread *t = rt_thread_get();
     if (t)
@@ -332,7 +353,7 @@ RT_EXPORT int MPI_Init(int *argc, char ***argv)
 
 RT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    if (rt_g.state != RT_INERT)
+    if (rt_g.state != RT_INERT || (rt_self && rt_self->depth > 0))
         return PMPI_Init_thread(argc, argv, required, provided);
     struct rt_thread *t = rt_thread_get();
     if (t)
@@ -640,6 +661,7 @@ int rt_finalize_prepare(void)
     if (t && t->depth)
         return 0;
     rt_record_simple(RT_OP_FINALIZE, 0, 0);
+    rt_phase_close_all("MPI_Finalize");
     if (t)
         t->depth++;
     rt_collectors_flush();
@@ -686,6 +708,7 @@ void rt_abort_prepare(void)
     struct rt_thread *t = rt_self;
     if (t)
         t->depth++;
+    rt_phase_close_all("MPI_Abort");
     rt_record_simple(RT_OP_ABORT, 0, 0);
     rt_write_alone(PRF_RANK_ABORTED, "abort");
 }
@@ -721,6 +744,7 @@ __attribute__((destructor)) static void rt_unload(void)
         rt_term_hold_end(); /* finalized after rt_at_exit */
         return;
     }
+    rt_phase_close_all("exit");
     rt_g.state = RT_WRITTEN;
     struct rt_thread *t = rt_self;
     if (t)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct rt_mod_list { struct rt_module *v; uint32_t n, cap; };
@@ -175,12 +176,50 @@ const struct rt_module *rt_module_find(struct rt_module *mods, uint32_t count, u
     return NULL;
 }
 
-void rt_exe_path(char *out, size_t n)
+/* /proc/self/exe read once at load: the path the process started with.  The
+ * kernel appends " (deleted)" once the file is unlinked (a job script that
+ * removes or rebuilds its binary while it runs): the suffix is stripped and
+ * remembered, unless a file of that very name exists. */
+static char rt_exe_at_start[4096];
+static int rt_exe_gone;
+
+static void rt_exe_read(char *out, size_t n, int *deleted)
 {
+    static const char sfx[] = " (deleted)";
     ssize_t k = readlink("/proc/self/exe", out, n - 1);
     if (k < 0)
         k = 0;
     out[k] = '\0';
+    size_t l = (size_t)k, s = sizeof sfx - 1;
+    struct stat st;
+    if (l > s && strcmp(out + l - s, sfx) == 0 && stat(out, &st) != 0) {
+        out[l - s] = '\0';
+        *deleted = 1;
+    }
+}
+
+__attribute__((constructor)) static void rt_exe_at_load(void)
+{
+    rt_exe_read(rt_exe_at_start, sizeof rt_exe_at_start, &rt_exe_gone);
+}
+
+void rt_exe_path(char *out, size_t n)
+{
+    if (!rt_exe_at_start[0])
+        rt_exe_at_load();
+    size_t l = strlen(rt_exe_at_start);
+    if (l >= n)
+        l = n - 1; /* the callers' buffers hold PATH_MAX */
+    memcpy(out, rt_exe_at_start, l);
+    out[l] = '\0';
+}
+
+int rt_exe_deleted(void)
+{
+    char now[4096];
+    int gone = 0;
+    rt_exe_read(now, sizeof now, &gone);
+    return rt_exe_gone || gone;
 }
 
 static int rt_exe_cb(struct dl_phdr_info *info, size_t size, void *data)

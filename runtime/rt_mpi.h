@@ -51,6 +51,7 @@ struct rt_call {
     MPI_Comm comm_saved;        /* Comm_free, Comm_disconnect */
     MPI_Win win_saved;          /* Win_free */
     MPI_Message msg_saved;      /* Mrecv, Imrecv */
+    MPI_Fint *f_newcomm;        /* Fortran Comm_idup: where the handle will be written */
 };
 
 /** True when the wrapper should measure: the runtime is on and this thread
@@ -90,6 +91,14 @@ RT_HIDDEN struct rt_comm_rec *rt_comm_lookup(MPI_Comm comm);
  *  with one collective over it (never recorded). */
 RT_HIDDEN void rt_comm_created(MPI_Comm comm);
 RT_HIDDEN void rt_comm_freed(MPI_Comm comm);
+/** MPI_Comm_idup on parent returned request req: the communicator written to
+ *  *newcomm (C) or *fnewcomm (Fortran handle) when req completes gets an id
+ *  derived from the parent's id and the parent's idup count. */
+RT_HIDDEN void rt_comm_idup_started(const struct rt_comm_rec *parent, MPI_Comm *newcomm,
+                                    MPI_Fint *fnewcomm, MPI_Request req);
+/** Request req (a handle from before the completing call) completed: registers
+ *  the communicator of a pending Comm_idup.  Cheap when none is pending. */
+RT_HIDDEN void rt_comm_request_done(MPI_Request req);
 RT_HIDDEN void rt_comm_init_world(void);
 /** World rank of rank r of comm (the remote group's for an intercommunicator);
  *  PRF_ANY_RANK when unknown. */
@@ -115,8 +124,24 @@ static inline uintptr_t rt_handle_key(const void *h, size_t n)
 }
 #define RT_KEY(h) rt_handle_key(&(h), sizeof(h))
 
+/* ---- another PMPI tool in front (rt_shadow.c) ----------------------------- */
+/** Names of every MPI entry point the runtime defines (generated). */
+RT_HIDDEN extern const char *const rt_wrapped_names[];
+RT_HIDDEN extern const unsigned rt_wrapped_count;
+/** Once per process, at activation: looks up each of rt_wrapped_names in the
+ *  global scope; those that resolve to another object (a PMPI tool earlier in
+ *  LD_PRELOAD, or the executable) never reach the runtime: one warning
+ *  (stderr by world rank 0, run.json) naming the object and the count. */
+RT_HIDDEN void rt_shadow_check(void);
+
 /* ---- activation and writing (rt_init.c) --------------------------------- */
 RT_HIDDEN void rt_activate(int thread_level);
+/** The Fortran MPI_INIT / MPI_INIT_THREAD wrappers (rt_fortran.c): the run
+ *  starts now (called before the library's init) ... */
+RT_HIDDEN void rt_init_begin(void);
+/** ... and the call is recorded in its calling context with pflags
+ *  (PRF_MPI_FORTRAN) and its duration dt in ticks, after activation. */
+RT_HIDDEN void rt_init_record(uint32_t op, uint64_t dt, uint32_t pflags);
 /** The profile write of MPI_Finalize (C or Fortran), before the library's
  *  finalize.  Returns 1 when it ran (the caller then calls the library's
  *  finalize with this thread's depth raised, and rt_finalize_done after). */

@@ -24,7 +24,7 @@ static const struct {
     {"SCALANA_FREQ", "200", "samples per second per thread (1..10000)"},
     {"SCALANA_SIGNAL", "SIGPROF", "signal used by the sampling timers (name or number)"},
     {"SCALANA_WAITALL_SPLIT", "1", "complete MPI_Waitall through MPI_Waitsome to find the last peer"},
-    {"SCALANA_CCT_NODES", "262144", "calling-context nodes per thread before the overflow node"},
+    {"SCALANA_CCT_NODES", "4194304", "calling-context nodes per thread before the overflow node (memory grows with use)"},
     {"SCALANA_OUTPUT", "scalana-<exe>-<p>p", "run directory"},
     {"SCALANA_QUIET", "0", "1: no informational lines (failures are still printed)"},
     {"SCALANA_KEEP_EXE", "on", "on: hard link (else copy) the executable into <run>/exe/ | all (+ own libraries) | copy | off"},
@@ -40,25 +40,68 @@ void rt_options_help(void)
                 rt_option_table[i].def, rt_option_table[i].help);
 }
 
-static int rt_parse_signal(const char *s)
+/* A whole decimal number (no sign, no trailing characters); -1 otherwise. */
+static long rt_whole_number(const char *s)
 {
-    static const struct { const char *n; int v; } names[] = {
-        {"SIGPROF", SIGPROF}, {"PROF", SIGPROF}, {"SIGALRM", SIGALRM}, {"ALRM", SIGALRM},
-        {"SIGVTALRM", SIGVTALRM}, {"VTALRM", SIGVTALRM}, {"SIGUSR1", SIGUSR1},
-        {"USR1", SIGUSR1}, {"SIGUSR2", SIGUSR2}, {"USR2", SIGUSR2}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcasecmp(s, names[i].n) == 0)
-            return names[i].v;
-    if (strncasecmp(s, "SIGRTMIN+", 9) == 0) {
-        int k = atoi(s + 9);
-        if (SIGRTMIN + k <= SIGRTMAX)
-            return SIGRTMIN + k;
-    }
+    if (!*s || *s < '0' || *s > '9')
+        return -1;
     char *end;
     long v = strtol(s, &end, 10);
-    if (*end == '\0' && v > 0 && v < NSIG && v != SIGKILL && v != SIGSTOP)
-        return (int)v;
-    return -1;
+    return *end == '\0' ? v : -1;
+}
+
+/* Signals that cannot drive a sampling timer: uncatchable, or raised by
+ * faults and aborts the application must still see as such. */
+static int rt_signal_unusable(int v)
+{
+    return v == SIGKILL || v == SIGSTOP || v == SIGSEGV || v == SIGBUS || v == SIGILL || v == SIGFPE ||
+           v == SIGABRT || v == SIGTRAP || v == SIGSYS;
+}
+
+/** Parses SCALANA_SIGNAL: a name with or without "SIG" in any case (PROF,
+ *  SIGPROF, sigalrm; the system's own list of names), SIGRTMIN, SIGRTMIN+n,
+ *  SIGRTMAX, SIGRTMAX-n, or a number.  Returns the signal, -1 for anything
+ *  else or a signal that cannot be used (rt_signal_unusable). */
+static int rt_parse_signal(const char *s)
+{
+    int v = -1;
+    const char *n = strncasecmp(s, "SIG", 3) == 0 ? s + 3 : s;
+    if (strncasecmp(n, "RTMIN", 5) == 0 || strncasecmp(n, "RTMAX", 5) == 0) {
+        int max = strncasecmp(n, "RTMAX", 5) == 0;
+        const char *o = n + 5;
+        long k = 0;
+        if (*o) {
+            if (*o != (max ? '-' : '+'))
+                return -1;
+            k = rt_whole_number(o + 1);
+            if (k < 0)
+                return -1;
+        }
+        long r = max ? (long)SIGRTMAX - k : (long)SIGRTMIN + k;
+        if (r < SIGRTMIN || r > SIGRTMAX)
+            return -1;
+        v = (int)r;
+    } else if (*n >= '0' && *n <= '9') {
+        if (n != s)
+            return -1; /* "SIG27" */
+        long k = rt_whole_number(n);
+        v = k > 0 && k < NSIG ? (int)k : -1;
+    } else {
+        for (int i = 1; i < NSIG && v < 0; i++) {
+            const char *abbrev = sigabbrev_np(i);
+            if (abbrev && strcasecmp(n, abbrev) == 0)
+                v = i;
+        }
+    }
+    return v < 0 || rt_signal_unusable(v) ? -1 : v;
+}
+
+uint32_t rt_options_cct_nodes(void)
+{
+    const char *s = getenv("SCALANA_CCT_NODES");
+    char *end;
+    long v = s && *s ? strtol(s, &end, 10) : 0;
+    return s && *s && *end == '\0' && v >= 64 && v <= (1l << 24) ? (uint32_t)v : RT_CCT_NODES_DEFAULT;
 }
 
 /* SCALANA_CALLPATH: how MPI calls take their call path (rt_fpwalk.c). */
@@ -83,7 +126,7 @@ void rt_options_read(void)
     rt_opt.freq = RT_FREQ_DEFAULT;
     rt_opt.signo = SIGPROF;
     rt_opt.waitall_split = 1;
-    rt_opt.cct_nodes = 262144;
+    rt_opt.cct_nodes = RT_CCT_NODES_DEFAULT;
     rt_opt.papi_event[0] = '\0';
     if ((s = getenv("SCALANA_SAMPLER")) && *s) {
         if (strcmp(s, "cputime") == 0)
@@ -115,16 +158,17 @@ void rt_options_read(void)
     if ((s = getenv("SCALANA_SIGNAL")) && *s) {
         int v = rt_parse_signal(s);
         if (v < 0)
-            rt_info("SCALANA_SIGNAL=%s is not a usable signal: using SIGPROF", s);
+            rt_warn(0, "SCALANA_SIGNAL=%s is not a usable signal (a name such as SIGPROF, PROF or "
+                    "SIGRTMIN+3, or a number): using SIGPROF (%d)", s, SIGPROF);
         else
             rt_opt.signo = v;
     }
     if ((s = getenv("SCALANA_WAITALL_SPLIT")) && *s)
         rt_opt.waitall_split = strcmp(s, "0") != 0;
     if ((s = getenv("SCALANA_CCT_NODES")) && *s) {
-        long v = atol(s);
-        if (v >= 64 && v <= (1l << 24))
-            rt_opt.cct_nodes = (uint32_t)v;
+        uint32_t v = rt_options_cct_nodes();
+        if (v != RT_CCT_NODES_DEFAULT || atol(s) == RT_CCT_NODES_DEFAULT)
+            rt_opt.cct_nodes = v;
         else
             rt_info("SCALANA_CCT_NODES=%s outside 64..16777216: using %u", s, rt_opt.cct_nodes);
     }

@@ -2,6 +2,8 @@
  * MPI_Pcontrol levels, aggregated per name (count and time). */
 #include "rt_core.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define RT_PHASE_MAX 256   /* distinct phase names */
@@ -12,8 +14,32 @@ static uint32_t rt_nphase;
 static volatile int rt_phase_spin;
 
 struct rt_phase_open { uint32_t rec; uint64_t t0; };
-static RT_TLS struct rt_phase_open rt_phase_stack[RT_PHASE_STACK];
-static RT_TLS int rt_phase_depth;
+/* Each thread's stack of open phases, listed so that the profile write can
+ * close the phases still open then (rt_phase_close_all). */
+struct rt_phase_thread {
+    struct rt_phase_open stack[RT_PHASE_STACK];
+    int depth;
+    struct rt_phase_thread *next;
+};
+static RT_TLS struct rt_phase_thread *rt_pt;
+static struct rt_phase_thread *rt_pt_list;
+#define rt_phase_stack (rt_pt->stack)
+#define rt_phase_depth (rt_pt->depth)
+
+static int rt_phase_thread_ready(void)
+{
+    if (RT_LIKELY(rt_pt != NULL))
+        return 1;
+    struct rt_phase_thread *p = calloc(1, sizeof *p);
+    if (!p)
+        return 0;
+    rt_spin_lock(&rt_phase_spin);
+    p->next = rt_pt_list;
+    rt_pt_list = p;
+    rt_spin_unlock(&rt_phase_spin);
+    rt_pt = p;
+    return 1;
+}
 
 struct rt_phase_rec *rt_phase_array(uint32_t *count) { *count = rt_nphase; return rt_phases; }
 
@@ -34,7 +60,7 @@ static uint32_t rt_phase_find(const char *name, uint32_t thread, uint32_t node)
 void rt_phase_event(const char *name, int begin)
 {
     struct rt_thread *t = rt_thread_get();
-    if (!t || !name)
+    if (!t || !name || !rt_phase_thread_ready())
         return;
     uint64_t now = rt_now_ns();
     if (begin) {
@@ -73,6 +99,36 @@ void rt_phase_event(const char *name, int begin)
         rt_phase_depth--;
         return;
     }
+}
+
+void rt_phase_close_all(const char *at)
+{
+    uint64_t now = rt_now_ns();
+    unsigned closed = 0;
+    const char *first = NULL;
+    rt_spin_lock(&rt_phase_spin);
+    for (struct rt_phase_thread *p = rt_pt_list; p; p = p->next) {
+        int d = p->depth < RT_PHASE_STACK ? p->depth : RT_PHASE_STACK;
+        for (int i = d - 1; i >= 0; i--) {
+            uint32_t rec = p->stack[i].rec;
+            if (rec == UINT32_MAX)
+                continue;
+            rt_phases[rec].count++;
+            rt_phases[rec].time_ns += now - p->stack[i].t0;
+            /* The level set by the last MPI_Pcontrol lasts to the end by design. */
+            if (strncmp(rt_phases[rec].name, "MPI_Pcontrol(", 13) != 0) {
+                closed++;
+                if (!first)
+                    first = rt_phases[rec].name;
+            }
+        }
+        p->depth = 0;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "%s", first ? first : "");
+    rt_spin_unlock(&rt_phase_spin);
+    if (closed)
+        rt_warn(0, "%u phase(s) still open at %s (e.g. \"%s\"): closed and counted there", closed, at, name);
 }
 
 /** Marks the beginning of a phase named name (e.g. "iteration") on the

@@ -415,6 +415,8 @@ void rt_run_info_fill(struct scalana_run_info *info, const char *written_by)
     rt_exe_path(exe, sizeof exe);
     rt_build_id_of_self_exe(build_id, sizeof build_id);
     info->executable = exe;
+    info->executable_deleted = rt_exe_deleted();
+    info->warnings = (char **)rt_warnings(&info->warning_count);
     info->build_id = build_id;
     snprintf(version, sizeof version, "%s", SCALANA_VERSION_STRING);
     info->scalana_version = version;

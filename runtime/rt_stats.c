@@ -57,6 +57,65 @@ static inline uint64_t rt_mix(uint64_t h)
     return h;
 }
 
+/* Each context's call path, copied when it is created (one arena of
+ * frames; contexts index it): a key match is confirmed by comparing the
+ * paths, so two paths with one 64-bit hash are two contexts.  A memcmp of
+ * the contiguous copy costs a few ns; walking the tree instead (the
+ * fallback when the arena cannot grow) chases one parent link per frame,
+ * about 35 ns per call at 14 frames here. */
+struct rt_ctx_path { uint64_t at; uint32_t n, truncated; }; /* at = UINT64_MAX: no copy */
+static struct rt_ctx_path *rt_ctx_paths; /* rt_ctx_cap entries */
+static void **rt_path_arena;
+static uint64_t rt_arena_n, rt_arena_cap;
+
+static void rt_ctx_path_keep(uint32_t id, void *const *frames, int n, int truncated)
+{
+    struct rt_ctx_path *p = &rt_ctx_paths[id];
+    p->at = UINT64_MAX;
+    p->n = (uint32_t)n;
+    p->truncated = (uint32_t)truncated;
+    if (rt_arena_n + (uint64_t)n > rt_arena_cap) {
+        uint64_t cap = rt_arena_cap ? rt_arena_cap * 2 : 4096;
+        while (cap < rt_arena_n + (uint64_t)n)
+            cap *= 2;
+        void **a = realloc(rt_path_arena, cap * sizeof *a);
+        if (!a)
+            return;
+        rt_path_arena = a;
+        rt_arena_cap = cap;
+    }
+    if (n > 0)
+        memcpy(rt_path_arena + rt_arena_n, frames, (size_t)n * sizeof *frames);
+    p->at = rt_arena_n;
+    rt_arena_n += (uint64_t)n;
+}
+
+/* Is node of tree c exactly the path frames[0] (leaf) .. frames[n-1]
+ * (outermost), below the root or, when truncated, below the overflow node?
+ * The tree stores every frame, so this decides what the 64-bit path hash
+ * only suggests.  A context recorded when the tree was full points at the
+ * overflow node: it stands for every path that did not fit. */
+static int rt_ctx_path_is(const struct rt_cct *c, uint32_t node, void *const *frames, int n, int truncated)
+{
+    if (node == c->overflow_node)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        if (node == 0 || node >= c->count || c->nodes[node].address != (uint64_t)(uintptr_t)frames[i])
+            return 0;
+        node = c->nodes[node].parent;
+    }
+    return truncated ? node == c->overflow_node : node == 0;
+}
+
+static int rt_ctx_same_path(const struct rt_thread *t, uint32_t i, void *const *frames, int n, int truncated)
+{
+    const struct rt_ctx_path *p = &rt_ctx_paths[i];
+    if (RT_UNLIKELY(p->at == UINT64_MAX))
+        return rt_ctx_path_is(&t->cct, rt_ctxs[i].node, frames, n, truncated);
+    return p->n == (uint32_t)n && p->truncated == (uint32_t)truncated &&
+           memcmp(rt_path_arena + p->at, frames, (size_t)n * sizeof *frames) == 0;
+}
+
 uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, int truncated, uint32_t op,
                     uint64_t comm_id, uint32_t flags, uint32_t *node_out)
 {
@@ -71,7 +130,7 @@ uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, int truncat
                 break;
             struct rt_ctx *c = &rt_ctxs[s - 1];
             if (c->key == key && c->op == op && c->comm_id == comm_id && c->thread == t->index &&
-                c->flags == flags) {
+                c->flags == flags && rt_ctx_same_path(t, s - 1, frames, n, truncated)) {
                 *node_out = c->node;
                 rt_stats_unlock();
                 return s - 1;
@@ -83,12 +142,16 @@ uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, int truncat
     if (rt_nctx >= rt_ctx_cap) {
         uint32_t cap = rt_ctx_cap ? rt_ctx_cap * 2 : 256;
         struct rt_ctx *p = realloc(rt_ctxs, (size_t)cap * sizeof *p);
-        if (!p) {
+        struct rt_ctx_path *q = p ? realloc(rt_ctx_paths, (size_t)cap * sizeof *q) : NULL;
+        if (p)
+            rt_ctxs = p;
+        if (q)
+            rt_ctx_paths = q;
+        if (!p || !q) {
             rt_stats_unlock();
             rt_fail("mpi", "out of memory: new calling contexts are not recorded");
             return UINT32_MAX;
         }
-        rt_ctxs = p;
         rt_ctx_cap = cap;
     }
     if (!rt_ctx_slots || (rt_nctx + 1) * 2 > rt_ctx_mask + 1) {
@@ -113,6 +176,7 @@ uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, int truncat
         j = (j + 1) & rt_ctx_mask;
     rt_ctx_slots[j] = rt_nctx + 1;
     uint32_t id = rt_nctx++;
+    rt_ctx_path_keep(id, frames, n, truncated);
     *node_out = node;
     rt_stats_unlock();
     return id;

@@ -61,7 +61,7 @@ static struct rt_thread *rt_thread_alloc(pid_t tid)
             return NULL;
         memset(t, 0, sizeof *t);
         t->index = rt_nthreads;
-        uint32_t cap = rt_opt.cct_nodes ? rt_opt.cct_nodes : 262144;
+        uint32_t cap = rt_opt.cct_nodes ? rt_opt.cct_nodes : rt_options_cct_nodes();
         if (rt_cct_init(&t->cct, cap, t->index) != 0) {
             munmap(t, sizeof *t);
             return NULL;

@@ -39,7 +39,8 @@ struct scalana_run_info {
     uint64_t start_realtime_ns, end_realtime_ns; /* CLOCK_REALTIME, ns since the epoch */
     char *mpi_library;         /* "openmpi" or "mpich" (the runtime build) */
     char *mpi_version;         /* MPI_Get_library_version, first line */
-    char *executable;          /* absolute path */
+    char *executable;          /* absolute path (as at start-up; without the kernel's " (deleted)") */
+    int executable_deleted;    /* the executable file was removed or replaced while it ran */
     char *build_id;            /* lowercase hex, "" when the executable has none */
     char *executable_copy;     /* the run's own copy, relative to the run directory
                                   ("exe/<name>"); NULL or "" when none was kept */
@@ -50,6 +51,8 @@ struct scalana_run_info {
     char *scalana_version;
     char *written_by;          /* "running" (written at MPI_Init, rewritten at the end), "finalize", "exit", "abort" */
     char **profile_files; uint32_t profile_file_count; /* names relative to the directory */
+    char **warnings; uint32_t warning_count; /* the runtime's warnings (world rank 0's): the
+                                                numbers may be incomplete */
 };
 
 /** Writes info as JSON to out (no JSON library; strings escaped per RFC 8259).

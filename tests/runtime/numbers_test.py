@@ -1,0 +1,368 @@
+#!/usr/bin/python3
+"""numbers_test.py — runs a test program with a real mpirun twice, without
+and with the runtime, and asserts that
+  - the exit status and the output (lines sorted: ranks interleave) are the
+    same both times (the runtime's own lines, "scalana: ...", aside), and
+  - the recorded calls, bytes and peers (`scalana-dump --json`) are exactly
+    what the program did (the check named by --check).
+
+usage: numbers_test.py --build BUILD --mpi openmpi|mpich --np N --prog BINARY --check NAME
+                       [--env K=V ...] [--no-baseline] [-- ARGS...]
+Exit 0 when every assertion holds; otherwise prints each failure."""
+import argparse
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpitest  # noqa: E402
+from mpitest import FAIL, check, dump, expect_ops, expect_peers, ops  # noqa: E402
+
+
+def run(a, with_runtime, extra_env, preload_first=None):
+    out = tempfile.mkdtemp(prefix="scalana-num-")
+    rundir = os.path.join(out, "run")
+    env = dict(extra_env)
+    if not with_runtime:
+        env.pop("SCALANA_SIGNAL", None)
+    pre = [preload_first] if preload_first else []
+    if with_runtime:
+        env["SCALANA_OUTPUT"] = rundir
+        pre.append(os.path.join(a.build, "lib", f"libscalana-{a.mpi}.so"))
+    if pre:
+        env["LD_PRELOAD"] = ":".join(pre)
+    full = dict(os.environ)
+    full.update(env)
+    prog = a.prog
+    if a.copy_prog:  # a copy the program may remove (mode delete)
+        prog = os.path.join(out, os.path.basename(a.prog))
+        shutil.copy2(a.prog, prog)
+        a.prog_copy = prog
+    if with_runtime:
+        a.outdir = out
+    cmd = mpitest.launcher(a.mpi, a.np, env) + [prog] + a.args
+    p = subprocess.run(cmd, env=full, cwd=out, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=a.timeout)
+    return out, rundir, p
+
+
+def own_lines(text):
+    return sorted(l for l in text.splitlines() if l.strip() and not l.startswith("scalana:"))
+
+
+def by_op(rank, op):
+    return [c for c in rank["mpi"] if c["op"] == op]
+
+
+def u64(v):
+    return v & (2 ** 64 - 1)
+
+
+def analyzer_unmatched(a):
+    """data_quality.unmatched_messages of scalana-analyze on the run: sends
+    and receives it could not pair (by communicator id, world ranks, tag)."""
+    rep = tempfile.mkdtemp(prefix="scalana-num-rep-")
+    try:
+        p = subprocess.run([os.path.join(a.build, "bin", "scalana-analyze"), "-q", "--no-viewer", "-o", rep,
+                            a.rundir], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+        if not check(p.returncode == 0, f"scalana-analyze exited {p.returncode}: {p.stderr.strip()}"):
+            return None
+        with open(os.path.join(rep, "report.json")) as f:
+            return json.load(f)["data_quality"]["unmatched_messages"]
+    finally:
+        shutil.rmtree(rep, ignore_errors=True)
+
+
+# ---- checks -------------------------------------------------------------------------
+def check_getstatus(a, data, runs):
+    """progs/getstatus.c: every transfer charged exactly once, whatever
+    completed it (Request_get_status, Request_free after a completion out of
+    the tool's sight, persistent requests completed by get_status)."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        g = ops(x).get("MPI_Request_get_status")
+        check(g is not None and g[0] >= 3 and g[1:] == [0, 0], f"rank {r}: MPI_Request_get_status {g}")
+        if r == 0:
+            want = {"MPI_Isend": (3, 68, 0), "MPI_Request_free": (3, 0, 0), "MPI_Wait": (3, 0, 0),
+                    "MPI_Send": (2, 12, 0), "MPI_Send_init": (1, 512, 0), "MPI_Start": (2, 0, 0),
+                    "MPI_Barrier": (1, 0, 0), "MPI_Request_get_status": (g[0] if g else 0, 0, 0)}
+            pw = {("MPI_Isend", 1, 21, "send"): (1, 40), ("MPI_Isend", 1, 22, "send"): (1, 16),
+                  ("MPI_Send", 1, 23, "send"): (1, 8), ("MPI_Send", 1, 24, "send"): (1, 4),
+                  ("MPI_Send_init", 1, 25, "send"): (2, 512), ("MPI_Isend", 1, 26, "send"): (1, 12)}
+        else:
+            want = {"MPI_Irecv": (3, 0, 64), "MPI_Request_free": (3, 0, 0), "MPI_Wait": (3, 0, 0),
+                    "MPI_Recv": (2, 0, 16), "MPI_Recv_init": (1, 0, 512), "MPI_Start": (2, 0, 0),
+                    "MPI_Barrier": (1, 0, 0), "MPI_Request_get_status": (g[0] if g else 0, 0, 0)}
+            pw = {("MPI_Irecv", 0, 21, "recv"): (1, 40), ("MPI_Irecv", 0, 22, "recv"): (1, 16),
+                  ("MPI_Irecv", 0, 23, "recv"): (1, 8), ("MPI_Recv", 0, 24, "recv"): (1, 4),
+                  ("MPI_Recv_init", 0, 25, "recv"): (2, 512), ("MPI_Recv", 0, 26, "recv"): (1, 12)}
+        expect_ops(r, x, want)
+        expect_peers(r, x, pw)
+    um = analyzer_unmatched(a)
+    check(um == 0, f"the analyzer finds {um} unmatched messages")
+
+
+def check_comms(a, data, runs):
+    """progs/comms.c: one communicator id per constructor, the same on every
+    member, distinct across constructors; point-to-point messages over the
+    joined / connected intercommunicators carry the same id on both sides."""
+    dpm = "--no-dpm" not in a.args
+    members = {1: {0, 1, 2, 3}, 2: {0, 1, 2, 3}, 3: {0, 2}, 4: {0, 1, 2, 3}, 5: {0, 1, 2, 3},
+               6: {0, 1, 2, 3}, 7: {0, 1, 2, 3}}
+    ids = collections.defaultdict(dict)  # k -> rank -> comm id
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        comms = {c["comm_id"]: c for c in x["communicators"]}
+        for c in by_op(x, "MPI_Allreduce"):
+            k = c["bytes_sent"] // 4
+            check(c["calls"] == 1 and c["bytes_received"] == 4 * k, f"rank {r}: Allreduce context {c}")
+            ids[k][r] = c["comm_id"]
+            rec = comms.get(c["comm_id"])
+            if check(rec is not None, f"rank {r}: no record of communicator {c['comm_id']} (k={k})"):
+                check(rec["size"] == len(members.get(k, ())), f"rank {r}: k={k} record size {rec['size']}")
+    for k, m in members.items():
+        check(set(ids[k]) == m, f"k={k}: ranks {sorted(ids[k])} used it, expected {sorted(m)}")
+        check(len(set(ids[k].values())) == 1, f"k={k}: communicator ids differ across members: "
+              f"{ {r: hex(u64(v)) for r, v in ids[k].items()} }")
+    um = analyzer_unmatched(a)
+    check(um == 0, f"the analyzer finds {um} unmatched messages")
+    firsts = [next(iter(ids[k].values())) for k in members if ids[k]]
+    check(len(set(firsts)) == len(firsts) and 1 not in firsts,
+          f"constructors share an id or use MPI_COMM_WORLD's: {[hex(u64(v)) for v in firsts]}")
+    if not dpm:
+        return
+    # Intercommunicators between two processes: 6 messages each way.
+    for lo, hi, tag0 in ((0, 1, 40), (2, 3, 50)):
+        seen = collections.defaultdict(set)
+        for x in data["ranks"]:
+            r = x["info"]["world_rank"]
+            if r not in (lo, hi):
+                continue
+            other = hi if r == lo else lo
+            pr = [p for p in x["peers"] if tag0 <= p["tag"] < tag0 + 6]
+            check(len(pr) == 12 and all(p["peer"] == other and p["count"] == 1 and p["bytes"] == 8 for p in pr),
+                  f"rank {r}: intercommunicator peers {pr}")
+            for p in pr:
+                seen[(p["tag"], p["direction"] == "send")].add((r, p["comm_id"]))
+        idset = {cid for v in seen.values() for _, cid in v}
+        check(len(idset) == 1 and 1 not in idset,
+              f"ranks {lo},{hi}: one communicator id expected for tags {tag0}..{tag0 + 5}, got {[hex(u64(i)) for i in idset]}")
+
+
+def warnings_of(a):
+    return mpitest.runinfo(a.rundir).get("warnings", [])
+
+
+def stderr_warnings(runs):
+    return [l for l in runs["tool"].stderr.splitlines() if l.startswith("scalana: warning:")]
+
+
+def check_phase(a, data, runs):
+    """progs/leftovers.c phase: "solve" is still open at MPI_Finalize: closed
+    and counted there (count 1, time > 0), with one warning (stderr of world
+    rank 0, run.json); the nested "step" ended normally."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        ph = {p["name"]: p for p in x["phases"]}
+        check(set(ph) == {"solve", "step"}, f"rank {r}: phases {sorted(ph)}")
+        if "solve" in ph:
+            check(ph["solve"]["count"] == 1 and ph["solve"]["time_ns"] > 0, f"rank {r}: open phase {ph['solve']}")
+        if "step" in ph:
+            check(ph["step"]["count"] == 1, f"rank {r}: phase step {ph['step']}")
+    w = warnings_of(a)
+    check(len(w) == 1 and "still open at MPI_Finalize" in w[0] and "solve" in w[0], f"run.json warnings {w}")
+    sw = stderr_warnings(runs)
+    check(len(sw) == 1 and "still open at MPI_Finalize" in sw[0], f"stderr warnings {sw}")
+
+
+def check_delete(a, data, runs):
+    """progs/leftovers.c delete: the executable, removed while the job ran,
+    is recorded under its own path (no " (deleted)") and marked deleted."""
+    ri = mpitest.runinfo(a.rundir)
+    check(ri["executable"] == a.prog_copy, f"run.json executable {ri['executable']!r} != {a.prog_copy!r}")
+    check(ri.get("executable_deleted") is True, f"run.json executable_deleted {ri.get('executable_deleted')}")
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        paths = [m["path"] for m in x["modules"]]
+        check(a.prog_copy in paths and not [p for p in paths if "(deleted)" in p],
+              f"rank {r}: module paths {paths}")
+        expect_ops(r, x, {"MPI_Barrier": (1, 0, 0), "MPI_Allreduce": (2, 8, 8),
+                          **({"MPI_Send": (1, 4, 0)} if r == 0 else {}),
+                          **({"MPI_Recv": (1, 0, 4)} if r == 1 else {})})
+
+
+def check_shadow(a, data, runs):
+    """progs/leftovers.c plain with progs/pmpi_other.c preloaded first: its
+    MPI_Send, MPI_Recv and MPI_Allreduce never reach the runtime (none
+    recorded); one warning names the library and the count."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        got = set(ops(x))
+        check(not got & {"MPI_Send", "MPI_Recv", "MPI_Allreduce"}, f"rank {r}: recorded {sorted(got)}")
+        check("MPI_Finalize" in got, f"rank {r}: MPI_Finalize not recorded: {sorted(got)}")
+    w = warnings_of(a)
+    lib = os.path.basename(a.preload_first)
+    check(len(w) == 1 and lib in w[0] and w[0].startswith("3 MPI entry points"), f"run.json warnings {w}")
+    sw = stderr_warnings(runs)
+    check(len(sw) == 1 and lib in sw[0], f"stderr warnings {sw}")
+
+
+def check_shadow_all(a, data, runs):
+    """progs/pmpi_other.c with OTHER_WRAPS_INIT preloaded first: not even
+    MPI_Init reaches the runtime, nothing is recorded or written; one
+    warning on stderr (the launcher's rank 0) says so and names the library."""
+    check(not os.path.exists(a.rundir), f"a run directory was written: {a.rundir}")
+    sw = stderr_warnings(runs)
+    lib = os.path.basename(a.preload_first)
+    check(len(sw) == 1 and lib in sw[0] and "no MPI call reached the runtime" in sw[0], f"stderr warnings {sw}")
+
+
+def check_badsignal(a, data, runs):
+    """SCALANA_SIGNAL=<garbage>: one warning naming the variable, the value
+    and the signal used instead; sampling works on SIGPROF."""
+    val = dict(e.split("=", 1) for e in a.env)["SCALANA_SIGNAL"]
+    w = warnings_of(a)
+    check(len(w) == 1 and f"SCALANA_SIGNAL={val} " in w[0] and "using SIGPROF" in w[0], f"run.json warnings {w}")
+    check(len(stderr_warnings(runs)) == 1, f"stderr warnings {stderr_warnings(runs)}")
+    for x in data["ranks"]:
+        # 0.2 s of CPU at 1000 samples/s; CPU-time timers fire at kernel ticks
+        check(x["info"]["samples_weight"] >= 20, f"rank {x['info']['world_rank']}: sample weight "
+              f"{x['info']['samples_weight']} < 20 of ~200")
+
+
+def check_finit(a, data, runs):
+    """progs/finit_*.f90 (mpif.h, use mpi, mpi_f08): MPI_INIT / MPI_INIT_THREAD
+    recorded once, marked Fortran, in the program's own call site, and inside
+    the rank's wall time (>= the program's own time from before MPI_INIT to
+    before MPI_FINALIZE); the root's Gather with MPI_IN_PLACE sends its own
+    12 bytes (the ignored send count would give 4000); Waitany charges the
+    request it completed (tags 5 and 6 with their sizes); a receive completed
+    by MPI_REQUEST_GET_STATUS and freed is charged (tag 7)."""
+    P = a.np
+    init_op = "MPI_Init_thread" if "usempi" in os.path.basename(a.prog) else "MPI_Init"
+    base = os.path.basename(a.prog)
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        inits = by_op(x, init_op)
+        if check(len(inits) == 1 and inits[0]["calls"] == 1, f"rank {r}: {init_op} contexts {inits}"):
+            c = inits[0]
+            check(c["fortran"], f"rank {r}: {init_op} not marked Fortran")
+            check(c["path"] and c["path"][-1].startswith(base + "+"),
+                  f"rank {r}: {init_op} call site {c['path'][-1:]} is not in {base}")
+        try:
+            with open(os.path.join(a.outdir, f"elapsed-{r}.txt")) as f:
+                elapsed = int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            elapsed = None
+        if check(elapsed is not None, f"rank {r}: no elapsed-{r}.txt"):
+            # 20 ms of slack for a preemption between the two clocks (the bug lost 30-250 ms)
+            check(x["info"]["wall_ns"] >= elapsed - 20e6,
+                  f"rank {r}: wall {x['info']['wall_ns']} ns < the program's {elapsed} ns from before {init_op}")
+        want = {init_op: (1, 0, 0), "MPI_Gather": (1, 12, 12 * P if r == 0 else 0)}
+        if r == 0:
+            g = ops(x).get("MPI_Request_get_status")
+            check(g is not None and g[0] >= 1, f"rank {r}: MPI_Request_get_status {g}")
+            want.update({"MPI_Irecv": (3, 0, 16), "MPI_Waitany": (2, 0, 0), "MPI_Request_free": (1, 0, 0),
+                         "MPI_Request_get_status": (g[0] if g else 0, 0, 0)})
+            pw = {("MPI_Irecv", 1, 5, "recv"): (1, 4), ("MPI_Irecv", 1, 6, "recv"): (1, 8),
+                  ("MPI_Irecv", 1, 7, "recv"): (1, 4)}
+        elif r == 1:
+            want["MPI_Send"] = (3, 16, 0)
+            pw = {("MPI_Send", 0, 5, "send"): (1, 4), ("MPI_Send", 0, 6, "send"): (1, 8),
+                  ("MPI_Send", 0, 7, "send"): (1, 4)}
+        else:
+            pw = {}
+        expect_ops(r, x, want)
+        expect_peers(r, x, pw)
+        bad = [c["op"] for c in x["mpi"] if not c["fortran"] and c["op"] != "MPI_Finalize"]
+        check(not bad, f"rank {r}: not marked Fortran: {bad}")
+
+
+def check_manyctx(a, data, runs):
+    """progs/manyctx.c: 131072 distinct call paths to MPI_Send, each taken
+    twice: one context per path (none merged by a hash collision or into the
+    tree's overflow node), each with exactly 2 calls."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        sends = by_op(x, "MPI_Send")
+        paths = {tuple(c["path"]) for c in sends}
+        bad = [c for c in sends if c["calls"] != 2]
+        check(len(sends) == 131072 and len(paths) == 131072,
+              f"rank {r}: {len(sends)} MPI_Send contexts with {len(paths)} distinct paths (want 131072)")
+        check(not bad, f"rank {r}: {len(bad)} contexts without exactly 2 calls, e.g. {bad[:2]}")
+        check(x["info"]["cct_overflow"] == 0, f"rank {r}: cct_overflow {x['info']['cct_overflow']}")
+        check(not [n for n in x["cct"] if n["kind"] == "overflow"], f"rank {r}: an overflow node exists")
+
+
+CHECKS = {"manyctx": check_manyctx, "finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
+          "shadow": check_shadow, "shadow_all": check_shadow_all, "badsignal": check_badsignal}
+NO_PROFILE = {"shadow_all"}  # checks of runs where the runtime writes nothing
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--mpi", required=True)
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("--check", required=True)
+    ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--no-baseline", action="store_true", help="do not run the program without the runtime")
+    ap.add_argument("--preload-first", help="a library preloaded before the runtime (both runs)")
+    ap.add_argument("--copy-prog", action="store_true", help="run a copy of the program (it may remove it)")
+    ap.add_argument("args", nargs="*")
+    a = ap.parse_args()
+    a.build = os.path.abspath(a.build)
+    a.prog = os.path.abspath(a.prog)
+    a.pin = None
+    if a.preload_first:
+        a.preload_first = os.path.abspath(a.preload_first)
+    extra = dict(e.split("=", 1) for e in a.env)
+    runs = {}
+    if not a.no_baseline:
+        bout, _, bp = run(a, False, extra, a.preload_first)
+        shutil.rmtree(bout, ignore_errors=True)
+        runs["plain"] = bp
+    out, rundir, p = run(a, True, extra, a.preload_first)
+    runs["tool"] = p
+    a.rundir = rundir
+    if "plain" in runs:
+        bp = runs["plain"]
+        check(bp.returncode == p.returncode,
+              f"exit status {p.returncode} with the runtime, {bp.returncode} without")
+        check(own_lines(bp.stdout) == own_lines(p.stdout),
+              f"output differs:\n   without: {own_lines(bp.stdout)}\n   with:    {own_lines(p.stdout)}")
+        check(own_lines(bp.stderr) == own_lines(p.stderr),
+              f"stderr differs (runtime lines aside):\n   without: {own_lines(bp.stderr)}\n   with:    {own_lines(p.stderr)}")
+    if p.returncode != 0:
+        FAIL.append(f"mpirun exited {p.returncode}")
+    if "FAIL" in p.stdout:
+        FAIL.append("program reported: " + p.stdout)
+    if a.check in NO_PROFILE:
+        CHECKS[a.check](a, None, runs)
+    else:
+        data = dump(a.build, rundir)
+        if data is not None:
+            mpitest.common(a, data, rundir)
+            CHECKS[a.check](a, data, runs)
+    if FAIL:
+        print(f"{len(FAIL)} failure(s) [{a.mpi} np={a.np} {a.check}] (run dir kept: {rundir})")
+        for f in FAIL:
+            print(" -", f)
+        print("stdout of the run:\n" + p.stdout)
+        print("stderr of the run:\n" + p.stderr)
+        return 1
+    if not a.keep:
+        shutil.rmtree(out, ignore_errors=True)
+    print(f"ok [{a.mpi} np={a.np} {a.check}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
