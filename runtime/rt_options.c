@@ -105,6 +105,8 @@ uint32_t rt_options_cct_nodes(void)
 }
 
 /* SCALANA_CALLPATH: how MPI calls take their call path (rt_fpwalk.c). */
+int rt_callpath_mode;
+
 static void rt_options_read_callpath(void)
 {
     const char *s = getenv("SCALANA_CALLPATH");

@@ -43,7 +43,6 @@ struct rt_uc_entry {
     struct rt_uc_frame f[RT_UC_FRAMES];
 };
 
-int rt_callpath_mode;
 static RT_TLS struct rt_uc_entry *rt_uc_table;
 static RT_TLS int rt_uc_state; /* 0 unknown, 1 table mapped, -1 no cache */
 static pthread_key_t rt_uc_key;
