@@ -296,6 +296,15 @@ def case_fullfs(a, tmp):
             p = mpirun(a, tmp, ["ok"], {"SCALANA_OUTPUT": rundir})
             same_as_plain(a, tmp, ["ok"], p, plain, what)
             ln = ours(p)
+            # The run's own executable (SCALANA_KEEP_EXE, on by default) cannot be
+            # copied onto the full disk either: at most one line of its own, and
+            # no partial copy (exe/ holds nothing or nothing but complete files).
+            keep = [l for l in ln if "could not keep" in l]
+            ln = [l for l in ln if "could not keep" not in l]
+            check(len(keep) <= 1, f"{what}: more than one line about the executable: {keep}")
+            exe_dir = os.path.join(rundir, "exe")
+            check(not os.path.isdir(exe_dir) or not [x for x in os.listdir(exe_dir) if ".tmp." in x],
+                  f"{what}: a partial copy of the executable: {os.listdir(exe_dir) if os.path.isdir(exe_dir) else []}")
             check(len(ln) == 1 and "No space left on device" in ln[0], f"{what}: want one line saying why, got {ln}")
             others = [l for l in p.stderr.splitlines() if not l.startswith("scalana:") and l.strip()]
             check(not others, f"{what}: other lines on stderr: {others}")
