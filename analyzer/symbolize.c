@@ -213,7 +213,7 @@ uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *bu
                 m->mod = NULL;
             }
         }
-        if (m->mod) {
+        if (m->mod && m->is_exe) { /* only the executable's functions become the program's */
             Dwarf_Addr bias;
             m->no_dwarf = dwfl_module_getdwarf(m->mod, &bias) == NULL;
         }
