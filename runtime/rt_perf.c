@@ -112,7 +112,7 @@ uint64_t rt_perf_weight(struct rt_thread *t, uint64_t period_ns)
     if (read(t->perf_fd, &v, sizeof v) != (ssize_t)sizeof v || v <= t->perf_last || !period_ns)
         return 1;
     uint64_t w = (v - t->perf_last + period_ns / 2) / period_ns;
-    if (t->perf_last == 0 || w == 0)
+    if (t->perf_last == 0 || w == 0 || w > 100000) /* first signal; a counter read after close */
         w = 1;
     t->perf_last = v;
     return w;
