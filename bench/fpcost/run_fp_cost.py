@@ -61,7 +61,8 @@ def main():
                 extra += ["-Xflang", "-mframe-pointer=none"]
             cmd = [cc, "--scalana-no-runtime", opt, "-g", "-I", os.path.join(ex, "common"),
                    os.path.join(ex, srcf), "-o", o] + extra + (["-lm"] if lang != "fortran" else [])
-            subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           cwd=tmp)  # flang writes its .mod files to the working directory
             outs[mode] = o
         s_fp, s_no = text_size(outs["fp"]), text_size(outs["nofp"])
         sizes.append(s_fp / s_no)
