@@ -37,6 +37,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--speed", default="load_imbalance,replicated_work,functor_cxx,heavy_half")
     a = ap.parse_args()
+    a.build, a.src = os.path.abspath(a.build), os.path.abspath(a.src)
     ex = os.path.join(a.src, "examples")
     tool = {"c": "scalana-cc", "cxx": "scalana-cxx", "fortran": "scalana-fc"}
     rows = []
