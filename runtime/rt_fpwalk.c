@@ -33,7 +33,6 @@ static struct rt_fp_range rt_fp_mods[RT_FP_MAX_MODS]; /* text of marked modules 
 static int rt_fp_nmods;
 static int rt_fp_ready;          /* 0 unknown, 1 table built */
 static volatile int rt_fp_lock;
-int rt_fp_unmarked_seen;         /* modules without the marker (diagnostics) */
 
 static RT_TLS uintptr_t rt_fp_stack_lo, rt_fp_stack_hi;
 static RT_TLS int rt_fp_stack_state; /* 0 unknown, 1 known, -1 unavailable */
@@ -74,8 +73,6 @@ static int rt_fp_mod_cb(struct dl_phdr_info *info, size_t size, void *data)
         int self = me >= lo && me < hi; /* the runtime is built with frame pointers */
         if ((marked || self) && rt_fp_nmods < RT_FP_MAX_MODS)
             rt_fp_mods[rt_fp_nmods++] = (struct rt_fp_range){lo, hi};
-        else if (!marked)
-            rt_fp_unmarked_seen++;
     }
     return 0;
 }

@@ -12,7 +12,10 @@
 struct rt_options rt_opt;
 
 /* Where the frequency limits come from: below 1/s a run of minutes has too
- * few samples; above 10 kHz the signal cost (a few µs each) exceeds 2 %. */
+ * few samples; a sample costs 35-40 us of CPU on this VM (almost all of it
+ * the timer and signal delivery: bench/overhead sample_cost), so 10 kHz
+ * would take over a third of a core.  The cputime sampler cannot go above
+ * the kernel tick rate anyway (250 Hz here; rt_rate.c); taskclock can. */
 #define RT_FREQ_MIN 1u
 #define RT_FREQ_MAX 10000u
 #define RT_FREQ_DEFAULT 200u
@@ -21,7 +24,7 @@ static const struct {
     const char *name, *def, *help;
 } rt_option_table[] = {
     {"SCALANA_SAMPLER", "cputime", "cputime | taskclock | realtime | papi:<EVENT> | none"},
-    {"SCALANA_FREQ", "200", "samples per second per thread (1..10000)"},
+    {"SCALANA_FREQ", "200", "samples per second per thread asked (1..10000; cputime: at most the kernel tick rate)"},
     {"SCALANA_SIGNAL", "SIGPROF", "signal used by the sampling timers (name or number)"},
     {"SCALANA_WAITALL_SPLIT", "1", "complete MPI_Waitall through MPI_Waitsome to find the last peer"},
     {"SCALANA_CCT_NODES", "4194304", "calling-context nodes per thread before the overflow node (memory grows with use)"},

@@ -63,11 +63,19 @@ int rt_perf_available(void)
     return 0;
 }
 
+/* fds that ever carried a task clock of ours: a notification still pending
+ * when its thread stopped sampling (fd closed) must not reach the
+ * application's disposition (SIGPROF's default terminates). */
+#define RT_PERF_FDS 4096
+static volatile uint8_t rt_perf_fd_used[RT_PERF_FDS];
+
 int rt_perf_thread_start(struct rt_thread *t, uint64_t period_ns, int signo)
 {
     int fd = rt_perf_open(t->tid, period_ns, signo);
     if (fd < 0)
         return -1;
+    if (fd < RT_PERF_FDS)
+        rt_perf_fd_used[fd] = 1;
     t->perf_fd = fd;
     t->perf_last = 0;
     t->timer_ok = 3;
@@ -89,6 +97,12 @@ int rt_perf_signal_of(const siginfo_t *si, const struct rt_thread *t)
            si->si_fd == t->perf_fd;
 }
 
+int rt_perf_signal_stale(const siginfo_t *si)
+{
+    return (si->si_code == POLL_IN || si->si_code == POLL_HUP) && si->si_fd >= 0 &&
+           si->si_fd < RT_PERF_FDS && rt_perf_fd_used[si->si_fd];
+}
+
 uint64_t rt_perf_weight(struct rt_thread *t, uint64_t period_ns)
 {
     /* Periods elapsed since the last signal, from the counter itself (a
@@ -98,7 +112,7 @@ uint64_t rt_perf_weight(struct rt_thread *t, uint64_t period_ns)
     if (read(t->perf_fd, &v, sizeof v) != (ssize_t)sizeof v || v <= t->perf_last || !period_ns)
         return 1;
     uint64_t w = (v - t->perf_last + period_ns / 2) / period_ns;
-    if (t->perf_last == 0 || w == 0)
+    if (t->perf_last == 0 || w == 0 || w > 100000) /* first signal; a counter read after close */
         w = 1;
     t->perf_last = v;
     return w;

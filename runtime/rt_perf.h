@@ -14,6 +14,9 @@ RT_HIDDEN int rt_perf_thread_start(struct rt_thread *t, uint64_t period_ns, int 
 RT_HIDDEN void rt_perf_thread_stop(struct rt_thread *t);
 /** 1 when si is thread t's task-clock notification. */
 RT_HIDDEN int rt_perf_signal_of(const siginfo_t *si, const struct rt_thread *t);
+/** 1 when si is a task-clock notification of ours whose thread no longer
+ *  samples (pending when its fd closed): dropped, never chained. */
+RT_HIDDEN int rt_perf_signal_stale(const siginfo_t *si);
 /** Weight of this signal: task-clock periods since the previous one (at
  *  least 1).  Async-signal-safe (read(2)). */
 RT_HIDDEN uint64_t rt_perf_weight(struct rt_thread *t, uint64_t period_ns);

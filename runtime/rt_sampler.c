@@ -118,8 +118,10 @@ static void rt_chain(int sig, siginfo_t *si, void *uc)
 static int rt_handle_taskclock(siginfo_t *si, void *ucv)
 {
     struct rt_thread *t = rt_self;
+    if (!t && rt_g.sampling)
+        t = rt_thread_self_slow(); /* started before the runtime activated */
     if (!rt_perf_signal_of(si, t))
-        return 0;
+        return rt_perf_signal_stale(si);
     if (rt_g.sampling && t->cct.nodes) {
         __atomic_add_fetch(&rt_g.in_flight, 1, __ATOMIC_ACQUIRE);
         ucontext_t *uc = ucv;

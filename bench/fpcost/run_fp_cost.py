@@ -37,6 +37,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--speed", default="load_imbalance,replicated_work,functor_cxx,heavy_half")
     a = ap.parse_args()
+    a.build, a.src = os.path.abspath(a.build), os.path.abspath(a.src)
     ex = os.path.join(a.src, "examples")
     tool = {"c": "scalana-cc", "cxx": "scalana-cxx", "fortran": "scalana-fc"}
     rows = []
@@ -61,7 +62,8 @@ def main():
                 extra += ["-Xflang", "-mframe-pointer=none"]
             cmd = [cc, "--scalana-no-runtime", opt, "-g", "-I", os.path.join(ex, "common"),
                    os.path.join(ex, srcf), "-o", o] + extra + (["-lm"] if lang != "fortran" else [])
-            subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           cwd=tmp)  # flang writes its .mod files to the working directory
             outs[mode] = o
         s_fp, s_no = text_size(outs["fp"]), text_size(outs["nofp"])
         sizes.append(s_fp / s_no)

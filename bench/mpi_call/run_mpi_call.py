@@ -19,7 +19,13 @@ repetition (ours-cc against fp-none, the others against none).  The machine
 is shared: medians, not means.  Targets: ours-cc <= 0.15 us added per call;
 ours-pre <= bare-unw.
 
-usage: run_mpi_call.py BUILD_DIR MPI BENCH_DIR [--np 2] [--iters 100000] [--repeat 7]"""
+Other tools installed outside the repository (mpiP, Caliper) join the series
+with --tool NAME=LIBRARY[,VAR=VALUE...]: the library preloaded on the plain
+build with those variables set (e.g. --tool mpip=/opt/mpiP/lib/libmpiP.so or
+--tool caliper=/opt/caliper/lib64/libcaliper.so,CALI_CONFIG=mpi-report);
+never required.
+
+usage: run_mpi_call.py BUILD_DIR MPI BENCH_DIR [--np 2] [--iters 100000] [--repeat 7] [--tool ...]"""
 import argparse
 import os
 import statistics
@@ -77,10 +83,19 @@ def main():
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--iters", type=int, default=100000)
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--tool", action="append", default=[], help="NAME=LIBRARY[,VAR=VALUE...]")
     a = ap.parse_args()
     a.build, a.bench = os.path.abspath(a.build), os.path.abspath(a.bench)
     out = tempfile.mkdtemp(prefix="scalana-mpicall-")
     cfg = configs(a, out)
+    for t in a.tool:
+        name, spec = t.split("=", 1)
+        parts = spec.split(",")
+        if not os.path.exists(parts[0]):
+            sys.exit(f"run_mpi_call.py: --tool {name}: {parts[0]} not found")
+        env = {"LD_PRELOAD": parts[0]}
+        env.update(dict(p.split("=", 1) for p in parts[1:]))
+        cfg[name] = (os.path.join(a.bench, f"bench_mpi_call_{a.mpi}"), env)
     names = list(cfg)
     res = {n: [] for n in names}
     for i in range(a.repeat):
