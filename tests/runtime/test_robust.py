@@ -13,7 +13,8 @@ did (scalana-dump --json).
               Fortran binding (progs/completion_f.f90)
   exit4       rank 0 exit(4) while the others work: same job exit status
   exit9       every rank exit(9) without MPI_Finalize: exit status 9
-  longpath    a 300-character run directory: a complete profile
+  longpath    a 300-character run directory: a complete profile; one of 4100
+              characters: refused with one line
   fullfs      a full file system (a 64 KiB tmpfs; 77 when it cannot be
               mounted): one line, no partial or empty file, no MPI-IO lines
   twojobs     a job still running in the directory and a singleton started
@@ -269,6 +270,13 @@ def case_longpath(a, tmp):
         check(ri["written_by"] == "finalize" and len(ri["profile_files"]) == 1, f"run.json {ri}")
     complete(a, rundir, a.np)
     no_debris(rundir)
+    # Beyond what a path may hold: refused with one line, never truncated.
+    huge = os.path.join(tmp, "h" * 4100)
+    p = mpirun(a, tmp, ["ok"], {"SCALANA_OUTPUT": huge})
+    same_as_plain(a, tmp, ["ok"], p, plain, "4100-character path")
+    ln = ours(p)
+    check(len(ln) == 1 and "longer than" in ln[0], f"4100-character path: want one line, got {ln}")
+    check(sorted(os.listdir(tmp)) == ["d" * 50], f"4100-character path: wrote {sorted(os.listdir(tmp))}")
 
 
 def case_fullfs(a, tmp):
