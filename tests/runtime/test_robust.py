@@ -43,6 +43,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mpitest import Symbols  # noqa: E402  (nm function ranges of the program)
+
 FAIL = []
 
 
@@ -401,6 +404,7 @@ def case_stacks(a, tmp):
     data = complete(a, rundir, a.np)
     if not data:
         return
+    sy = Symbols(a.prog)
     for x in data["ranks"]:
         r = x["info"]["world_rank"]
         check(x["info"]["thread_count"] == 3, f"rank {r}: thread_count {x['info']['thread_count']}")
@@ -409,6 +413,12 @@ def case_stacks(a, tmp):
             w[s["thread"]] += s["weight"]
         # 2 x ~0.1 s of CPU at 1000/s; CPU timers fire at kernel ticks on this loaded VM
         check(w[1] + w[2] >= 10, f"rank {r}: the small-stack threads' sample weight {dict(w)}")
+        # unwound from the interrupted context, not the alternate stack: the
+        # paths run through the thread's start routine
+        paths = [sy.names(smp["path"]) for smp in x["samples"] if smp["thread"] in (1, 2)]
+        good = sum(1 for n in paths if "stack_thread" in n)
+        check(paths and good >= 0.9 * len(paths), f"rank {r}: {len(paths) - good} of {len(paths)} thread samples "
+              f"without stack_thread, e.g. {[n for n in paths if 'stack_thread' not in n][:2]}")
 
 
 def case_dl(a, tmp):
