@@ -414,11 +414,13 @@ def case_stacks(a, tmp):
         # 2 x ~0.1 s of CPU at 1000/s; CPU timers fire at kernel ticks on this loaded VM
         check(w[1] + w[2] >= 10, f"rank {r}: the small-stack threads' sample weight {dict(w)}")
         # unwound from the interrupted context, not the alternate stack: the
-        # paths run through the thread's start routine
-        paths = [sy.names(smp["path"]) for smp in x["samples"] if smp["thread"] in (1, 2)]
-        good = sum(1 for n in paths if "stack_thread" in n)
-        check(paths and good >= 0.9 * len(paths), f"rank {r}: {len(paths) - good} of {len(paths)} thread samples "
-              f"without stack_thread, e.g. {[n for n in paths if 'stack_thread' not in n][:2]}")
+        # paths run through the thread's start routine (a sample may fall in
+        # libc as the thread starts or ends: 80 % of the weight)
+        ts = [(sy.names(smp["path"]), smp["weight"]) for smp in x["samples"] if smp["thread"] in (1, 2)]
+        total = sum(wt for _, wt in ts)
+        good = sum(wt for n, wt in ts if "stack_thread" in n)
+        check(total and good >= 0.8 * total, f"rank {r}: {total - good} of {total} thread sample weight "
+              f"without stack_thread, e.g. {[n for n, _ in ts if 'stack_thread' not in n][:2]}")
 
 
 def case_dl(a, tmp):
