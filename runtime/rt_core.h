@@ -352,7 +352,8 @@ RT_HIDDEN int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *byt
  *  for rt_altstack_end, or NULL (none made: the handler then runs on the
  *  thread's own stack). */
 RT_HIDDEN void *rt_altstack_begin(void);
-/** Removes the calling thread's stack from rt_altstack_begin (NULL: nothing). */
+/** Removes the calling thread's stack from rt_altstack_begin (NULL: nothing);
+ *  the mapping is kept for the next thread. */
 RT_HIDDEN void rt_altstack_end(void *mem);
 
 /* ---- run directory (rt_rundir.c) ------------------------------------------- */
