@@ -87,9 +87,9 @@ def mpirun(a, cwd, args, env=None, runtime=True, prog=None, np=None):
     cmd = command(a, env, prog or a.prog, args, np)
     try:
         return subprocess.run(cmd, cwd=cwd, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              timeout=60, preexec_fn=no_core)
+                              timeout=30, preexec_fn=no_core)
     except subprocess.TimeoutExpired as e:
-        FAIL.append(f"{' '.join(args)} {'with' if runtime else 'without'} the runtime: no end after 60 s")
+        FAIL.append(f"{' '.join(args)} {'with' if runtime else 'without'} the runtime: no end after 30 s")
         return subprocess.CompletedProcess(cmd, 124, e.stdout or "", e.stderr or "")
 
 
