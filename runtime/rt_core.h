@@ -380,15 +380,20 @@ RT_HIDDEN int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *byt
  *  for rt_altstack_end, or NULL (none made: the handler then runs on the
  *  thread's own stack). */
 RT_HIDDEN void *rt_altstack_begin(void);
-/** Removes the calling thread's stack from rt_altstack_begin (NULL: nothing). */
+/** Removes the calling thread's stack from rt_altstack_begin (NULL: nothing);
+ *  the mapping is kept for the next thread. */
 RT_HIDDEN void rt_altstack_end(void *mem);
 
 /* ---- run directory (rt_rundir.c) ------------------------------------------- */
 /** Decides the run directory name into rt_g.run_dir (SCALANA_OUTPUT or
- *  scalana-<exe>-<p>p).  prepare (rank 0): an existing run directory (holds
- *  run.json or profile-*.sclp) is moved aside (one line), an empty directory
- *  is used as is, anything else (a regular file, a directory with other
- *  files) is not touched; then creates it.  Returns 0 or -1 (one line). */
+ *  scalana-<exe>-<p>p), absolute against the working directory now; -1 when
+ *  the path is too long (prepare then refuses it).  prepare (rank 0): claims
+ *  the directory for this process (owner file + flock, docs/runtime.md): an
+ *  earlier run directory whose owner is gone is moved aside (one line), one
+ *  owned by a running process is left alone and rt_g.run_dir becomes the
+ *  next free <dir>.N (one line), an empty directory is used as is, anything
+ *  else (a regular file, a user's directory) is not touched; a missing one
+ *  is created.  Returns 0 or -1 (one line). */
 RT_HIDDEN int rt_rundir_name(uint32_t world_size);
 RT_HIDDEN int rt_rundir_prepare(void);
 RT_HIDDEN int rt_rundir_ensure(void);

@@ -63,33 +63,30 @@ uint32_t rt_usable_cores_of_mask(const unsigned long *mask, int nwords)
     return n ? n : 1;
 }
 
-/* The working directory at start-up (malloc'ed by getcwd: no length limit);
- * "." when it cannot be read. */
-static void rt_cwd(char *out, size_t n)
-{
-    char *cwd = getcwd(NULL, 0);
-    snprintf(out, n, "%s", cwd ? cwd : ".");
-    free(cwd);
-}
+static int rt_name_too_long;
 
 int rt_rundir_name(uint32_t world_size)
 {
     /* Absolute from the start: the application may chdir() later. */
-    char cwd[2048];
-    rt_cwd(cwd, sizeof cwd);
-    if (rt_opt.output) {
-        if (rt_opt.output[0] == '/')
-            snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%s", rt_opt.output);
-        else
-            snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%.2047s/%.2047s", cwd, rt_opt.output);
-        return 0;
+    char *cwd = getcwd(NULL, 0); /* malloc'ed: no length limit */
+    const char *dir = cwd ? cwd : ".";
+    size_t cap = sizeof rt_g.run_dir;
+    int n;
+    if (rt_opt.output && rt_opt.output[0] == '/') {
+        n = snprintf(rt_g.run_dir, cap, "%s", rt_opt.output);
+    } else if (rt_opt.output) {
+        n = snprintf(rt_g.run_dir, cap, "%s/%s", dir, rt_opt.output);
+    } else {
+        char exe[4096];
+        rt_exe_path(exe, sizeof exe);
+        const char *b = strrchr(exe, '/');
+        b = b ? b + 1 : exe;
+        n = snprintf(rt_g.run_dir, cap, "%s/scalana-%s-%up", dir, *b ? b : "app", world_size);
     }
-    char exe[4096];
-    rt_exe_path(exe, sizeof exe);
-    const char *b = strrchr(exe, '/');
-    b = b ? b + 1 : exe;
-    snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%.2047s/scalana-%.255s-%up", cwd, *b ? b : "app", world_size);
-    return 0;
+    free(cwd);
+    /* room for "/profile-...sclp" and the temporaries' suffixes */
+    rt_name_too_long = n < 0 || (size_t)n + 64 >= cap;
+    return rt_name_too_long ? -1 : 0;
 }
 
 static int rt_mkdir_p(const char *path)
@@ -274,6 +271,11 @@ static int rt_try_dir(const char *name, int first)
 int rt_rundir_prepare(void)
 {
     char want[4080], name[4096];
+    if (rt_name_too_long) {
+        rt_fail("writer", "the run directory's path is longer than %zu characters: no profile written",
+                sizeof rt_g.run_dir - 65);
+        return -1;
+    }
     snprintf(want, sizeof want, "%.4079s", rt_g.run_dir);
     /* The parents (never moved or claimed). */
     char *slash = strrchr(want, '/');

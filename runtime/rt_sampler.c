@@ -232,16 +232,29 @@ static size_t rt_altstack_size(size_t *page)
     return want + *page; /* plus a guard page below */
 }
 
+/* Stacks of threads that ended, for the next ones: no mmap/munmap per thread
+ * (an MPI library's memory hooks, e.g. UCX's, make those slow), memory
+ * bounded by the most threads alive at once.  The first word links them. */
+static void *rt_altstack_free;
+static pthread_mutex_t rt_altstack_mutex = PTHREAD_MUTEX_INITIALIZER;
+
 void *rt_altstack_begin(void)
 {
     stack_t cur;
     if (sigaltstack(NULL, &cur) != 0 || !(cur.ss_flags & SS_DISABLE))
         return NULL; /* the thread has one already (the application's) */
     size_t page, size = rt_altstack_size(&page);
-    char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-    mprotect(m, page, PROT_NONE); /* an overflow faults instead of overwriting memory */
+    pthread_mutex_lock(&rt_altstack_mutex);
+    char *m = rt_altstack_free;
+    if (m)
+        rt_altstack_free = *(void **)(m + page);
+    pthread_mutex_unlock(&rt_altstack_mutex);
+    if (!m) {
+        m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED)
+            return NULL;
+        mprotect(m, page, PROT_NONE); /* an overflow faults instead of overwriting memory */
+    }
     stack_t ss;
     memset(&ss, 0, sizeof ss);
     ss.ss_sp = m + page;
@@ -251,6 +264,14 @@ void *rt_altstack_begin(void)
         return NULL;
     }
     return m;
+}
+
+static void rt_altstack_release(char *m, size_t page)
+{
+    pthread_mutex_lock(&rt_altstack_mutex);
+    *(void **)(m + page) = rt_altstack_free;
+    rt_altstack_free = m;
+    pthread_mutex_unlock(&rt_altstack_mutex);
 }
 
 void rt_altstack_end(void *mem)
@@ -266,7 +287,8 @@ void rt_altstack_end(void *mem)
         if (sigaltstack(&off, NULL) != 0)
             return; /* running on it (EPERM): leave it mapped */
     }
-    munmap(mem, size);
+    (void)size;
+    rt_altstack_release(mem, page);
 }
 
 /* ---- timers ------------------------------------------------------------------ */
