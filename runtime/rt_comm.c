@@ -1,5 +1,5 @@
 /* rt_comm.c — communicator ids equal on all members and membership in world
- * ranks.  The rule (docs/runtime.md, "Communicator ids"):
+ * ranks.  The rule (docs/runtime.md, "MPI measurement rules", communicators):
  *  - every call that returns a communicator (mpi_calls.def: rule comm_new,
  *    role newcomm) agrees on its id with one collective over the new
  *    communicator (issued with PMPI, never recorded) when all its members
