@@ -230,6 +230,13 @@ uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *bu
  *  address - 1).  Cached; never NULL. */
 const struct an_resolved *an_sym_resolve(struct an_symbolizer *s, uint32_t module,
                                          uint64_t address, int is_return_address);
+/** A source file name made absolute: name joined to dir (a CU's
+ *  DW_AT_comp_dir; NULL or relative: not joined) with "." and ".."
+ *  components folded lexically, without file-system access (the sources may
+ *  live elsewhere now; --source-path remaps them).  Returns a string
+ *  interned in pool; "" for a NULL or empty name; name itself (interned)
+ *  when the result would not fit 4 KiB. */
+const char *an_path_absolute(struct an_strpool *pool, const char *dir, const char *name);
 /** Build-id (lowercase hex) of an ELF file into out; returns 0, or -1. */
 int an_elf_build_id(const char *path, char *out, size_t outlen);
 /** Whether the ELF file at path has DWARF debugging information (its own

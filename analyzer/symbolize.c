@@ -237,21 +237,16 @@ static const char *die_linkage_name(Dwarf_Die *die)
     return n;
 }
 
-/* A DWARF file name made absolute: a relative name (`mpicc ../solver.c`
- * records "../solver.c") is joined to the CU's DW_AT_comp_dir, and "." and
- * ".." components are folded lexically (no file system access: the sources
- * may live elsewhere now, --source-path remaps them).  Returns name itself
- * when it is absolute or the CU has no comp_dir, else a copy interned in
- * the pool. */
-static const char *absolute_file(struct an_symbolizer *s, Dwarf_Die *cu, const char *name)
+/* Joins dir and name and folds "." and ".." lexically (analyzer.h). */
+const char *an_path_absolute(struct an_strpool *pool, const char *dir, const char *name)
 {
-    Dwarf_Attribute a;
-    const char *dir;
-    if (!name || !*name || name[0] == '/' || !cu || !dwarf_attr(cu, DW_AT_comp_dir, &a) ||
-        !(dir = dwarf_formstring(&a)) || dir[0] != '/')
-        return name;
+    if (!name || !*name) return an_intern(pool, "");
     char buf[4096], out[4096];
-    if ((size_t)snprintf(buf, sizeof buf, "%s/%s", dir, name) >= sizeof buf) return name;
+    if (name[0] == '/' || !dir || dir[0] != '/')
+        snprintf(buf, sizeof buf, "%s", name);
+    else if ((size_t)snprintf(buf, sizeof buf, "%s/%s", dir, name) >= sizeof buf)
+        return an_intern(pool, name);
+    if (buf[0] != '/') return an_intern(pool, buf);
     size_t n = 0;
     out[0] = 0;
     for (char *save = NULL, *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
@@ -263,9 +258,19 @@ static const char *absolute_file(struct an_symbolizer *s, Dwarf_Die *cu, const c
             continue;
         }
         n += (size_t)snprintf(out + n, sizeof out - n, "/%s", c);
-        if (n >= sizeof out) return name;
+        if (n >= sizeof out) return an_intern(pool, name);
     }
-    return an_intern(s->pool, n ? out : "/");
+    return an_intern(pool, n ? out : "/");
+}
+
+/* A DWARF file name made absolute against the CU's DW_AT_comp_dir (a
+ * relative name: `mpicc ../solver.c` records "../solver.c"); NULL stays
+ * NULL. */
+static const char *absolute_file(struct an_symbolizer *s, Dwarf_Die *cu, const char *name)
+{
+    Dwarf_Attribute a;
+    const char *dir = cu && dwarf_attr(cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+    return name ? an_path_absolute(s->pool, dir, name) : NULL;
 }
 
 static void call_site_of(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, uint32_t *line, uint32_t *col)

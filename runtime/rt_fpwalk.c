@@ -40,24 +40,8 @@ static RT_TLS int rt_fp_stack_state; /* 0 unknown, 1 known, -1 unavailable */
 /* The marker: an ELF note named "Scalana" of type RT_FP_NOTE_TYPE. */
 static int rt_fp_has_marker(const struct dl_phdr_info *info)
 {
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE)
-            continue;
-        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
-        const unsigned char *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            const unsigned char *name = p + sizeof *nh;
-            const unsigned char *desc = name + ((nh->n_namesz + 3) & ~3u);
-            if (desc > end)
-                break;
-            if (nh->n_type == RT_FP_NOTE_TYPE && nh->n_namesz == 8 && memcmp(name, "Scalana", 8) == 0)
-                return 1;
-            p = desc + ((nh->n_descsz + 3) & ~3u);
-        }
-    }
-    return 0;
+    uint32_t n;
+    return rt_find_note(info, RT_FP_NOTE_TYPE, "Scalana", 8, &n) != NULL;
 }
 
 static int rt_fp_mod_cb(struct dl_phdr_info *info, size_t size, void *data)

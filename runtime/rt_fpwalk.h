@@ -10,6 +10,13 @@
  * pointers (runtime/scalana_fp_note.S; "FP" in ASCII). */
 #define RT_FP_NOTE_TYPE 0x5046u
 
+struct dl_phdr_info;
+/** The first ELF note of a loaded object (dl_iterate_phdr's info) with this
+ *  type and name (namesz counts the NUL, as the note header does),
+ *  bounds-checked against its PT_NOTE segment: its descriptor and
+ *  *descsz, or NULL (rt_modules.c). */
+RT_HIDDEN const unsigned char *rt_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
+                                            uint32_t namesz, uint32_t *descsz);
 /** Builds the table of marked modules (dl_iterate_phdr; the runtime counts
  *  as marked).  Called once, lazily; modules loaded later are not marked
  *  (their frames go through libunwind). */

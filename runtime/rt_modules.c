@@ -2,6 +2,7 @@
  * GNU build-id) used to make sampled addresses module-relative at write time. */
 #define _GNU_SOURCE 1
 #include "rt_core.h"
+#include "rt_fpwalk.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -26,9 +27,12 @@ static void rt_hex(const unsigned char *p, size_t n, char *out, size_t outn)
     out[k] = '\0';
 }
 
-static void rt_note_build_id(const struct dl_phdr_info *info, char *out, size_t outn)
+/* The first ELF note of the loaded object with this type and name (name's
+ * length with its NUL, as in the note header), bounds-checked against the
+ * PT_NOTE segment; its descriptor and size, or NULL. */
+const unsigned char *rt_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
+                                  uint32_t namesz, uint32_t *descsz)
 {
-    out[0] = '\0';
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_NOTE)
@@ -37,15 +41,27 @@ static void rt_note_build_id(const struct dl_phdr_info *info, char *out, size_t 
         const unsigned char *end = p + ph->p_memsz;
         while (p + sizeof(ElfW(Nhdr)) <= end) {
             const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            const unsigned char *name = p + sizeof *nh;
-            const unsigned char *desc = name + ((nh->n_namesz + 3) & ~3u);
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
-                rt_hex(desc, nh->n_descsz, out, outn);
-                return;
+            const unsigned char *nm = p + sizeof *nh;
+            const unsigned char *desc = nm + ((nh->n_namesz + 3) & ~3u);
+            if (desc > end || desc + nh->n_descsz > end)
+                break;
+            if (nh->n_type == type && nh->n_namesz == namesz && memcmp(nm, name, namesz) == 0) {
+                *descsz = nh->n_descsz;
+                return desc;
             }
             p = desc + ((nh->n_descsz + 3) & ~3u);
         }
     }
+    return NULL;
+}
+
+static void rt_note_build_id(const struct dl_phdr_info *info, char *out, size_t outn)
+{
+    uint32_t n;
+    const unsigned char *desc = rt_find_note(info, NT_GNU_BUILD_ID, "GNU", 4, &n);
+    out[0] = '\0';
+    if (desc)
+        rt_hex(desc, n, out, outn);
 }
 
 static int rt_mod_cb(struct dl_phdr_info *info, size_t size, void *data)

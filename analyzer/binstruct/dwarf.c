@@ -33,33 +33,13 @@ static const char *source_name(Dwarf_Die *die)
     return n;
 }
 
-/* A file name of the CU made absolute against DW_AT_comp_dir, "." and ".."
- * folded lexically (as the symbolizer does). */
+/* A file name of the CU made absolute against DW_AT_comp_dir (as the
+ * symbolizer does: an_path_absolute). */
 static const char *absolute(struct an_strpool *pool, Dwarf_Die *cu, const char *name)
 {
     Dwarf_Attribute a;
-    const char *dir;
-    if (!name || !*name) return an_intern(pool, "");
-    char buf[4096], out[4096];
-    if (name[0] == '/' || !dwarf_attr(cu, DW_AT_comp_dir, &a) || !(dir = dwarf_formstring(&a)) || dir[0] != '/')
-        snprintf(buf, sizeof buf, "%s", name);
-    else if ((size_t)snprintf(buf, sizeof buf, "%s/%s", dir, name) >= sizeof buf)
-        return an_intern(pool, name);
-    if (buf[0] != '/') return an_intern(pool, buf);
-    size_t n = 0;
-    out[0] = 0;
-    for (char *save = NULL, *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-        if (!strcmp(c, ".")) continue;
-        if (!strcmp(c, "..")) {
-            while (n > 0 && out[n - 1] != '/') n--;
-            if (n > 0) n--;
-            out[n] = 0;
-            continue;
-        }
-        n += (size_t)snprintf(out + n, sizeof out - n, "/%s", c);
-        if (n >= sizeof out) return an_intern(pool, name);
-    }
-    return an_intern(pool, n ? out : "/");
+    const char *dir = dwarf_attr(cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+    return an_path_absolute(pool, dir, name);
 }
 
 /* File number w of the CU's line-table file list. */
