@@ -28,8 +28,10 @@ int an_recover_structure(struct an_analysis *a, const char *exe, const char *bui
         return 0;
     }
     if (!info.functions) {
-        /* symbols only: nothing with a source line to attribute to */
-        an_warn(a, "%s has no PSG (built without scalana-cc) and no DWARF line information (built without -g?): "
+        /* symbols only: nothing with a source line to attribute to; a binary
+         * without any DWARF gets prepare()'s one warning with the fix instead */
+        if (an_elf_has_debug_info(exe) != 0)
+            an_warn(a, "%s has no PSG (built without scalana-cc) and no DWARF line information (built without -g?): "
                    "its loops cannot be located; rebuild with -g; the call-path graph is recovered from the "
                    "samples", exe);
         psg_graph_free(out);
