@@ -44,6 +44,13 @@ struct reader {
     char **dirs; int ndirs;    /* all runs of this analysis: another may hold the copy */
 };
 
+/* The file name of a path ("" for NULL). */
+static const char *base_name(const char *path)
+{
+    const char *b = path ? strrchr(path, '/') : NULL;
+    return b ? b + 1 : path ? path : "";
+}
+
 /* Loads the executable's PSG and prepares the symbolizer (once). */
 static void prepare(struct reader *rd, const char *exe, const char *build_id)
 {
@@ -616,6 +623,20 @@ int main(int argc, char **argv)
                 fprintf(stderr, "  build-id %s (%s): %d run%s, first %s\n", *builds[b].build_id ? builds[b].build_id : "?",
                         builds[b].executable, builds[b].ndirs, builds[b].ndirs == 1 ? "" : "s", builds[b].dirs[0]);
             fputs("  give the runs of one build, or of two with --before DIR --after DIR (each repeatable)\n", stderr);
+            an_builds_free(builds, nbuilds);
+            free_list(dirs, ndirs);
+            an_options_free(&opt);
+            return 2;
+        }
+        /* Two builds are compared as a program before and after a change: two
+         * programs of different names are more likely a mix-up than a fix
+         * (run.json's executable; --before/--after says so explicitly). */
+        if (nbuilds == 2 && strcmp(base_name(builds[0].executable), base_name(builds[1].executable)) != 0) {
+            fprintf(stderr, "scalana-analyze: error: the runs are of two different programs, %s (%s, %d run%s) and "
+                            "%s (%s, %d run%s); give the runs of one program, or compare two builds explicitly "
+                            "with --before DIR --after DIR\n",
+                    builds[0].executable, builds[0].dirs[0], builds[0].ndirs, builds[0].ndirs == 1 ? "" : "s",
+                    builds[1].executable, builds[1].dirs[0], builds[1].ndirs, builds[1].ndirs == 1 ? "" : "s");
             an_builds_free(builds, nbuilds);
             free_list(dirs, ndirs);
             an_options_free(&opt);

@@ -276,6 +276,12 @@ def main():
     o, e = analyze("-o", os.path.join(w, "report-3"), os.path.join(w, "old"), os.path.join(w, "new"),
                    os.path.join(w, "third"), expect=2)
     check("3 builds" in e and "--before" in e, "the three-build error does not say what to do:\n" + e)
+    # two builds of programs with other names (app, app3) are a mix-up, not a
+    # before/after: refused, naming both, unless --before/--after says so
+    o, e = analyze("-o", os.path.join(w, "report-mix"), os.path.join(w, "old"), os.path.join(w, "third"), expect=2)
+    check("two different programs" in e and "app3" in e and "--before" in e,
+          "runs of two programs were not refused with a clear error:\n" + e)
+    check(not os.path.exists(os.path.join(w, "report-mix", "report.json")), "runs of two programs wrote a report")
     # both gone: the loop is still found at its lines, which only the kept debug file gives
     os.unlink(app3)
     os.unlink(app3 + ".debug")
