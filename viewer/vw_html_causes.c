@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SNIPPET_CONTEXT 5        /* lines shown before and after a root cause */
 #define SNIPPET_MAX_LINES 60     /* cap on the highlighted range shown */
@@ -31,7 +32,20 @@ static void source_snippet(struct vw_out *o, const struct vw_html_ctx *c, const 
     long to = shown_last + SNIPPET_CONTEXT;
     vw_puts(o, "<div class=\"note\">");
     vw_html(o, resolved);
-    vw_printf(o, ", lines %ld–%ld</div><pre class=\"src\">", first, last);
+    vw_printf(o, ", lines %ld–%ld</div>", first, last);
+    /* The lines are those of the file as it is now: edited after the binary
+     * that ran was linked (a before/after study, runs kept after a change),
+     * they may not be the code measured.  The executable analysed is the
+     * run's own copy when the program was rebuilt, which keeps its time. */
+    struct stat src_st, exe_st;
+    const char *exe = vw_str(json_object_get(c->r->root, "program"), "executable", "");
+    if (*exe && fstat(fileno(fp), &src_st) == 0 && stat(exe, &exe_st) == 0 &&
+        src_st.st_mtime > exe_st.st_mtime + 1) {
+        vw_puts(o, "<p class=\"missing\">this file was changed after the measured binary was built: the lines "
+                   "below may not be the code that ran (the terminal summary and report.json name the lines "
+                   "as built)</p>");
+    }
+    vw_puts(o, "<pre class=\"src\">");
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;

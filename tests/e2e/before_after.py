@@ -199,6 +199,21 @@ def main():
           % (rc1["category"], rc1["file"], rc1["line"], rc1["function"], *loop))
     log("old runs alone: #1 %s at line %d, %.3f s (from %s)" % (rc1["category"], rc1["line"], rc1["cost_seconds"],
                                                                rep["program"]["executable"]))
+    # the source panel shows the file as it is now: unchanged since the build,
+    # no warning; edited after it (a copy written now, mapped with
+    # --source-path), the page says the lines may not be the code that ran
+    edited_warning = "changed after the measured binary was built"
+    html = open(os.path.join(w, "report-old", "index.html")).read()
+    check("relax_cells" in html and edited_warning not in html,
+          "an unchanged source is flagged as edited (or the snippet is missing)")
+    edited = os.path.join(w, "edited")
+    os.makedirs(edited)
+    with open(src) as f_in, open(os.path.join(edited, "load_imbalance.c"), "w") as f_out:
+        f_out.write("/* six lines added above the loop */\n" * 6 + f_in.read())
+    o, e = analyze("-o", os.path.join(w, "report-edited"), "--source-path",
+                   os.path.dirname(os.path.realpath(src)) + "=" + edited, os.path.join(w, "old"))
+    html = open(os.path.join(w, "report-edited", "index.html")).read()
+    check(edited_warning in html, "a source edited after the build is shown without a warning")
 
     # 4. before/after, three ways
     def comparison(out_dir, *argv):
