@@ -133,7 +133,9 @@ static void rt_iv_record(struct rt_thread *t, uint32_t next, uint64_t now, uint6
     struct rt_iv_pair *e = rt_iv_pair(iv, prev, next);
     if (!e) {
         iv->overflow++;
-        if (!__atomic_exchange_n(&rt_iv_overflow_said, 1, __ATOMIC_RELAXED))
+        /* While the profile is written (exit, abort) the table may not grow:
+         * that interval is counted as not recorded, but the table is not full. */
+        if (!rt_g.writing && !__atomic_exchange_n(&rt_iv_overflow_said, 1, __ATOMIC_RELAXED))
             rt_log("more than %u distinct pairs of MPI calling contexts on a thread: later "
                    "intervals between MPI calls are only counted", RT_IV_MAX_PAIRS);
         return;
