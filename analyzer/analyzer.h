@@ -159,7 +159,8 @@ const char *an_remap_path(const struct an_options *o, struct an_strpool *pool, c
 /** The name a person reads for a linkage name: a C++ (Itanium ABI, "_Z")
  *  name demangled by libstdc++'s __cxa_demangle; flang's _QP<proc> as
  *  "proc", _QM<module>P<proc> as "module::proc", _QQmain as "main
- *  program"; other names (C, gfortran, names that do not demangle)
+ *  program"; gfortran's __<module>_MOD_<proc> as "module::proc"; other
+ *  names (C, gfortran's external procedures, names that do not demangle)
  *  unchanged.  Interned in pool; never NULL. */
 const char *an_demangle(struct an_strpool *pool, const char *name);
 /** A demangled function name without its return type and argument list,
@@ -169,6 +170,16 @@ const char *an_demangle(struct an_strpool *pool, const char *name);
 const char *an_short_function(struct an_strpool *pool, const char *name);
 
 /* ---- Symbols (libdw) -------------------------------------------------------- */
+
+/** The name frames and recovered structure give the DWARF function DIE die
+ *  (a Dwarf_Die *; void * keeps libdw out of this header): its linkage name,
+ *  through the abstract origin and specification; else its DW_AT_name
+ *  qualified by the classes and namespaces that enclose its declaration
+ *  ("Domain::relax", "RowSweep<double>::operator()": gcc gives no linkage
+ *  name to a C++ member function that exists only inlined), written into
+ *  buf (buflen bytes; a name that does not fit stays unqualified); NULL when
+ *  the DIE has no name.  The result is valid while the DWARF and buf are. */
+const char *an_die_function_name(void *die, char *buf, size_t buflen);
 
 /** One logical frame of a physical frame's inline chain. */
 struct an_frame {

@@ -1,7 +1,8 @@
 /* demangle.c — C++ linkage names to the names a person reads, with the
  * Itanium C++ ABI demangler of libstdc++ (__cxa_demangle), which every C++
  * toolchain on the system ships; flang's _QP/_QM/_QQmain names as the pass
- * shows them; C names pass through. */
+ * shows them, gfortran's __<module>_MOD_<proc> as <module>::<proc>; C names
+ * pass through. */
 #include "analyzer.h"
 
 #include <stdio.h>
@@ -30,10 +31,28 @@ static const char *flang_name(struct an_strpool *pool, const char *name)
     return NULL;
 }
 
+/* gfortran's module procedures (GCC's Fortran ABI, gfc_sym_mangled_function_id):
+ * __<module>_MOD_<proc> -> module::proc.  Module and procedure names may hold
+ * '_' but never "_MOD_" after the leading "__" on both sides, so the first one
+ * splits them; a clone suffix (.constprop.0) stays on the procedure.  0 when
+ * not one. */
+static const char *gfortran_name(struct an_strpool *pool, const char *name)
+{
+    char buf[512];
+    const char *mod = name + 2, *sep = strstr(mod, "_MOD_");
+    if (!sep || sep == mod || !sep[5] || strlen(name) >= sizeof buf) return NULL;
+    snprintf(buf, sizeof buf, "%.*s::%s", (int)(sep - mod), mod, sep + 5);
+    return an_intern(pool, buf);
+}
+
 const char *an_demangle(struct an_strpool *pool, const char *name)
 {
     if (name && name[0] == '_' && name[1] == 'Q') {
         const char *f = flang_name(pool, name);
+        if (f) return f;
+    }
+    if (name && name[0] == '_' && name[1] == '_' && name[2] && name[2] != '_') {
+        const char *f = gfortran_name(pool, name);
         if (f) return f;
     }
     if (!name || name[0] != '_' || name[1] != 'Z') return an_intern(pool, name);
@@ -64,8 +83,11 @@ const char *an_short_function(struct an_strpool *pool, const char *name)
         char ch = name[i];
         if (ch == ')' ) depth++;
         else if (ch == '(' && depth > 0 && --depth == 0) {
-            /* "operator()" keeps its own parentheses */
+            /* "operator()" keeps its own parentheses, and so does a scope
+             * "(anonymous namespace)" (the last group of a name without an
+             * argument list: a qualified DWARF name) */
             if (i >= 8 && !strncmp(name + i - 8, "operator", 8)) continue;
+            if (!strncmp(name + i, "(anonymous namespace)", 21)) continue;
             end = i;
             break;
         }
