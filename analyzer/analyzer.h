@@ -136,6 +136,8 @@ struct an_options {
     int scaling_flag;         /* 1 when --weak or --strong was given */
     const char **remap_from, **remap_to; int remap_count; /* --source-path OLD=NEW */
     int quiet, progress, color, no_viewer, json_stdout;
+    int no_recover;           /* --no-recover: no structure from machine code (docs/binstruct.md) */
+    const char *psg_cache;    /* --psg-cache DIR|off, or NULL: $SCALANA_PSG_CACHE, XDG default */
     struct an_thresholds th;
 };
 
@@ -493,6 +495,9 @@ struct an_analysis {
     struct an_scaling_mode scaling;
     char **warnings; uint32_t nwarnings;
     int has_psg;
+    int psg_recovered;         /* the PSG was recovered from machine code (binstruct/) */
+    int psg_from_cache;        /* ... and read from the cache of recovered PSGs */
+    uint32_t psg_loops;        /* LOOP vertices of the PSG */
     int echo_warnings;         /* also print warnings on stderr as they happen (while reading) */
     const char *exe, *build_id;
     void *phases;              /* json_t * from an_phases_json, or NULL */
@@ -537,5 +542,13 @@ void an_analysis_free(struct an_analysis *a);
 /* ---- Progress ------------------------------------------------------------------ */
 void an_progress(const struct an_options *o, const char *what, uint64_t done, uint64_t total);
 void an_progress_end(const struct an_options *o);
+
+/* ---- Structure from machine code (binstruct/recover.c) --------------------- */
+
+/** For an executable without an embedded PSG: the PSG recovered from its
+ *  machine code (docs/binstruct.md), through the cache unless --psg-cache
+ *  off.  Returns 1 with out filled and a->psg_recovered set, 0 when there is
+ *  none (--no-recover, or recovery failed); warns once either way. */
+int an_recover_structure(struct an_analysis *a, const char *exe, const char *build_id, struct psg_graph *out);
 
 #endif

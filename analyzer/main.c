@@ -52,8 +52,7 @@ static void prepare(struct reader *rd, const char *exe, const char *build_id)
     if (exe && *exe) {
         int rc = psg_read_elf(exe, &rd->psg, err, sizeof err);
         if (rc < 0) an_warn(a, "%s; analysing with the dynamic call-path graph only", err);
-        else if (rc == 0) an_warn(a, "%s has no PSG (built without scalana-cc): the call-path graph is "
-                                     "recovered from the samples", exe);
+        else if (rc == 0) rc = an_recover_structure(a, exe, build_id, &rd->psg); /* binstruct/ */
         a->has_psg = rc == 1 && rd->psg.unit_count > 0;
     }
     if (an_psg_index(&rd->psgx, a->has_psg ? &rd->psg : NULL) != 0) {

@@ -543,6 +543,14 @@ void *an_report_build(const struct an_analysis *a)
     json_object_set_new(prog, "executable", json_string(a->exe ? a->exe : ""));
     json_object_set_new(prog, "build_id", json_string(a->build_id ? a->build_id : ""));
     json_object_set_new(prog, "has_psg", json_boolean(a->has_psg));
+    /* where the structure came from: the compiler pass, or recovered from the
+     * machine code (docs/binstruct.md) */
+    json_object_set_new(prog, "psg_source", json_string(!a->has_psg ? "none" : a->psg_recovered ? "machine_code"
+                                                                                                : "compiler"));
+    if (a->psg_recovered) {
+        json_object_set_new(prog, "psg_loops", json_integer(a->psg_loops));
+        json_object_set_new(prog, "psg_from_cache", json_boolean(a->psg_from_cache));
+    }
     json_object_set_new(root, "program", prog);
     json_object_set_new(root, "scaling", json_string(a->opt->weak ? "weak" : "strong"));
     json_t *sm = json_object();

@@ -22,6 +22,12 @@ scalana_require_pkg(JANSSON jansson libjansson-dev)
 scalana_require_pkg(CMOCKA cmocka libcmocka-dev)
 scalana_require_pkg(ZLIB zlib zlib1g-dev)
 scalana_require_pkg(PAPI papi libpapi-dev)
+# Capstone (structure recovery from machine code, analyzer/binstruct): optional
+pkg_check_modules(CAPSTONE QUIET IMPORTED_TARGET GLOBAL capstone)
+if(NOT CAPSTONE_FOUND)
+  message(WARNING "ScalAna: capstone not found: scalana-analyze cannot recover loops of binaries built without "
+                  "scalana-cc (install the Debian package 'libcapstone-dev', or run scripts/install-deps.sh)")
+endif()
 
 # LLVM 19 exactly: the pass plugin API is not stable across majors.
 # LLVMConfigVersion accepts only an exact major.minor request, so check the major ourselves.

@@ -8,7 +8,7 @@ PACKAGES="
 build-essential cmake pkg-config time
 llvm-19-dev llvm-19-tools libclang-19-dev libclang-rt-19-dev clang-19 flang-19
 libopenmpi-dev openmpi-bin libmpich-dev mpich gfortran
-libpapi-dev libunwind-dev libdw-dev libelf-dev
+libpapi-dev libunwind-dev libdw-dev libelf-dev libcapstone-dev
 libgraphviz-dev graphviz
 libjansson-dev libcmocka-dev
 chromium chromium-driver python3-selenium python3-jsonschema python3 zlib1g-dev

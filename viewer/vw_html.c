@@ -271,6 +271,8 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     vw_html(o, vw_str(tool, "version", ""));
     if (json_is_false(json_object_get(prog, "has_psg")))
         vw_puts(o, " · no compiler PSG: call paths recovered from samples");
+    else if (!strcmp(vw_str(prog, "psg_source", ""), "machine_code"))
+        vw_puts(o, " · structure recovered from machine code");
     vw_puts(o, "</p><nav><a href=\"#causes\">Root causes</a><a href=\"#runs\">Runs</a><a href=\"#scaling\">Scaling</a>"
                "<a href=\"#imbalance\">Imbalance</a><a href=\"#communication\">Communication</a><a href=\"#psg\">Graph</a>"
                "<a href=\"#vertices\">Vertices</a><a href=\"#quality\">Data quality</a></nav></header><main>");

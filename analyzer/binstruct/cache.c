@@ -1,0 +1,130 @@
+/* cache.c — recovered PSGs kept by build-id, so that a binary's structure
+ * is recovered once: <dir>/<build-id>.psg holds the unit's bytes exactly as
+ * bs_recover made them.  A file that does not parse is recovered again and
+ * replaced; writes go through a temporary file and rename(2), so readers
+ * never see half a file. */
+#include "binstruct.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int bs_unit_is_recovered(const struct psg_unit *u)
+{
+    return u && u->producer && strncmp(u->producer, BS_PRODUCER, sizeof BS_PRODUCER - 1) == 0;
+}
+
+const char *bs_cache_dir(const struct bs_cache_opts *co, char *buf, size_t buflen)
+{
+    const char *v;
+    if (co && co->dir && *co->dir) snprintf(buf, buflen, "%s", co->dir);
+    else if ((v = getenv("SCALANA_PSG_CACHE")) && *v && strcmp(v, "off") != 0) snprintf(buf, buflen, "%s", v);
+    else if ((v = getenv("XDG_CACHE_HOME")) && *v == '/') snprintf(buf, buflen, "%s/scalana/psg", v);
+    else if ((v = getenv("HOME")) && *v) snprintf(buf, buflen, "%s/.cache/scalana/psg", v);
+    else if (buflen) buf[0] = 0;
+    return buf;
+}
+
+static int mkdirs(const char *path)
+{
+    char b[1024];
+    if ((size_t)snprintf(b, sizeof b, "%s", path) >= sizeof b) return -1;
+    for (char *p = b + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(b, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return mkdir(b, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Reads a whole file (at most 1 GiB); NULL when it cannot. */
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    unsigned char *b = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long len = ftell(f);
+        if (len > 0 && len < (1L << 30) && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)len)) &&
+            fread(b, 1, (size_t)len, f) != (size_t)len) {
+            free(b);
+            b = NULL;
+        }
+        *n = len > 0 ? (size_t)len : 0;
+    }
+    fclose(f);
+    return b;
+}
+
+static void count(const struct psg_graph *g, struct bs_load_info *info)
+{
+    info->loops = info->functions = 0;
+    for (uint32_t u = 0; u < g->unit_count; u++)
+        for (uint32_t i = 0; i < g->units[u].vertex_count; i++) {
+            info->loops += g->units[u].vertices[i].kind == PSG_LOOP;
+            info->functions += g->units[u].vertices[i].kind == PSG_FUNCTION;
+        }
+}
+
+int bs_load(const char *path, const char *build_id, const struct bs_cache_opts *co, struct psg_graph *out,
+            struct bs_load_info *info, char *err, size_t errlen)
+{
+    struct bs_load_info dummy;
+    if (!info) info = &dummy;
+    memset(info, 0, sizeof *info);
+    memset(out, 0, sizeof *out);
+    const char *env = getenv("SCALANA_PSG_CACHE");
+    int use = !(co && co->disabled) && !(env && !strcmp(env, "off")) && build_id && *build_id &&
+              strspn(build_id, "0123456789abcdef") == strlen(build_id);
+    char dir[1024], file[1200];
+    if (use) {
+        bs_cache_dir(co, dir, sizeof dir);
+        use = dir[0] != 0 && (size_t)snprintf(file, sizeof file, "%s/%s.psg", dir, build_id) < sizeof file;
+    }
+    char perr[512];
+    if (use) {
+        size_t n = 0;
+        unsigned char *b = slurp(file, &n);
+        if (b) {
+            int ok = psg_parse(b, n, out, perr, sizeof perr) == 0 && out->unit_count == 1 &&
+                     out->units[0].producer && !strcmp(out->units[0].producer, BS_PRODUCER_FULL);
+            free(b);
+            if (ok) {
+                info->from_cache = 1;
+                snprintf(info->cache_path, sizeof info->cache_path, "%s", file);
+                count(out, info);
+                return 0;
+            }
+            psg_graph_free(out); /* corrupt, foreign or older rules: recover again, replace it */
+            memset(out, 0, sizeof *out);
+        }
+    }
+    unsigned char *bytes = NULL;
+    size_t nbytes = 0;
+    if (bs_recover(path, &bytes, &nbytes, NULL, err, errlen) != 0) return -1;
+    if (psg_parse(bytes, nbytes, out, perr, sizeof perr) != 0) {
+        snprintf(err, errlen, "%s: the recovered PSG does not parse (%s): a bug, please report it", path, perr);
+        free(bytes);
+        return -1;
+    }
+    count(out, info);
+    if (use && mkdirs(dir) == 0) {
+        char tmp[1300];
+        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", file, (long)getpid());
+        FILE *f = fopen(tmp, "wb");
+        int ok = f && fwrite(bytes, 1, nbytes, f) == nbytes;
+        if (f && fclose(f) != 0) ok = 0;
+        if (ok && rename(tmp, file) == 0) {
+            info->cache_written = 1;
+            snprintf(info->cache_path, sizeof info->cache_path, "%s", file);
+        } else {
+            unlink(tmp);
+        }
+    }
+    free(bytes);
+    return 0;
+}

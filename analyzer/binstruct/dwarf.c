@@ -1,0 +1,292 @@
+/* dwarf.c — the functions of a binary and their inline scopes from DWARF
+ * (libdw): each subprogram with code, the inlined subroutines inside it
+ * with their call sites and address ranges, named as the analyzer's
+ * symbolizer names frames, so that recovered vertices and sampled frames
+ * meet. */
+#include "binstruct.h"
+#include "analyzer.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *linkage_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute a;
+    const char *n = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) || dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+        n = dwarf_formstring(&a);
+    if (!n) n = dwarf_diename(die);
+    return n;
+}
+
+/* The display name: DW_AT_name through the abstract origin. */
+static const char *source_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute a;
+    const char *n = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_name, &a)) n = dwarf_formstring(&a);
+    return n;
+}
+
+/* A file name of the CU made absolute against DW_AT_comp_dir, "." and ".."
+ * folded lexically (as the symbolizer does). */
+static const char *absolute(struct an_strpool *pool, Dwarf_Die *cu, const char *name)
+{
+    Dwarf_Attribute a;
+    const char *dir;
+    if (!name || !*name) return an_intern(pool, "");
+    char buf[4096], out[4096];
+    if (name[0] == '/' || !dwarf_attr(cu, DW_AT_comp_dir, &a) || !(dir = dwarf_formstring(&a)) || dir[0] != '/')
+        snprintf(buf, sizeof buf, "%s", name);
+    else if ((size_t)snprintf(buf, sizeof buf, "%s/%s", dir, name) >= sizeof buf)
+        return an_intern(pool, name);
+    if (buf[0] != '/') return an_intern(pool, buf);
+    size_t n = 0;
+    out[0] = 0;
+    for (char *save = NULL, *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(c, ".")) continue;
+        if (!strcmp(c, "..")) {
+            while (n > 0 && out[n - 1] != '/') n--;
+            if (n > 0) n--;
+            out[n] = 0;
+            continue;
+        }
+        n += (size_t)snprintf(out + n, sizeof out - n, "/%s", c);
+        if (n >= sizeof out) return an_intern(pool, name);
+    }
+    return an_intern(pool, n ? out : "/");
+}
+
+/* File number w of the CU's line-table file list. */
+static const char *cu_file(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Word w)
+{
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || w >= nfiles) return an_intern(pool, "");
+    return absolute(pool, cu, dwarf_filesrc(files, w, NULL, NULL));
+}
+
+static uint32_t language_of(Dwarf_Die *cu)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word l;
+    if (!dwarf_attr(cu, DW_AT_language, &a) || dwarf_formudata(&a, &l) != 0) return PSG_LANG_UNKNOWN;
+    switch (l) {
+    case DW_LANG_C: case DW_LANG_C89: case DW_LANG_C99: case DW_LANG_C11: return PSG_LANG_C;
+    case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
+    case DW_LANG_C_plus_plus_14: return PSG_LANG_CXX;
+    case DW_LANG_Fortran77: case DW_LANG_Fortran90: case DW_LANG_Fortran95: case DW_LANG_Fortran03:
+    case DW_LANG_Fortran08: return PSG_LANG_FORTRAN;
+    default: return l == 0x1d /* C17 */ ? PSG_LANG_C : l == 0x21 /* C++17 */ || l == 0x2a ? PSG_LANG_CXX
+                                                                                          : PSG_LANG_UNKNOWN;
+    }
+}
+
+static int add_scope(struct bs_func *f, uint32_t *cap, struct bs_scope **out)
+{
+    if (f->nscopes == *cap) {
+        *cap = *cap ? *cap * 2 : 4;
+        struct bs_scope *p = realloc(f->scope, *cap * sizeof *p);
+        if (!p) return -1;
+        f->scope = p;
+    }
+    *out = &f->scope[f->nscopes++];
+    memset(*out, 0, sizeof **out);
+    return 0;
+}
+
+/* Fills s from die (a subprogram or inlined subroutine). */
+static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, struct bs_scope *s)
+{
+    const char *n = linkage_name(die), *d = source_name(die);
+    s->name = an_intern(pool, n ? n : "");
+    s->display = an_intern(pool, d ? d : (n ? n : ""));
+    Dwarf_Attribute a;
+    Dwarf_Word w;
+    s->decl_file = dwarf_attr_integrate(die, DW_AT_decl_file, &a) && dwarf_formudata(&a, &w) == 0
+                       ? cu_file(pool, cu, w) : an_intern(pool, "");
+    int line = 0;
+    s->decl_line = dwarf_decl_line(die, &line) == 0 && line > 0 ? (uint32_t)line : 0;
+    s->call_file = dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &w) == 0 ? cu_file(pool, cu, w)
+                                                                                       : an_intern(pool, "");
+    if (dwarf_attr(die, DW_AT_call_line, &a) && dwarf_formudata(&a, &w) == 0) s->call_line = (uint32_t)w;
+    if (dwarf_attr(die, DW_AT_call_column, &a) && dwarf_formudata(&a, &w) == 0) s->call_col = (uint32_t)w;
+    Dwarf_Addr base, lo, hi;
+    uint32_t cap = 0;
+    s->entry = UINT64_MAX;
+    for (ptrdiff_t off = 0; (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0;) {
+        if (hi <= lo) continue;
+        if (s->nranges == cap) {
+            cap = cap ? cap * 2 : 2;
+            void *p = realloc(s->ranges, cap * sizeof *s->ranges);
+            if (!p) return -1;
+            s->ranges = p;
+        }
+        s->ranges[s->nranges][0] = lo, s->ranges[s->nranges][1] = hi;
+        s->nranges++;
+        if (lo < s->entry) s->entry = lo;
+    }
+    Dwarf_Addr epc;
+    if (dwarf_entrypc(die, &epc) == 0) s->entry = epc;
+    return 0;
+}
+
+/* The inlined subroutines below die (through lexical blocks), as scopes of f. */
+static int inlined(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, struct bs_func *f, uint32_t *cap,
+                   uint32_t parent, uint32_t depth)
+{
+    Dwarf_Die c;
+    if (depth > 64 || dwarf_child(die, &c) != 0) return 0;
+    do {
+        int tag = dwarf_tag(&c);
+        if (tag == DW_TAG_inlined_subroutine) {
+            struct bs_scope *s;
+            if (add_scope(f, cap, &s) != 0) return -1;
+            uint32_t me = f->nscopes - 1;
+            if (fill_scope(pool, cu, &c, &f->scope[me]) != 0) return -1;
+            f->scope[me].parent = parent, f->scope[me].depth = f->scope[parent].depth + 1;
+            if (!f->scope[me].nranges) { f->nscopes--; continue; }
+            if (inlined(pool, cu, &c, f, cap, me, depth + 1) != 0) return -1;
+        } else if (tag == DW_TAG_lexical_block || tag == DW_TAG_try_block || tag == DW_TAG_catch_block) {
+            if (inlined(pool, cu, &c, f, cap, parent, depth + 1) != 0) return -1;
+        }
+    } while (dwarf_siblingof(&c, &c) == 0);
+    return 0;
+}
+
+static int walk(struct bs_dwarf *d, Dwarf_Die *cu, Dwarf_Die *die, size_t *fcap, uint32_t lang, int depth)
+{
+    Dwarf_Die c;
+    if (depth > 32 || dwarf_child(die, &c) != 0) return 0;
+    do {
+        int tag = dwarf_tag(&c);
+        if (tag == DW_TAG_subprogram) {
+            Dwarf_Addr base, lo, hi;
+            if (dwarf_ranges(&c, 0, &base, &lo, &hi) > 0) {
+                if (d->nf == *fcap) {
+                    *fcap = *fcap ? *fcap * 2 : 64;
+                    struct bs_func *p = realloc(d->f, *fcap * sizeof *p);
+                    if (!p) return -1;
+                    d->f = p;
+                }
+                struct bs_func *f = &d->f[d->nf++];
+                memset(f, 0, sizeof *f);
+                f->cu = cu, f->language = lang;
+                uint32_t cap = 0;
+                struct bs_scope *s;
+                if (add_scope(f, &cap, &s) != 0 || fill_scope(d->pool, cu, &c, s) != 0) return -1;
+                f->scope[0].parent = UINT32_MAX;
+                if (inlined(d->pool, cu, &c, f, &cap, 0, 0) != 0) return -1;
+            }
+            if (walk(d, cu, &c, fcap, lang, depth + 1) != 0) return -1; /* contained procedures */
+        } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+                   tag == DW_TAG_union_type || tag == DW_TAG_module) {
+            if (walk(d, cu, &c, fcap, lang, depth + 1) != 0) return -1;
+        }
+    } while (dwarf_siblingof(&c, &c) == 0);
+    return 0;
+}
+
+/* Whether addr lies in a range of any DWARF function (sorted starts). */
+static int covered(const struct bs_dwarf *d, uint64_t addr)
+{
+    for (size_t i = 0; i < d->nf; i++) {
+        const struct bs_scope *s = &d->f[i].scope[0];
+        for (uint32_t r = 0; r < s->nranges; r++)
+            if (addr >= s->ranges[r][0] && addr < s->ranges[r][1]) return 1;
+    }
+    return 0;
+}
+
+int bs_dwarf_functions(const struct bs_elf *e, struct an_strpool *pool, struct bs_dwarf *out)
+{
+    memset(out, 0, sizeof *out);
+    out->pool = pool;
+    Dwarf *dw = dwarf_begin_elf((Elf *)e->elf, DWARF_C_READ, NULL);
+    out->dw = dw;
+    size_t fcap = 0;
+    if (dw) {
+        size_t ccap = 0, hsize;
+        Dwarf_Off off = 0, next;
+        while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+            if (out->ncus == ccap) {
+                ccap = ccap ? ccap * 2 : 16;
+                void *p = realloc(out->cus, ccap * sizeof(Dwarf_Die));
+                if (!p) return -1;
+                out->cus = p;
+            }
+            if (dwarf_offdie(dw, off + hsize, &((Dwarf_Die *)out->cus)[out->ncus])) out->ncus++;
+            off = next;
+        }
+        /* CU pointers are taken after the array stops moving */
+        for (size_t k = 0; k < out->ncus; k++) {
+            Dwarf_Die *cu = &((Dwarf_Die *)out->cus)[k];
+            if (walk(out, cu, cu, &fcap, language_of(cu), 0) != 0) return -1;
+        }
+    }
+    /* functions the symbol table knows and DWARF does not (no -g, assembly, libc's start files) */
+    size_t ndw = out->nf;
+    struct bs_dwarf only_dw = *out;
+    only_dw.nf = ndw;
+    for (size_t i = 0; i < e->nfuncs; i++) {
+        const struct bs_sym *y = &e->funcs[i];
+        if (!y->size || (i && e->funcs[i - 1].addr == y->addr) || covered(&only_dw, y->addr)) continue;
+        if (out->nf == fcap) {
+            fcap = fcap ? fcap * 2 : 64;
+            struct bs_func *p = realloc(out->f, fcap * sizeof *p);
+            if (!p) return -1;
+            out->f = p;
+            only_dw.f = p;
+        }
+        struct bs_func *f = &out->f[out->nf++];
+        memset(f, 0, sizeof *f);
+        uint32_t cap = 0;
+        struct bs_scope *s;
+        if (add_scope(f, &cap, &s) != 0) return -1;
+        s->parent = UINT32_MAX;
+        s->name = s->display = an_intern(pool, y->name);
+        s->decl_file = s->call_file = an_intern(pool, "");
+        s->entry = y->addr;
+        s->ranges = malloc(sizeof *s->ranges);
+        if (!s->ranges) return -1;
+        s->ranges[0][0] = y->addr, s->ranges[0][1] = y->addr + y->size;
+        s->nranges = 1;
+    }
+    return 0;
+}
+
+void bs_dwarf_free(struct bs_dwarf *d)
+{
+    for (size_t i = 0; i < d->nf; i++) {
+        for (uint32_t k = 0; k < d->f[i].nscopes; k++) free(d->f[i].scope[k].ranges);
+        free(d->f[i].scope);
+    }
+    free(d->f);
+    free(d->cus);
+    if (d->dw) dwarf_end(d->dw);
+    memset(d, 0, sizeof *d);
+}
+
+int bs_dwarf_line(const struct bs_func *f, uint64_t addr, const char **base, uint32_t *line, uint32_t *col)
+{
+    if (!f->cu) return -1;
+    Dwarf_Line *l = dwarf_getsrc_die((Dwarf_Die *)f->cu, addr);
+    int ln = 0, cl = 0;
+    if (!l || dwarf_lineno(l, &ln) != 0 || ln <= 0) return -1;
+    dwarf_linecol(l, &cl);
+    const char *src = dwarf_linesrc(l, NULL, NULL);
+    const char *b = src ? strrchr(src, '/') : NULL;
+    *base = b ? b + 1 : (src ? src : "");
+    *line = (uint32_t)ln, *col = cl > 0 ? (uint32_t)cl : 0;
+    return 0;
+}
+
+const char *bs_dwarf_file(const struct bs_dwarf *d, const struct bs_func *f, uint64_t addr)
+{
+    Dwarf_Line *l = f->cu ? dwarf_getsrc_die((Dwarf_Die *)f->cu, addr) : NULL;
+    const char *src = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+    return src ? absolute(d->pool, (Dwarf_Die *)f->cu, src) : an_intern(d->pool, "");
+}
