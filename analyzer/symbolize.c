@@ -183,12 +183,33 @@ const char *an_die_function_name(void *die_, char *buf, size_t buflen)
     int n_scopes = dwarf_getscopes_die(decl, &scopes);
     size_t len = 0;
     buf[0] = 0;
+    /* a lambda's operator() (its class has no name) reads as the pass names
+     * it: "lambda at f.cpp:53 in main" */
+    if (n_scopes > 1 && !strcmp(n, "operator()") && !dwarf_diename(&scopes[1]) &&
+        (dwarf_tag(&scopes[1]) == DW_TAG_class_type || dwarf_tag(&scopes[1]) == DW_TAG_structure_type)) {
+        /* gcc's operator() of a lambda is artificial, without a position:
+         * the closure type's is the lambda's */
+        const char *file = dwarf_decl_file(decl), *outer = NULL;
+        int line = 0;
+        if (!file || dwarf_decl_line(decl, &line) != 0 || line <= 0) {
+            file = dwarf_decl_file(&scopes[1]);
+            if (dwarf_decl_line(&scopes[1], &line) != 0) line = 0;
+        }
+        for (int k = 2; k < n_scopes && !outer; k++)
+            if (dwarf_tag(&scopes[k]) == DW_TAG_subprogram) outer = dwarf_diename(&scopes[k]);
+        const char *base = file ? strrchr(file, '/') : NULL;
+        int w = snprintf(buf, buflen, "lambda at %s:%d%s%s", base ? base + 1 : (file ? file : "?"), line,
+                         outer ? " in " : "", outer ? outer : "");
+        free(scopes);
+        return w > 0 && (size_t)w < buflen && file && line > 0 ? buf : n;
+    }
     for (int k = n_scopes - 1; k >= 1; k--) {   /* scopes[0] is decl, the last the CU */
         int tag = dwarf_tag(&scopes[k]);
         if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
             tag != DW_TAG_union_type)
             continue;
         const char *sn = dwarf_diename(&scopes[k]);
+        if (!sn && tag != DW_TAG_namespace) sn = "(unnamed type)";
         int w = snprintf(buf + len, buflen - len, "%s::", sn ? sn : "(anonymous namespace)");
         if (w < 0 || (size_t)w >= buflen - len) {
             free(scopes);

@@ -12,15 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *linkage_name(Dwarf_Die *die)
-{
-    Dwarf_Attribute a;
-    const char *n = NULL;
-    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) || dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
-        n = dwarf_formstring(&a);
-    if (!n) n = dwarf_diename(die);
-    return n;
-}
 
 /* The display name: DW_AT_name through the abstract origin. */
 static const char *source_name(Dwarf_Die *die)
@@ -101,9 +92,19 @@ static int add_scope(struct bs_func *f, uint32_t *cap, struct bs_scope **out)
 /* Fills s from die (a subprogram or inlined subroutine). */
 static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, struct bs_scope *s)
 {
-    const char *n = linkage_name(die), *d = source_name(die);
+    /* the symbolizer's name for the frames of this function (an_die_function_name) */
+    char qual[512];
+    const char *n = an_die_function_name(die, qual, sizeof qual), *d = source_name(die);
     s->name = an_intern(pool, n ? n : "");
-    s->display = an_intern(pool, d ? d : (n ? n : ""));
+    /* C++ reads as its qualified name, as the pass shows it ("Domain::relax",
+     * not DW_AT_name's "relax"): the demangled linkage name without return
+     * type and arguments, or the name qualified from the DWARF scopes */
+    if (n && n[0] == '_' && n[1] == 'Z')
+        s->display = an_short_function(pool, an_demangle(pool, n));
+    else if (n && n == qual)
+        s->display = s->name;
+    else
+        s->display = an_intern(pool, d ? d : (n ? n : ""));
     Dwarf_Attribute a;
     Dwarf_Word w;
     s->decl_file = dwarf_attr_integrate(die, DW_AT_decl_file, &a) && dwarf_formudata(&a, &w) == 0
@@ -126,8 +127,12 @@ static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, st
             s->ranges = p;
         }
         s->ranges[s->nranges][0] = lo, s->ranges[s->nranges][1] = hi;
+        /* no DW_AT_entry_pc or DW_AT_low_pc: the entry is where the first range
+         * starts, not the lowest address.  gcc lists the hot part first and puts
+         * the split-off cold part (main.cold) below it: entered at the cold part,
+         * the control-flow graph never reached the function's loops */
+        if (s->nranges == 0) s->entry = lo;
         s->nranges++;
-        if (lo < s->entry) s->entry = lo;
     }
     Dwarf_Addr epc;
     if (dwarf_entrypc(die, &epc) == 0) s->entry = epc;
