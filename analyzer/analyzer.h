@@ -138,6 +138,7 @@ struct an_options {
     int quiet, progress, color, no_viewer, json_stdout;
     int no_recover;           /* --no-recover: no structure from machine code (docs/binstruct.md) */
     const char *psg_cache;    /* --psg-cache DIR|off, or NULL: $SCALANA_PSG_CACHE, XDG default */
+    int recover_libs;         /* --recover-libs: also the application's shared libraries */
     struct an_thresholds th;
 };
 
@@ -498,6 +499,7 @@ struct an_analysis {
     int psg_recovered;         /* the PSG was recovered from machine code (binstruct/) */
     int psg_from_cache;        /* ... and read from the cache of recovered PSGs */
     uint32_t psg_loops;        /* LOOP vertices of the PSG */
+    uint32_t psg_libraries;    /* shared libraries whose PSG joined the executable's (--recover-libs) */
     int echo_warnings;         /* also print warnings on stderr as they happen (while reading) */
     const char *exe, *build_id;
     void *phases;              /* json_t * from an_phases_json, or NULL */
@@ -550,5 +552,13 @@ void an_progress_end(const struct an_options *o);
  *  off.  Returns 1 with out filled and a->psg_recovered set, 0 when there is
  *  none (--no-recover, or recovery failed); warns once either way. */
 int an_recover_structure(struct an_analysis *a, const char *exe, const char *build_id, struct psg_graph *out);
+/** --recover-libs: joins to g (the executable's PSG, possibly empty) the PSG
+ *  of every shared library of the application that the run in run_dir
+ *  loaded (from its first readable profile; system and ScalAna libraries
+ *  excluded): its embedded section, else recovered from its machine code.
+ *  Returns the number of libraries joined (g replaced), 0 when none (g
+ *  untouched); warns about each library left out. */
+int an_recover_libraries(struct an_analysis *a, const char *exe, const char *build_id, const char *run_dir,
+                         struct psg_graph *g);
 
 #endif

@@ -54,6 +54,8 @@ static void prepare(struct reader *rd, const char *exe, const char *build_id)
         if (rc < 0) an_warn(a, "%s; analysing with the dynamic call-path graph only", err);
         else if (rc == 0) rc = an_recover_structure(a, exe, build_id, &rd->psg); /* binstruct/ */
         a->has_psg = rc == 1 && rd->psg.unit_count > 0;
+        if (a->opt->recover_libs && rd->ref_dir && an_recover_libraries(a, exe, build_id, rd->ref_dir, &rd->psg) > 0)
+            a->has_psg = 1; /* binstruct/recover.c */
     }
     if (an_psg_index(&rd->psgx, a->has_psg ? &rd->psg : NULL) != 0) {
         an_warn(a, "out of memory indexing the PSG; continuing without it");

@@ -153,6 +153,8 @@ static void usage(FILE *out)
         "      --no-viewer         write report.json only (no DOT/HTML)\n"
         "      --no-recover        a binary without a PSG is not disassembled: call\n"
         "                          paths only, no loops (docs/binstruct.md)\n"
+        "      --recover-libs      also the structure of the application's shared\n"
+        "                          libraries the run loaded (not the system's)\n"
         "      --psg-cache DIR|off where PSGs recovered from machine code are kept\n"
         "                          (default $SCALANA_PSG_CACHE, else\n"
         "                          $XDG_CACHE_HOME/scalana/psg or ~/.cache/scalana/psg)\n"
@@ -228,7 +230,7 @@ static int set_threshold(struct an_options *o, const char *name, const char *val
 int an_options_parse(struct an_options *o, int argc, char **argv)
 {
     enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
-           O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_NORECOVER, O_PSGCACHE };
+           O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_NORECOVER, O_PSGCACHE, O_RECLIBS };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'}, {"exe", required_argument, 0, O_EXE},
         {"weak", no_argument, 0, O_WEAK}, {"strong", no_argument, 0, O_STRONG},
@@ -238,6 +240,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         {"list-thresholds", no_argument, 0, O_LIST}, {"json", no_argument, 0, O_JSON},
         {"no-viewer", no_argument, 0, O_NOVIEW}, {"color", required_argument, 0, O_COLOR},
         {"no-recover", no_argument, 0, O_NORECOVER}, {"psg-cache", required_argument, 0, O_PSGCACHE},
+        {"recover-libs", no_argument, 0, O_RECLIBS},
         {"colour", required_argument, 0, O_COLOR},
         {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
@@ -293,6 +296,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         case O_NOVIEW: o->no_viewer = 1; break;
         case O_NORECOVER: o->no_recover = 1; break;
         case O_PSGCACHE: o->psg_cache = optarg; break;
+        case O_RECLIBS: o->recover_libs = 1; break;
         case O_COLOR:
             if (strcmp(optarg, "always") == 0) o->color = 1;
             else if (strcmp(optarg, "never") == 0) o->color = 0;

@@ -551,6 +551,7 @@ void *an_report_build(const struct an_analysis *a)
         json_object_set_new(prog, "psg_loops", json_integer(a->psg_loops));
         json_object_set_new(prog, "psg_from_cache", json_boolean(a->psg_from_cache));
     }
+    if (a->psg_libraries) json_object_set_new(prog, "psg_libraries", json_integer(a->psg_libraries));
     json_object_set_new(root, "program", prog);
     json_object_set_new(root, "scaling", json_string(a->opt->weak ? "weak" : "strong"));
     json_t *sm = json_object();

@@ -19,7 +19,7 @@
  *  alters what is recovered, so that cached PSGs of older rules are
  *  recovered again. */
 #define BS_PRODUCER "scalana-binstruct"
-#define BS_RULES_VERSION "3"
+#define BS_RULES_VERSION "4"
 #define BS_PRODUCER_FULL BS_PRODUCER " " BS_RULES_VERSION " (structure recovered from machine code)"
 
 /* ---- Public entry points (build.c, cache.c) ------------------------------- */
@@ -62,6 +62,11 @@ struct bs_load_info {
  *  -1 with a reason in err. */
 int bs_load(const char *path, const char *build_id, const struct bs_cache_opts *co, struct psg_graph *out,
             struct bs_load_info *info, char *err, size_t errlen);
+
+/** As bs_load, but the unit's bytes (malloc'ed, caller frees) instead of
+ *  the parsed graph, for callers that join several units into one graph. */
+int bs_load_bytes(const char *path, const char *build_id, const struct bs_cache_opts *co, unsigned char **bytes,
+                  size_t *nbytes, struct bs_load_info *info, char *err, size_t errlen);
 
 /** The cache directory bs_load uses for co (never NULL; "" when no home
  *  directory is known). */
@@ -122,6 +127,9 @@ struct bs_elf {
  *  not 64-bit little-endian, no symbols nor code). */
 int bs_elf_open(const char *path, struct bs_elf *e, char *err, size_t errlen);
 void bs_elf_close(struct bs_elf *e);
+/** The bytes of the section called name (e.g. SCALANA_PSG_SECTION, which is
+ *  not allocated): 0 with *data pointing into the mapping, -1 when absent. */
+int bs_elf_section(const struct bs_elf *e, const char *name, const unsigned char **data, size_t *n);
 /** bs_read_fn over the file's allocated sections (ctx: struct bs_elf *). */
 int bs_elf_read(void *ctx, uint64_t addr, void *out, size_t n);
 /** The bytes at [addr, addr+n) when they lie in one executable section, else NULL. */

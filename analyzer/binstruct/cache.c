@@ -70,13 +70,13 @@ static void count(const struct psg_graph *g, struct bs_load_info *info)
         }
 }
 
-int bs_load(const char *path, const char *build_id, const struct bs_cache_opts *co, struct psg_graph *out,
-            struct bs_load_info *info, char *err, size_t errlen)
+int bs_load_bytes(const char *path, const char *build_id, const struct bs_cache_opts *co, unsigned char **bytes,
+                  size_t *nbytes, struct bs_load_info *info, char *err, size_t errlen)
 {
     struct bs_load_info dummy;
     if (!info) info = &dummy;
     memset(info, 0, sizeof *info);
-    memset(out, 0, sizeof *out);
+    *bytes = NULL, *nbytes = 0;
     const char *env = getenv("SCALANA_PSG_CACHE");
     int use = !(co && co->disabled) && !(env && !strcmp(env, "off")) && build_id && *build_id &&
               strspn(build_id, "0123456789abcdef") == strlen(build_id);
@@ -86,37 +86,39 @@ int bs_load(const char *path, const char *build_id, const struct bs_cache_opts *
         use = dir[0] != 0 && (size_t)snprintf(file, sizeof file, "%s/%s.psg", dir, build_id) < sizeof file;
     }
     char perr[512];
+    struct psg_graph g;
     if (use) {
         size_t n = 0;
         unsigned char *b = slurp(file, &n);
         if (b) {
-            int ok = psg_parse(b, n, out, perr, sizeof perr) == 0 && out->unit_count == 1 &&
-                     out->units[0].producer && !strcmp(out->units[0].producer, BS_PRODUCER_FULL);
-            free(b);
+            int ok = psg_parse(b, n, &g, perr, sizeof perr) == 0;
+            ok = ok && g.unit_count == 1 && g.units[0].producer && !strcmp(g.units[0].producer, BS_PRODUCER_FULL);
+            if (ok) count(&g, info);
+            psg_graph_free(&g);
             if (ok) {
                 info->from_cache = 1;
                 snprintf(info->cache_path, sizeof info->cache_path, "%s", file);
-                count(out, info);
+                *bytes = b, *nbytes = n;
                 return 0;
             }
-            psg_graph_free(out); /* corrupt, foreign or older rules: recover again, replace it */
-            memset(out, 0, sizeof *out);
+            free(b); /* corrupt, foreign or older rules: recover again, replace it */
         }
     }
-    unsigned char *bytes = NULL;
-    size_t nbytes = 0;
-    if (bs_recover(path, &bytes, &nbytes, NULL, err, errlen) != 0) return -1;
-    if (psg_parse(bytes, nbytes, out, perr, sizeof perr) != 0) {
+    unsigned char *rb = NULL;
+    size_t rn = 0;
+    if (bs_recover(path, &rb, &rn, NULL, err, errlen) != 0) return -1;
+    if (psg_parse(rb, rn, &g, perr, sizeof perr) != 0) {
         snprintf(err, errlen, "%s: the recovered PSG does not parse (%s): a bug, please report it", path, perr);
-        free(bytes);
+        free(rb);
         return -1;
     }
-    count(out, info);
+    count(&g, info);
+    psg_graph_free(&g);
     if (use && mkdirs(dir) == 0) {
         char tmp[1300];
         snprintf(tmp, sizeof tmp, "%s.%ld.tmp", file, (long)getpid());
         FILE *f = fopen(tmp, "wb");
-        int ok = f && fwrite(bytes, 1, nbytes, f) == nbytes;
+        int ok = f && fwrite(rb, 1, rn, f) == rn;
         if (f && fclose(f) != 0) ok = 0;
         if (ok && rename(tmp, file) == 0) {
             info->cache_written = 1;
@@ -125,6 +127,23 @@ int bs_load(const char *path, const char *build_id, const struct bs_cache_opts *
             unlink(tmp);
         }
     }
-    free(bytes);
+    *bytes = rb, *nbytes = rn;
+    return 0;
+}
+
+int bs_load(const char *path, const char *build_id, const struct bs_cache_opts *co, struct psg_graph *out,
+            struct bs_load_info *info, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    unsigned char *b;
+    size_t n;
+    if (bs_load_bytes(path, build_id, co, &b, &n, info, err, errlen) != 0) return -1;
+    char perr[512];
+    int rc = psg_parse(b, n, out, perr, sizeof perr);
+    free(b);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: its PSG does not parse (%s)", path, perr);
+        return -1;
+    }
     return 0;
 }

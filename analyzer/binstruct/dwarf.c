@@ -90,8 +90,9 @@ static int add_scope(struct bs_func *f, uint32_t *cap, struct bs_scope **out)
 }
 
 /* Fills s from die (a subprogram or inlined subroutine). */
-static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, struct bs_scope *s)
+static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, struct bs_scope *s, uint32_t lang)
 {
+    (void)lang; /* C++ is told by its names, whatever the CU's language */
     /* the symbolizer's name for the frames of this function (an_die_function_name) */
     char qual[512];
     const char *n = an_die_function_name(die, qual, sizeof qual), *d = source_name(die);
@@ -141,7 +142,7 @@ static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, st
 
 /* The inlined subroutines below die (through lexical blocks), as scopes of f. */
 static int inlined(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, struct bs_func *f, uint32_t *cap,
-                   uint32_t parent, uint32_t depth)
+                   uint32_t parent, uint32_t depth, uint32_t lang)
 {
     Dwarf_Die c;
     if (depth > 64 || dwarf_child(die, &c) != 0) return 0;
@@ -151,12 +152,12 @@ static int inlined(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, struc
             struct bs_scope *s;
             if (add_scope(f, cap, &s) != 0) return -1;
             uint32_t me = f->nscopes - 1;
-            if (fill_scope(pool, cu, &c, &f->scope[me]) != 0) return -1;
+            if (fill_scope(pool, cu, &c, &f->scope[me], lang) != 0) return -1;
             f->scope[me].parent = parent, f->scope[me].depth = f->scope[parent].depth + 1;
             if (!f->scope[me].nranges) { f->nscopes--; continue; }
-            if (inlined(pool, cu, &c, f, cap, me, depth + 1) != 0) return -1;
+            if (inlined(pool, cu, &c, f, cap, me, depth + 1, lang) != 0) return -1;
         } else if (tag == DW_TAG_lexical_block || tag == DW_TAG_try_block || tag == DW_TAG_catch_block) {
-            if (inlined(pool, cu, &c, f, cap, parent, depth + 1) != 0) return -1;
+            if (inlined(pool, cu, &c, f, cap, parent, depth + 1, lang) != 0) return -1;
         }
     } while (dwarf_siblingof(&c, &c) == 0);
     return 0;
@@ -182,9 +183,9 @@ static int walk(struct bs_dwarf *d, Dwarf_Die *cu, Dwarf_Die *die, size_t *fcap,
                 f->cu = cu, f->language = lang;
                 uint32_t cap = 0;
                 struct bs_scope *s;
-                if (add_scope(f, &cap, &s) != 0 || fill_scope(d->pool, cu, &c, s) != 0) return -1;
+                if (add_scope(f, &cap, &s) != 0 || fill_scope(d->pool, cu, &c, s, lang) != 0) return -1;
                 f->scope[0].parent = UINT32_MAX;
-                if (inlined(d->pool, cu, &c, f, &cap, 0, 0) != 0) return -1;
+                if (inlined(d->pool, cu, &c, f, &cap, 0, 0, lang) != 0) return -1;
             }
             if (walk(d, cu, &c, fcap, lang, depth + 1) != 0) return -1; /* contained procedures */
         } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
@@ -230,6 +231,22 @@ int bs_dwarf_functions(const struct bs_elf *e, struct an_strpool *pool, struct b
         for (size_t k = 0; k < out->ncus; k++) {
             Dwarf_Die *cu = &((Dwarf_Die *)out->cus)[k];
             if (walk(out, cu, cu, &fcap, language_of(cu), 0) != 0) return -1;
+        }
+    }
+    /* A function split into hot and cold parts (gcc's `main` and `main.cold`)
+     * has only DW_AT_ranges, and libdw's entry is its lowest address, often
+     * the cold part: the entry is the range start that the symbol table
+     * names without a ".cold" suffix. */
+    for (size_t i = 0; i < out->nf; i++) {
+        struct bs_scope *s = &out->f[i].scope[0];
+        const struct bs_sym *y = bs_sym_at(e->funcs, e->nfuncs, s->entry);
+        if (s->nranges < 2 || (y && !strstr(y->name, ".cold"))) continue;
+        for (uint32_t r = 0; r < s->nranges; r++) {
+            y = bs_sym_at(e->funcs, e->nfuncs, s->ranges[r][0]);
+            if (y && !strstr(y->name, ".cold")) {
+                s->entry = s->ranges[r][0];
+                break;
+            }
         }
     }
     /* functions the symbol table knows and DWARF does not (no -g, assembly, libc's start files) */

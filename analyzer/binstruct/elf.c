@@ -216,3 +216,19 @@ const unsigned char *bs_elf_code(const struct bs_elf *e, uint64_t addr, size_t n
     }
     return NULL;
 }
+
+int bs_elf_section(const struct bs_elf *e, const char *name, const unsigned char **data, size_t *n)
+{
+    Elf *elf = e->elf;
+    size_t shstrndx;
+    if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0) return -1;
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS) continue;
+        const char *nm = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (!nm || strcmp(nm, name) != 0 || sh.sh_offset + sh.sh_size > e->map_bytes) continue;
+        *data = e->map + sh.sh_offset, *n = sh.sh_size;
+        return 0;
+    }
+    return -1;
+}

@@ -96,13 +96,28 @@ CASES = {
         "chain": {"function": "smooth", "calls": [("main", "@call-smooth", True)], "loop": "@smooth-loop"},
     },
     "dyn_ranges": {
-        # built without the pass: the function vertices are dynamic
+        # built without the pass and analysed without structure recovery
+        # (--no-recover): the function vertices are dynamic
         "build": [("scalana-cc", ["-O2", "--scalana-no-plugin"], ["helper.c"])],
+        "analyze_args": ["--no-recover"],
         "inlined": {"main": ["smooth", "total"]},
         "ranges": [
             # (function, first line, last line at least, last line at most)
             ("smooth", "@smooth-def", "@copy-body", "@smooth-end"),
             ("main", "@main-def", "@main-loop", None),
+        ],
+    },
+    "c_helper_recovered": {
+        # built without the pass: the structure recovered from the machine code
+        # (docs/binstruct.md) puts the samples in the inlined helper's loop
+        "build": [("scalana-cc", ["-O2", "--scalana-no-plugin"], ["helper.c"])],
+        "inlined": {"main": ["smooth", "total"]},
+        "cpu": [
+            ("LOOP:@main-loop/CALL:@call-smooth=smooth/FUNCTION=smooth/LOOP:@smooth-loop", 0.35),
+            ("LOOP:@main-loop/CALL:@call-smooth=smooth/FUNCTION=smooth", 0.80),
+        ],
+        "mpi": [
+            ("LOOP:@main-loop/CALL:@call-total=total/FUNCTION=total/MPI:@total-mpi", 0.90),
         ],
     },
     "fortran_chain": {
@@ -384,7 +399,8 @@ def main():
     run([os.path.join(a.bindir, "scalana-run"), a.mpirun, "--allow-run-as-root", "--oversubscribe",
          "-n", "2", exe] + case.get("args", []), a.workdir, env)
     out = os.path.join(a.workdir, "report")
-    summary = run([os.path.join(a.bindir, "scalana-analyze"), "--color", "never", "-o", out]
+    summary = run([os.path.join(a.bindir, "scalana-analyze"), "--color", "never", "-o", out,
+                   "--psg-cache", "off"] + case.get("analyze_args", [])
                   + ([] if case.get("viewer") else ["--no-viewer"]) + [run_dir], a.workdir)
     report = json.load(open(os.path.join(out, "report.json")))
     marks = markers([os.path.join(SRC, f) for f in sorted(os.listdir(SRC))])
