@@ -128,12 +128,8 @@ static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, st
             s->ranges = p;
         }
         s->ranges[s->nranges][0] = lo, s->ranges[s->nranges][1] = hi;
-        /* no DW_AT_entry_pc or DW_AT_low_pc: the entry is where the first range
-         * starts, not the lowest address.  gcc lists the hot part first and puts
-         * the split-off cold part (main.cold) below it: entered at the cold part,
-         * the control-flow graph never reached the function's loops */
-        if (s->nranges == 0) s->entry = lo;
         s->nranges++;
+        if (lo < s->entry) s->entry = lo;
     }
     Dwarf_Addr epc;
     if (dwarf_entrypc(die, &epc) == 0) s->entry = epc;
