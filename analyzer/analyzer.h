@@ -498,6 +498,7 @@ struct an_analysis {
     int has_psg;
     int psg_recovered;         /* the PSG was recovered from machine code (binstruct/) */
     int psg_from_cache;        /* ... and read from the cache of recovered PSGs */
+    const char *psg_producer;  /* ... by these recovery rules (the unit's producer), interned */
     uint32_t psg_loops;        /* LOOP vertices of the PSG */
     uint32_t psg_libraries;    /* shared libraries whose PSG joined the executable's (--recover-libs) */
     int echo_warnings;         /* also print warnings on stderr as they happen (while reading) */

@@ -538,6 +538,8 @@ void *an_report_build(const struct an_analysis *a)
     json_t *tool = json_object();
     json_object_set_new(tool, "name", json_string("scalana"));
     json_object_set_new(tool, "version", json_string(SCALANA_VERSION_STRING));
+    if (a->psg_recovered && a->psg_producer)
+        json_object_set_new(tool, "structure_recovery", json_string(a->psg_producer));
     json_object_set_new(root, "tool", tool);
     json_t *prog = json_object();
     json_object_set_new(prog, "executable", json_string(a->exe ? a->exe : ""));

@@ -165,6 +165,7 @@ struct bs_func {
 };
 struct bs_dwarf {
     void *dw;               /* Dwarf * */
+    void *dwfl;             /* Dwfl * owning dw when it came from a separate debug file */
     void *cus; size_t ncus; /* Dwarf_Die[] */
     struct bs_func *f; size_t nf;
     struct an_strpool *pool;

@@ -22,6 +22,7 @@
 struct tnode {
     uint16_t kind, flags;
     uint32_t op, parent, fn;
+    uint32_t kids, next;  /* children as built (most recent first), for find_child */
     const char *file, *callee, *display;
     uint32_t first, last, col;
 };
@@ -61,8 +62,12 @@ static uint32_t node_new(struct builder *B, const struct tnode *x)
         if (!p) { B->oom = 1; return UNDEF; }
         B->t = p, B->capt = nc;
     }
-    B->t[B->nt] = *x;
-    return (uint32_t)B->nt++;
+    uint32_t id = (uint32_t)B->nt++;
+    B->t[id] = *x;
+    B->t[id].kids = UNDEF;
+    B->t[id].next = x->parent != UNDEF ? B->t[x->parent].kids : UNDEF;
+    if (x->parent != UNDEF) B->t[x->parent].kids = id;
+    return id;
 }
 
 static size_t ptr_hash(const void *p, size_t cap)
@@ -117,9 +122,9 @@ static uint32_t afn_of(struct builder *B, const struct bs_scope *s)
 static uint32_t find_child(const struct builder *B, uint32_t parent, uint16_t kind, uint32_t first, uint32_t last,
                            uint32_t col, const char *callee)
 {
-    for (size_t i = B->nt; i-- > 0;) {
+    for (uint32_t i = B->t[parent].kids; i != UNDEF; i = B->t[i].next) {
         const struct tnode *x = &B->t[i];
-        if (x->parent != parent || x->kind != kind) continue;
+        if (x->kind != kind) continue;
         if (kind == PSG_LOOP) {
             /* one source loop in several machine loops (versioned, peeled,
              * in several inlined copies): the same first line, or one range
@@ -170,6 +175,7 @@ struct fwork {
     struct bs_cfg cfg;
     struct bs_loops L;
     uint32_t *loop_owner, *loop_node;
+    uint32_t (*latch_line)[4]; /* lines of a loop's back-edge jumps in its own scope (0: none) */
     uint32_t *inner;          /* innermost loop of each block, UNDEF none */
 };
 
@@ -245,6 +251,25 @@ static void do_loops(struct builder *B, struct fwork *w)
         w->loop_owner[li] = o;
         const struct bs_scope *os = &f->scope[o];
         const char *ob = base_of(os->decl_file);
+        /* the loop's own test lines, and those of the loops around it in the
+         * same scope: the test of an enclosing loop is not a line of this
+         * one (gcc puts the outer induction's address arithmetic on the
+         * outer `for` line inside the inner loop), unless both tests share
+         * a line (`for (...) for (...) x;`) */
+        uint32_t nl = 0;
+        for (uint32_t k = 0; k < L->nlatches && nl < 4; k++) {
+            uint32_t b = L->latches[k], j = w->cfg.first[b] + w->cfg.count[b] - 1;
+            if (w->line[j] && w->owner[j] == o && !strcmp(w->base[j], ob)) w->latch_line[li][nl++] = w->line[j];
+        }
+        uint32_t outer[16], nouter = 0;
+        for (uint32_t q = L->parent; q != UNDEF && nouter < 16; q = w->L.loop[q].parent) {
+            if (w->loop_owner[q] != o || w->loop_node[q] == UNDEF) continue;
+            for (uint32_t k = 0; k < 4 && w->latch_line[q][k] && nouter < 16; k++) {
+                int own = 0;
+                for (uint32_t m = 0; m < nl; m++) own |= w->latch_line[li][m] == w->latch_line[q][k];
+                if (!own) outer[nouter++] = w->latch_line[q][k];
+            }
+        }
         uint32_t first = 0, last = 0;
         for (uint32_t k = 0; k < L->nblocks; k++) {
             uint32_t b = L->blocks[k];
@@ -253,6 +278,9 @@ static void do_loops(struct builder *B, struct fwork *w)
                 if (!ln || w->owner[i] != o || (w->ins[i].flags & BS_F_NO_LINE) || strcmp(w->base[i], ob) != 0)
                     continue;
                 if (os->decl_line && ln < os->decl_line) continue; /* a caller's row at the inline entry */
+                int skip = 0;
+                for (uint32_t m = 0; m < nouter; m++) skip |= ln == outer[m];
+                if (skip) continue;
                 if (!first || ln < first) first = ln;
                 if (ln > last) last = ln;
             }
@@ -385,8 +413,9 @@ static void do_function(struct builder *B, const struct bs_func *f)
     }
     w.loop_owner = calloc(w.L.n + 1, sizeof *w.loop_owner);
     w.loop_node = calloc(w.L.n + 1, sizeof *w.loop_node);
+    w.latch_line = calloc(w.L.n + 1, sizeof *w.latch_line);
     w.inner = malloc((w.cfg.nblocks + 1) * sizeof *w.inner);
-    if (!w.loop_owner || !w.loop_node || !w.inner) { B->oom = 1; goto out; }
+    if (!w.loop_owner || !w.loop_node || !w.latch_line || !w.inner) { B->oom = 1; goto out; }
     for (uint32_t b = 0; b < w.cfg.nblocks; b++) w.inner[b] = UNDEF;
     /* loops come outer first: the last one holding a block is its innermost */
     for (uint32_t l = 0; l < w.L.n; l++)
@@ -397,7 +426,7 @@ out:
     bs_loops_free(&w.L);
     bs_cfg_free(&w.cfg);
     free(w.ins), free(w.owner), free(w.line), free(w.col), free(w.base), free(w.afn);
-    free(w.loop_owner), free(w.loop_node), free(w.inner);
+    free(w.loop_owner), free(w.loop_node), free(w.latch_line), free(w.inner);
 }
 
 /* ---- emission ------------------------------------------------------------ */
@@ -407,6 +436,7 @@ struct emit {
     struct psg_builder *pb;
     uint32_t *kid_first, *kid_next;
     uint8_t *memo; /* reaches() */
+    struct ord_slot *ord; size_t ord_cap; /* ordinal() */
     int failed;
 };
 
@@ -431,17 +461,33 @@ static uint64_t stable_id(const struct tnode *x, const char *fn, uint32_t ord)
     return mix_u(h, ord);
 }
 
+/* Ordinals of equal keys within a function, counted in emission order
+ * through a hash table of (function, kind, file, line, column). */
+struct ord_slot { uint64_t h; uint32_t id, count; };
+
+static uint64_t ord_key(const struct tnode *x)
+{
+    uint64_t h = (uint64_t)(uintptr_t)x->file * 0x9e3779b97f4a7c15ull;
+    h ^= ((uint64_t)x->fn << 32 | x->kind) * 0xbf58476d1ce4e5b9ull;
+    h ^= ((uint64_t)x->first << 32 | x->col) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
 static uint32_t ordinal(struct emit *E, uint32_t id)
 {
-    /* equal keys are rare: count the earlier vertices of the same function with the same key */
     const struct tnode *x = &E->B->t[id];
-    uint32_t ord = 0;
-    for (uint32_t c = E->B->fn[x->fn].root; c < id; c++) {
-        const struct tnode *y = &E->B->t[c];
-        if (y->fn == x->fn && y->kind == x->kind && y->first == x->first && y->col == x->col && y->file == x->file)
-            ord++;
+    uint64_t h = ord_key(x);
+    for (size_t k = (size_t)h & (E->ord_cap - 1);; k = (k + 1) & (E->ord_cap - 1)) {
+        struct ord_slot *o = &E->ord[k];
+        if (!o->count) {
+            o->h = h, o->id = id, o->count = 1;
+            return 0;
+        }
+        const struct tnode *y = &E->B->t[o->id];
+        if (o->h == h && y->fn == x->fn && y->kind == x->kind && y->first == x->first && y->col == x->col &&
+            y->file == x->file)
+            return o->count++;
     }
-    return ord;
 }
 
 /* The source function named name, or UNDEF. */
@@ -523,14 +569,16 @@ static int cmp_fn(const void *a, const void *b)
 
 static int serialise(struct builder *B, const char *path, uint32_t language, unsigned char **out, size_t *n)
 {
-    struct emit E = {B, NULL, NULL, NULL, NULL, 0};
+    struct emit E = {B, NULL, NULL, NULL, NULL, NULL, 0, 0};
     size_t nt = B->nt;
+    for (E.ord_cap = 64; E.ord_cap < 2 * nt + 2;) E.ord_cap *= 2;
+    E.ord = calloc(E.ord_cap, sizeof *E.ord);
     E.kid_first = malloc((nt + 1) * sizeof *E.kid_first);
     E.kid_next = malloc((nt + 1) * sizeof *E.kid_next);
     E.memo = calloc(nt + 1, 1);
     uint32_t *order = malloc((nt + 1) * sizeof *order), *fns = malloc((B->nfn + 1) * sizeof *fns);
     int rc = -1;
-    if (!E.kid_first || !E.kid_next || !E.memo || !order || !fns) goto done;
+    if (!E.kid_first || !E.kid_next || !E.memo || !E.ord || !order || !fns) goto done;
     /* children in source order: link the sorted list in reverse */
     for (size_t i = 0; i < nt; i++) order[i] = (uint32_t)i, E.kid_first[i] = E.kid_next[i] = UNDEF;
     sort_B = B;
@@ -564,7 +612,7 @@ static int serialise(struct builder *B, const char *path, uint32_t language, uns
     if (!E.failed && psg_builder_finish(E.pb, out, n) == 0) rc = 0;
 done:
     if (E.pb) psg_builder_free(E.pb);
-    free(E.kid_first), free(E.kid_next), free(E.memo), free(order), free(fns);
+    free(E.kid_first), free(E.kid_next), free(E.memo), free(E.ord), free(order), free(fns);
     return rc;
 }
 

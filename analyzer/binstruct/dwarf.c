@@ -8,6 +8,8 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <stdbool.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,8 +110,14 @@ static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, st
         s->display = an_intern(pool, d ? d : (n ? n : ""));
     Dwarf_Attribute a;
     Dwarf_Word w;
-    s->decl_file = dwarf_attr_integrate(die, DW_AT_decl_file, &a) && dwarf_formudata(&a, &w) == 0
-                       ? cu_file(pool, cu, w) : an_intern(pool, "");
+    s->decl_file = an_intern(pool, "");
+    if (dwarf_attr_integrate(die, DW_AT_decl_file, &a) && dwarf_formudata(&a, &w) == 0) {
+        /* the file number counts in the line table of the CU that holds the
+         * attribute: with -flto the abstract origin is often in another CU */
+        Dwarf_Die owner;
+        Dwarf_Die *fcu = a.cu && dwarf_cu_die(a.cu, &owner, NULL, NULL, NULL, NULL, NULL, NULL) ? &owner : cu;
+        s->decl_file = cu_file(pool, fcu, w);
+    }
     int line = 0;
     s->decl_line = dwarf_decl_line(die, &line) == 0 && line > 0 ? (uint32_t)line : 0;
     s->call_file = dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &w) == 0 ? cu_file(pool, cu, w)
@@ -192,14 +200,25 @@ static int walk(struct bs_dwarf *d, Dwarf_Die *cu, Dwarf_Die *die, size_t *fcap,
     return 0;
 }
 
-/* Whether addr lies in a range of any DWARF function (sorted starts). */
-static int covered(const struct bs_dwarf *d, uint64_t addr)
+static int cmp_range(const void *a, const void *b)
 {
-    for (size_t i = 0; i < d->nf; i++) {
-        const struct bs_scope *s = &d->f[i].scope[0];
-        for (uint32_t r = 0; r < s->nranges; r++)
-            if (addr >= s->ranges[r][0] && addr < s->ranges[r][1]) return 1;
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Whether addr lies in one of the sorted ranges r[0..n) (each [lo, hi); ranges
+ * of distinct functions do not overlap, so the last start at or before addr
+ * decides, with a few steps back for nested or duplicate entries). */
+static int covered(const uint64_t (*r)[2], size_t n, uint64_t addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r[mid][0] <= addr) lo = mid + 1;
+        else hi = mid;
     }
+    for (size_t k = lo, back = 0; k-- > 0 && back < 16; back++)
+        if (addr < r[k][1]) return 1;
     return 0;
 }
 
@@ -207,8 +226,25 @@ int bs_dwarf_functions(const struct bs_elf *e, struct an_strpool *pool, struct b
 {
     memset(out, 0, sizeof *out);
     out->pool = pool;
+    /* DWARF in the file itself, else a separate debug file (.gnu_debuglink
+     * beside it or in .debug/, /usr/lib/debug/.build-id/): libdwfl's
+     * standard search, the one the symbolizer uses for samples */
     Dwarf *dw = dwarf_begin_elf((Elf *)e->elf, DWARF_C_READ, NULL);
     out->dw = dw;
+    if (!dw && e->path) {
+        static const Dwfl_Callbacks cb = {
+            .find_elf = dwfl_build_id_find_elf,
+            .find_debuginfo = dwfl_standard_find_debuginfo,
+            .section_address = dwfl_offline_section_address,
+        };
+        Dwfl *dwfl = dwfl_begin(&cb);
+        Dwfl_Module *m = dwfl ? dwfl_report_elf(dwfl, e->path, e->path, -1, 0, false) : NULL;
+        if (dwfl) dwfl_report_end(dwfl, NULL, NULL);
+        Dwarf_Addr bias = 0;
+        dw = m ? dwfl_module_getdwarf(m, &bias) : NULL;
+        if (dw && bias == 0) out->dwfl = dwfl;
+        else if (dwfl) dwfl_end(dwfl), dw = NULL;
+    }
     size_t fcap = 0;
     if (dw) {
         size_t ccap = 0, hsize;
@@ -246,33 +282,40 @@ int bs_dwarf_functions(const struct bs_elf *e, struct an_strpool *pool, struct b
         }
     }
     /* functions the symbol table knows and DWARF does not (no -g, assembly, libc's start files) */
-    size_t ndw = out->nf;
-    struct bs_dwarf only_dw = *out;
-    only_dw.nf = ndw;
+    size_t nr = 0;
+    for (size_t i = 0; i < out->nf; i++) nr += out->f[i].scope[0].nranges;
+    uint64_t (*ranges)[2] = malloc((nr + 1) * sizeof *ranges);
+    if (!ranges) return -1;
+    nr = 0;
+    for (size_t i = 0; i < out->nf; i++)
+        for (uint32_t r = 0; r < out->f[i].scope[0].nranges; r++)
+            ranges[nr][0] = out->f[i].scope[0].ranges[r][0], ranges[nr][1] = out->f[i].scope[0].ranges[r][1], nr++;
+    qsort(ranges, nr, sizeof *ranges, cmp_range);
     for (size_t i = 0; i < e->nfuncs; i++) {
         const struct bs_sym *y = &e->funcs[i];
-        if (!y->size || (i && e->funcs[i - 1].addr == y->addr) || covered(&only_dw, y->addr)) continue;
+        if (!y->size || (i && e->funcs[i - 1].addr == y->addr) || covered((const uint64_t (*)[2])ranges, nr, y->addr))
+            continue;
         if (out->nf == fcap) {
             fcap = fcap ? fcap * 2 : 64;
             struct bs_func *p = realloc(out->f, fcap * sizeof *p);
-            if (!p) return -1;
+            if (!p) { free(ranges); return -1; }
             out->f = p;
-            only_dw.f = p;
         }
         struct bs_func *f = &out->f[out->nf++];
         memset(f, 0, sizeof *f);
         uint32_t cap = 0;
         struct bs_scope *s;
-        if (add_scope(f, &cap, &s) != 0) return -1;
+        if (add_scope(f, &cap, &s) != 0) { free(ranges); return -1; }
         s->parent = UINT32_MAX;
         s->name = s->display = an_intern(pool, y->name);
         s->decl_file = s->call_file = an_intern(pool, "");
         s->entry = y->addr;
         s->ranges = malloc(sizeof *s->ranges);
-        if (!s->ranges) return -1;
+        if (!s->ranges) { free(ranges); return -1; }
         s->ranges[0][0] = y->addr, s->ranges[0][1] = y->addr + y->size;
         s->nranges = 1;
     }
+    free(ranges);
     return 0;
 }
 
@@ -284,7 +327,8 @@ void bs_dwarf_free(struct bs_dwarf *d)
     }
     free(d->f);
     free(d->cus);
-    if (d->dw) dwarf_end(d->dw);
+    if (d->dwfl) dwfl_end(d->dwfl); /* owns its Dwarf */
+    else if (d->dw) dwarf_end(d->dw);
     memset(d, 0, sizeof *d);
 }
 

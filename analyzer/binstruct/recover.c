@@ -27,8 +27,17 @@ int an_recover_structure(struct an_analysis *a, const char *exe, const char *bui
                    "call-path graph is recovered from the samples, without loops", exe, err);
         return 0;
     }
+    if (!info.functions) {
+        /* symbols only: nothing with a source line to attribute to */
+        an_warn(a, "%s has no PSG (built without scalana-cc) and no DWARF line information (built without -g?): "
+                   "its loops cannot be located; rebuild with -g; the call-path graph is recovered from the "
+                   "samples", exe);
+        psg_graph_free(out);
+        return 0;
+    }
     a->psg_recovered = 1;
     a->psg_from_cache = info.from_cache;
+    a->psg_producer = an_intern(&a->g.strings, out->unit_count ? out->units[0].producer : "");
     a->psg_loops = info.loops;
     an_warn(a, "%s has no PSG (built without scalana-cc): structure recovered from machine code, %u function%s, "
                "%u loop%s%s%s%s", exe, info.functions, info.functions == 1 ? "" : "s", info.loops,

@@ -5,7 +5,9 @@ Runs bs_dump on real gcc/gfortran -O2 -g binaries built by this directory's
 CMakeLists.txt and asserts the exact recovered tree of the functions that
 matter: every loop with its source lines, nesting and the (inlined) function
 it belongs to, the MPI call sites with their operation, the calls (real and
-inlined) with their callee.  Then the build-id cache: written, hit, a
+inlined) with their callee, for -O2 -g, -O2 -g -flto and the DWARF moved
+to a separate .debug file (.gnu_debuglink); a build without -g
+gives no vertex.  Then the build-id cache: written, hit, a
 corrupt or foreign file recovered again and replaced, `off` never touched.
 Exit 0 pass, 1 fail, 77 skip (a program could not be built).
 """
@@ -139,11 +141,12 @@ def check_cache(bs_dump, exe):
 
 
 def main():
-    if len(sys.argv) != 4:
-        print("usage: check_binstruct.py BS_DUMP C_PROG FORTRAN_PROG", file=sys.stderr)
+    if len(sys.argv) != 7:
+        print("usage: check_binstruct.py BS_DUMP C_PROG FORTRAN_PROG C_PROG_WITHOUT_G C_PROG_LTO C_PROG_DEBUGLINK",
+              file=sys.stderr)
         return 2
-    bs_dump, cprog, fprog = sys.argv[1:]
-    for p in (cprog, fprog):
+    bs_dump, cprog, fprog, nog, lto, dbgl = sys.argv[1:]
+    for p in (cprog, fprog, nog, lto, dbgl):
         if not os.path.isfile(p):
             print("SKIP: %s was not built (no mpicc/mpif90?)" % p)
             return 77
@@ -152,8 +155,18 @@ def main():
     if not clines or "recovered=1" not in clines[0]:
         bad.append("the unit is not marked as recovered: %s" % (clines[:1],))
     bad += check_tree(clines, EXPECT_C, "C")
+    # -flto: abstract origins in other compile units, constprop clones, the
+    # outer loop's address arithmetic on its own line inside the inner loop
+    bad += check_tree(dump(bs_dump, lto), EXPECT_C, "C -flto")
+    # DWARF in a separate file named by .gnu_debuglink (objcopy --only-keep-debug)
+    bad += check_tree(dump(bs_dump, dbgl), EXPECT_C, "C with its DWARF in a .debug file")
     bad += check_tree(dump(bs_dump, fprog), EXPECT_F, "Fortran")
     bad += check_cache(bs_dump, cprog)
+    # without -g nothing has a line: no vertex is invented (the analyzer then
+    # says to rebuild with -g, recover.c)
+    nl = dump(bs_dump, nog)
+    if len(nl) != 1 or "vertices=0" not in nl[0]:
+        bad.append("the build without -g recovered vertices without lines: %s" % nl[:3])
     for b in bad:
         print("FAIL: " + b)
     if bad:

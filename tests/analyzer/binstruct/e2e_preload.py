@@ -3,7 +3,8 @@
 profiled through LD_PRELOAD alone (scalana-run), analysed with the structure
 recovered from its machine code (docs/binstruct.md).
 
-Asserts: report.json says psg_source machine_code and the terminal summary
+Asserts: report.json says psg_source machine_code (tool.structure_recovery
+names the rules), validates against docs/report.schema.json, and the terminal summary
 says "structure recovered from machine code"; root cause #1 is the planted one
 (run_example.check_planted: category, the planted loop's own lines, its
 function, the planted ranks, the cost within 25 % of the example's saving);
@@ -73,10 +74,16 @@ def main():
         prog = report["program"]
         if prog.get("psg_source") != "machine_code" or not prog.get("psg_loops"):
             failures.append("%s: program is %s, not a PSG recovered from machine code" % (attempt, prog))
+        if not report["tool"].get("structure_recovery", "").startswith("scalana-binstruct "):
+            failures.append("%s: tool.structure_recovery is %r" % (attempt, report["tool"].get("structure_recovery")))
         if prog.get("psg_from_cache") != (attempt == "cached"):
             failures.append("%s: psg_from_cache is %s" % (attempt, prog.get("psg_from_cache")))
         if "structure recovered from machine code" not in term:
             failures.append("%s: the terminal summary does not say where the structure came from" % attempt)
+        try:
+            rx.validate_schema(report, os.path.join(os.path.abspath(args.source_dir), "docs", "report.schema.json"))
+        except rx.Failure as e:
+            failures.append("%s: %s" % (attempt, e))
         try:
             rx.check_planted(report, truth, args.procs, cores)
         except rx.Failure as e:
