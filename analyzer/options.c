@@ -229,8 +229,9 @@ static int set_threshold(struct an_options *o, const char *name, const char *val
 
 int an_options_parse(struct an_options *o, int argc, char **argv)
 {
+    enum { O_NORECOVER = 400, O_PSGCACHE, O_RECLIBS }; /* structure recovery (docs/binstruct.md) */
     enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
-           O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_NORECOVER, O_PSGCACHE, O_RECLIBS };
+           O_NOVIEW, O_COLOR, O_PROG, O_NOPROG };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'}, {"exe", required_argument, 0, O_EXE},
         {"weak", no_argument, 0, O_WEAK}, {"strong", no_argument, 0, O_STRONG},

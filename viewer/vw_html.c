@@ -246,6 +246,7 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     vw_html(o, exe);
     vw_puts(o, " · build-id ");
     vw_html(o, vw_str(prog, "build_id", "?"));
+    if (!strcmp(vw_str(prog, "psg_source", ""), "machine_code")) vw_puts(o, " · structure recovered from machine code");
     vw_puts(o, " · ");
     vw_html(o, vw_str(r->root, "scaling", "strong"));
     /* runs[] has one entry per process count; its directories are the runs */
@@ -271,8 +272,6 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     vw_html(o, vw_str(tool, "version", ""));
     if (json_is_false(json_object_get(prog, "has_psg")))
         vw_puts(o, " · no compiler PSG: call paths recovered from samples");
-    else if (!strcmp(vw_str(prog, "psg_source", ""), "machine_code"))
-        vw_puts(o, " · structure recovered from machine code");
     vw_puts(o, "</p><nav><a href=\"#causes\">Root causes</a><a href=\"#runs\">Runs</a><a href=\"#scaling\">Scaling</a>"
                "<a href=\"#imbalance\">Imbalance</a><a href=\"#communication\">Communication</a><a href=\"#psg\">Graph</a>"
                "<a href=\"#vertices\">Vertices</a><a href=\"#quality\">Data quality</a></nav></header><main>");

@@ -67,10 +67,10 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
     if (ndirs != ncounts)
         fprintf(out, "%zu process count%s, ", ncounts, ncounts == 1 ? "" : "s");
     fprintf(out, "%zu run%s)\n", ndirs, ndirs == 1 ? "" : "s");
+
     if (!strcmp(vw_str(prog, "psg_source", ""), "machine_code"))
         fprintf(out, "%sstructure recovered from machine code (built without scalana-cc): %lld loops%s\n", dim,
                 (long long)json_integer_value(json_object_get(prog, "psg_loops")), reset);
-
     size_t n = json_array_size(rcs);
     if (n == 0) {
         const json_t *ts = json_object_get(report, "time_summary");

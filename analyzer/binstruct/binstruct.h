@@ -19,7 +19,7 @@
  *  alters what is recovered, so that cached PSGs of older rules are
  *  recovered again. */
 #define BS_PRODUCER "scalana-binstruct"
-#define BS_RULES_VERSION "5"
+#define BS_RULES_VERSION "7"
 #define BS_PRODUCER_FULL BS_PRODUCER " " BS_RULES_VERSION " (structure recovered from machine code)"
 
 /* ---- Public entry points (build.c, cache.c) ------------------------------- */
@@ -97,9 +97,10 @@ enum bs_insn_flags {
                                  absolute 8-byte addresses at disp (non-PIE code) */
     BS_F_GOT_SLOT = 1u << 3,  /* BS_I_CALL_IND/BS_I_JMP_IND through `disp(%rip)` (-fno-plt):
                                  target is the GOT slot holding the callee's address */
-    BS_F_NO_LINE = 1u << 4    /* a move to or from the stack frame (a register spill or the
+    BS_F_NO_LINE = 1u << 4,   /* a move to or from the stack frame (a register spill or the
                                  reload of a local before a later use) or a nop: the line it
                                  carries is where the value is used, not work of the loop */
+    BS_F_NOP = 1u << 5        /* a nop (alignment padding between blocks) */
 };
 
 struct bs_insn {
@@ -177,9 +178,11 @@ struct bs_dwarf {
 int bs_dwarf_functions(const struct bs_elf *e, struct an_strpool *pool, struct bs_dwarf *out);
 void bs_dwarf_free(struct bs_dwarf *d);
 /** The line-table row of addr in f's compile unit: base name of its file,
- *  line and column.  Returns 0 when found, -1 when the address has no row
- *  (or f has no DWARF). */
-int bs_dwarf_line(const struct bs_func *f, uint64_t addr, const char **base, uint32_t *line, uint32_t *col);
+ *  line, column and the address where the row starts (row_addr may be
+ *  NULL).  Returns 0 when found, -1 when the address has no row (or f has
+ *  no DWARF). */
+int bs_dwarf_line(const struct bs_func *f, uint64_t addr, const char **base, uint32_t *line, uint32_t *col,
+                  uint64_t *row_addr);
 /** The file of addr's line-table row made absolute (interned in d's pool),
  *  or "" when there is no row. */
 const char *bs_dwarf_file(const struct bs_dwarf *d, const struct bs_func *f, uint64_t addr);

@@ -104,11 +104,15 @@ int bs_cfg_build(const struct bs_insn *ins, size_t n, uint64_t entry, bs_read_fn
     int oom = 0;
     uint8_t *leader = calloc(n + 1, 1);
     uint8_t *unres = calloc(n + 1, 1);
+    uint8_t *falls_on = NULL;
     if (!leader || !unres) goto fail;
     uint32_t ei = insn_at(ins, n, entry);
     if (ei == UINT32_MAX) ei = 0;
     leader[0] = leader[ei] = 1;
-    /* instruction-level edges first; blocks follow from them */
+    /* jump edges between instructions first; blocks follow from them, then
+     * the fall-through edges out of each block's last instruction */
+    falls_on = calloc(n + 1, 1);
+    if (!falls_on) goto fail;
     for (size_t i = 0; i < n; i++) {
         const struct bs_insn *x = &ins[i];
         int ends = 1, falls = 0;
@@ -130,9 +134,13 @@ int bs_cfg_build(const struct bs_insn *ins, size_t n, uint64_t entry, bs_read_fn
             leader[t] = 1;
             if (edge_add(&E, (uint32_t)i, t) != 0) goto fail;
         }
-        if (falls && contiguous && edge_add(&E, (uint32_t)i, (uint32_t)(i + 1)) != 0) goto fail;
+        falls_on[i] = (uint8_t)(falls && contiguous);
     }
     for (size_t k = 0; k < E.n; k++) leader[E.e[k][1]] = 1;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (falls_on[i] && leader[i + 1] && edge_add(&E, (uint32_t)i, (uint32_t)(i + 1)) != 0) goto fail;
+    free(falls_on);
+    falls_on = NULL;
     /* blocks in address order; the entry's block is remembered */
     uint32_t nb = 0;
     for (size_t i = 0; i < n; i++) nb += leader[i];
@@ -177,7 +185,7 @@ int bs_cfg_build(const struct bs_insn *ins, size_t n, uint64_t entry, bs_read_fn
     free(leader), free(unres), free(E.e);
     return 0;
 fail:
-    free(leader), free(unres), free(E.e);
+    free(leader), free(unres), free(falls_on), free(E.e);
     bs_cfg_free(out);
     return -1;
 }

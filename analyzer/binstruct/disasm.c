@@ -83,7 +83,7 @@ static void classify(struct bs_disasm *d, const cs_insn *ci, struct bs_insn *o)
                 o->flags |= BS_F_ABS_TABLE, o->target = (uint64_t)op0->mem.disp;
         }
     } else if (stack_move(ci)) {
-        o->flags |= BS_F_NO_LINE;
+        o->flags |= BS_F_NO_LINE | (ci->id == X86_INS_NOP ? BS_F_NOP : 0);
     } else if (ci->id == X86_INS_UD2 || ci->id == X86_INS_HLT) {
         o->kind = BS_I_HALT;
     } else if (ci->id == X86_INS_LEA && x->op_count == 2 && x->operands[1].type == X86_OP_MEM &&

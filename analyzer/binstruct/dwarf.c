@@ -332,12 +332,15 @@ void bs_dwarf_free(struct bs_dwarf *d)
     memset(d, 0, sizeof *d);
 }
 
-int bs_dwarf_line(const struct bs_func *f, uint64_t addr, const char **base, uint32_t *line, uint32_t *col)
+int bs_dwarf_line(const struct bs_func *f, uint64_t addr, const char **base, uint32_t *line, uint32_t *col,
+                  uint64_t *row_addr)
 {
     if (!f->cu) return -1;
     Dwarf_Line *l = dwarf_getsrc_die((Dwarf_Die *)f->cu, addr);
     int ln = 0, cl = 0;
     if (!l || dwarf_lineno(l, &ln) != 0 || ln <= 0) return -1;
+    Dwarf_Addr ra = addr;
+    if (row_addr) *row_addr = dwarf_lineaddr(l, &ra) == 0 ? ra : addr;
     dwarf_linecol(l, &cl);
     const char *src = dwarf_linesrc(l, NULL, NULL);
     const char *b = src ? strrchr(src, '/') : NULL;

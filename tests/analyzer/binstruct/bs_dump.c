@@ -65,6 +65,7 @@ int main(int argc, char **argv)
                    v->last_line);
             if (v->column) printf(" col %u", v->column);
             if (v->kind == PSG_MPI) printf(" op %s", scalana_mpi_op_name(v->op));
+            else if (v->kind == PSG_GPU) printf(" gpu %s callee %s", psg_gpu_op_name(v->op), v->callee);
             else if (v->callee && *v->callee) printf(" callee %s", v->callee);
             if (v->kind == PSG_LOOP) printf(" depth %u", v->loop_depth);
             if (v->flags & PSG_V_REACHES_MPI) printf(" reaches_mpi");

@@ -5,7 +5,7 @@ Runs bs_dump on real gcc/gfortran -O2 -g binaries built by this directory's
 CMakeLists.txt and asserts the exact recovered tree of the functions that
 matter: every loop with its source lines, nesting and the (inlined) function
 it belongs to, the MPI call sites with their operation, the calls (real and
-inlined) with their callee, for -O2 -g, -O2 -g -flto and the DWARF moved
+inlined) with their callee, GPU call sites with their operation, for -O2 -g, -O2 -g -flto and the DWARF moved
 to a separate .debug file (.gnu_debuglink); a build without -g
 gives no vertex.  Then the build-id cache: written, hit, a
 corrupt or foreign file recovered again and replaced, `off` never touched.
@@ -50,6 +50,17 @@ FUNCTION main loops.c:49-67
     CALL main loops.c:61-61 col 51 callee classify
     MPI main loops.c:62-62 col 9 op MPI_Allreduce reaches_mpi
   MPI main loops.c:65-65 col 5 op MPI_Finalize reaches_mpi
+""",
+}
+
+# GPU call sites as GPU vertices with the pass's operation (gpu_calls.c)
+EXPECT_GPU = {
+    "main": """
+FUNCTION main gpu_calls.c:23-33
+  LOOP main gpu_calls.c:27-30 depth 0 reaches_mpi
+    GPU main gpu_calls.c:28-28 col 9 gpu memcpy callee cudaMemcpy reaches_mpi
+    GPU main gpu_calls.c:29-29 col 9 gpu launch callee cudaLaunchKernel reaches_mpi
+    GPU main gpu_calls.c:30-30 col 9 gpu synchronize callee cudaDeviceSynchronize reaches_mpi
 """,
 }
 
@@ -141,12 +152,12 @@ def check_cache(bs_dump, exe):
 
 
 def main():
-    if len(sys.argv) != 7:
-        print("usage: check_binstruct.py BS_DUMP C_PROG FORTRAN_PROG C_PROG_WITHOUT_G C_PROG_LTO C_PROG_DEBUGLINK",
-              file=sys.stderr)
+    if len(sys.argv) != 8:
+        print("usage: check_binstruct.py BS_DUMP C_PROG FORTRAN_PROG C_PROG_WITHOUT_G C_PROG_LTO C_PROG_DEBUGLINK "
+              "GPU_PROG", file=sys.stderr)
         return 2
-    bs_dump, cprog, fprog, nog, lto, dbgl = sys.argv[1:]
-    for p in (cprog, fprog, nog, lto, dbgl):
+    bs_dump, cprog, fprog, nog, lto, dbgl, gpu = sys.argv[1:]
+    for p in (cprog, fprog, nog, lto, dbgl, gpu):
         if not os.path.isfile(p):
             print("SKIP: %s was not built (no mpicc/mpif90?)" % p)
             return 77
@@ -161,6 +172,7 @@ def main():
     # DWARF in a separate file named by .gnu_debuglink (objcopy --only-keep-debug)
     bad += check_tree(dump(bs_dump, dbgl), EXPECT_C, "C with its DWARF in a .debug file")
     bad += check_tree(dump(bs_dump, fprog), EXPECT_F, "Fortran")
+    bad += check_tree(dump(bs_dump, gpu), EXPECT_GPU, "GPU calls")
     bad += check_cache(bs_dump, cprog)
     # without -g nothing has a line: no vertex is invented (the analyzer then
     # says to rebuild with -g, recover.c)
