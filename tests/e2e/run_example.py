@@ -464,7 +464,8 @@ def check_foreign(exe):
 
 
 def run_all(args, exe, modes, procs, scalana_run, workdir, cores):
-    """Runs the example once per (count, mode) under scalana-run, the defect-on and
+    """Runs the example once per (count, mode) under scalana-run (or with the runtime
+    preloaded by the launcher, launch_command), the defect-on and
     defect-off runs of one count back to back so that both see the same machine
     load; returns {mode: [(p, run_dir, ground truth), ...]} in the order of procs.
     A failed run is a Failure of every mode (the test stops)."""
