@@ -187,6 +187,16 @@ const char *an_fortran_program(struct an_strpool *pool, const char *file, uint32
 
 /* ---- Symbols (libdw) -------------------------------------------------------- */
 
+/** The name frames and recovered structure give the DWARF function DIE die
+ *  (a Dwarf_Die *; void * keeps libdw out of this header): its linkage name,
+ *  through the abstract origin and specification; else its DW_AT_name
+ *  qualified by the classes and namespaces that enclose its declaration
+ *  ("Domain::relax", "RowSweep<double>::operator()": gcc gives no linkage
+ *  name to a C++ member function that exists only inlined), written into
+ *  buf (buflen bytes; a name that does not fit stays unqualified); NULL when
+ *  the DIE has no name.  The result is valid while the DWARF and buf are. */
+const char *an_die_function_name(void *die, char *buf, size_t buflen);
+
 /** One logical frame of a physical frame's inline chain. */
 struct an_frame {
     const char *function;  /* linkage name ("" when unknown), interned */

@@ -156,10 +156,10 @@ const char *an_short_function(struct an_strpool *pool, const char *name)
         char ch = name[i];
         if (ch == ')' ) depth++;
         else if (ch == '(' && depth > 0 && --depth == 0) {
-            /* "operator()" keeps its own parentheses */
+            /* "operator()" keeps its own parentheses, and so does a scope
+             * "(anonymous namespace)" (the last group of a name without an
+             * argument list: a qualified DWARF name) */
             if (i >= 8 && !strncmp(name + i - 8, "operator", 8)) continue;
-            /* nor is "(anonymous namespace)" an argument list (DWARF names of
-             * template instances without a linkage name carry it) */
             if (!strncmp(name + i, "(anonymous namespace)", 21)) continue;
             end = i;
             break;

@@ -226,15 +226,77 @@ uint32_t an_sym_module(struct an_symbolizer *s, const char *path, const char *bu
     return s->nmods++;
 }
 
-static const char *die_linkage_name(Dwarf_Die *die)
+/* The DIE that declares die's function: DW_AT_abstract_origin and
+ * DW_AT_specification followed to their end (an inlined instance -> the
+ * abstract subprogram -> the declaration inside its class). */
+static Dwarf_Die *declaring_die(Dwarf_Die *die, Dwarf_Die *mem)
 {
+    Dwarf_Die *d = die;
+    for (int hops = 0; hops < 8; hops++) {
+        Dwarf_Attribute a;
+        if (!dwarf_attr(d, DW_AT_abstract_origin, &a) && !dwarf_attr(d, DW_AT_specification, &a)) break;
+        if (!dwarf_formref_die(&a, mem)) break;
+        d = mem;
+    }
+    return d;
+}
+
+const char *an_die_function_name(void *die_, char *buf, size_t buflen)
+{
+    Dwarf_Die *die = die_;
     Dwarf_Attribute a;
     const char *n = NULL;
     if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
         dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
         n = dwarf_formstring(&a);
-    if (!n) n = dwarf_diename(die);
-    return n;
+    if (n) return n;
+    if (!(n = dwarf_diename(die))) return NULL;
+    /* No linkage name: gcc gives none to a C++ member function that exists
+     * only inlined (Domain::relax at -O2, RowSweep<double>::operator()); its
+     * declaration's enclosing classes and namespaces give the qualified name
+     * a linkage name would demangle to (without the argument list). */
+    Dwarf_Die mem, *decl = declaring_die(die, &mem), *scopes = NULL;
+    int n_scopes = dwarf_getscopes_die(decl, &scopes);
+    size_t len = 0;
+    buf[0] = 0;
+    /* a lambda's operator() (its class has no name) reads as the pass names
+     * it: "lambda at f.cpp:53 in main" */
+    if (n_scopes > 1 && !strcmp(n, "operator()") && !dwarf_diename(&scopes[1]) &&
+        (dwarf_tag(&scopes[1]) == DW_TAG_class_type || dwarf_tag(&scopes[1]) == DW_TAG_structure_type)) {
+        /* gcc's operator() of a lambda is artificial, without a position:
+         * the closure type's is the lambda's */
+        const char *file = dwarf_decl_file(decl), *outer = NULL;
+        int line = 0;
+        if (!file || dwarf_decl_line(decl, &line) != 0 || line <= 0) {
+            file = dwarf_decl_file(&scopes[1]);
+            if (dwarf_decl_line(&scopes[1], &line) != 0) line = 0;
+        }
+        for (int k = 2; k < n_scopes && !outer; k++)
+            if (dwarf_tag(&scopes[k]) == DW_TAG_subprogram) outer = dwarf_diename(&scopes[k]);
+        const char *base = file ? strrchr(file, '/') : NULL;
+        int w = snprintf(buf, buflen, "lambda at %s:%d%s%s", base ? base + 1 : (file ? file : "?"), line,
+                         outer ? " in " : "", outer ? outer : "");
+        free(scopes);
+        return w > 0 && (size_t)w < buflen && file && line > 0 ? buf : n;
+    }
+    for (int k = n_scopes - 1; k >= 1; k--) {   /* scopes[0] is decl, the last the CU */
+        int tag = dwarf_tag(&scopes[k]);
+        if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
+            tag != DW_TAG_union_type)
+            continue;
+        const char *sn = dwarf_diename(&scopes[k]);
+        if (!sn && tag != DW_TAG_namespace) sn = "(unnamed type)";
+        int w = snprintf(buf + len, buflen - len, "%s::", sn ? sn : "(anonymous namespace)");
+        if (w < 0 || (size_t)w >= buflen - len) {
+            free(scopes);
+            return n;
+        }
+        len += (size_t)w;
+    }
+    free(scopes);
+    if (!len) return n;
+    if ((size_t)snprintf(buf + len, buflen - len, "%s", n) >= buflen - len) return n;
+    return buf;
 }
 
 /* Joins dir and name and folds "." and ".." lexically (analyzer.h). */
@@ -596,7 +658,8 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
     /* chain[0] innermost ... chain[nchain-1] the subprogram; frames outermost first */
     for (int k = nchain - 1, f = 0; k >= 0; k--, f++) {
         struct an_frame *fr = &r->frames[f];
-        const char *name = die_linkage_name(chain[k]);
+        char qual[512];
+        const char *name = an_die_function_name(chain[k], qual, sizeof qual);
         fr->function = an_intern(s->pool, name ? name : "");
         fr->has_dwarf = 1;
         Dwarf_Attribute ma;

@@ -14,15 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *linkage_name(Dwarf_Die *die)
-{
-    Dwarf_Attribute a;
-    const char *n = NULL;
-    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) || dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
-        n = dwarf_formstring(&a);
-    if (!n) n = dwarf_diename(die);
-    return n;
-}
 
 /* The display name: DW_AT_name through the abstract origin. */
 static const char *source_name(Dwarf_Die *die)
@@ -80,48 +71,23 @@ static int add_scope(struct bs_func *f, uint32_t *cap, struct bs_scope **out)
     return 0;
 }
 
-/* A C++ function as a person reads it: the demangled linkage name, else
- * (gcc omits linkage names of methods that are only ever inlined) its
- * DW_AT_name qualified by the enclosing namespaces and classes of its
- * declaration ("Domain::relax", "RowSweep<double>::operator()"). */
-static const char *cxx_display(struct an_strpool *pool, Dwarf_Die *die, const char *linkage, const char *name)
-{
-    if (linkage && !strncmp(linkage, "_Z", 2)) return an_demangle(pool, linkage);
-    if (!name) return an_intern(pool, linkage ? linkage : "");
-    Dwarf_Die cur = *die, mem;
-    for (int k = 0; k < 8; k++) {
-        Dwarf_Attribute a;
-        Dwarf_Die *next = NULL;
-        if (dwarf_attr(&cur, DW_AT_abstract_origin, &a) || dwarf_attr(&cur, DW_AT_specification, &a))
-            next = dwarf_formref_die(&a, &mem);
-        if (!next) break;
-        cur = *next;
-    }
-    Dwarf_Die *scopes = NULL;
-    int n = dwarf_getscopes_die(&cur, &scopes);
-    char buf[1024];
-    size_t len = 0;
-    buf[0] = 0;
-    for (int k = n - 1; k >= 1; k--) {
-        int tag = dwarf_tag(&scopes[k]);
-        const char *sn = dwarf_diename(&scopes[k]);
-        if (!sn || (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
-                    tag != DW_TAG_union_type))
-            continue;
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s::", sn);
-        if (len >= sizeof buf) break;
-    }
-    free(scopes);
-    if (len < sizeof buf) snprintf(buf + len, sizeof buf - len, "%s", name);
-    return an_intern(pool, buf);
-}
-
 /* Fills s from die (a subprogram or inlined subroutine). */
 static int fill_scope(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, struct bs_scope *s, uint32_t lang)
 {
-    const char *n = linkage_name(die), *d = source_name(die);
+    (void)lang; /* C++ is told by its names, whatever the CU's language */
+    /* the symbolizer's name for the frames of this function (an_die_function_name) */
+    char qual[512];
+    const char *n = an_die_function_name(die, qual, sizeof qual), *d = source_name(die);
     s->name = an_intern(pool, n ? n : "");
-    s->display = lang == PSG_LANG_CXX ? cxx_display(pool, die, n, d) : an_intern(pool, d ? d : (n ? n : ""));
+    /* C++ reads as its qualified name, as the pass shows it ("Domain::relax",
+     * not DW_AT_name's "relax"): the demangled linkage name without return
+     * type and arguments, or the name qualified from the DWARF scopes */
+    if (n && n[0] == '_' && n[1] == 'Z')
+        s->display = an_short_function(pool, an_demangle(pool, n));
+    else if (n && n == qual)
+        s->display = s->name;
+    else
+        s->display = an_intern(pool, d ? d : (n ? n : ""));
     Dwarf_Attribute a;
     Dwarf_Word w;
     s->decl_file = an_intern(pool, "");

@@ -1648,10 +1648,24 @@ static void t_names(void **state)
     assert_string_equal(an_demangle(&pool, "_QPsweep"), "sweep");
     assert_string_equal(an_demangle(&pool, "_QQmain"), "main program");
     assert_string_equal(an_demangle(&pool, "_QMnoproc"), "_QMnoproc");
+    /* gfortran module procedures (issue 12: module_sweep_f built with mpif90) */
+    assert_string_equal(an_demangle(&pool, "__sweep_mod_MOD_sweep_block"), "sweep_mod::sweep_block");
+    assert_string_equal(an_demangle(&pool, "__relax_mod_MOD_relax_cells.constprop.0"),
+                        "relax_mod::relax_cells.constprop.0");
+    assert_string_equal(an_demangle(&pool, "__libc_start_main"), "__libc_start_main");
+    assert_string_equal(an_demangle(&pool, "__MOD_x"), "__MOD_x");
     assert_string_equal(an_demangle(&pool, "_Znot_mangled"), "_Znot_mangled");
     assert_string_equal(an_short_function(&pool, "void mini::cg<int>(int*, int) const"), "mini::cg<int>");
     assert_string_equal(an_short_function(&pool, "main::$_1::operator()(int) const"), "main::$_1::operator()");
     assert_string_equal(an_short_function(&pool, "bool operator<(A const&, A const&)"), "operator<");
+    /* qualified DWARF names without an argument list (gcc, no linkage name) */
+    assert_string_equal(an_short_function(&pool, "(anonymous namespace)::apply_kernel<(anonymous namespace)::"
+                                                 "RowSweep<double> >"),
+                        "(anonymous namespace)::apply_kernel<...>");
+    assert_string_equal(an_short_function(&pool, "(anonymous namespace)::Domain::relax"),
+                        "(anonymous namespace)::Domain::relax");
+    assert_string_equal(an_short_function(&pool, "(anonymous namespace)::Domain::relax(double)"),
+                        "(anonymous namespace)::Domain::relax");
     assert_string_equal(an_short_function(&pool, "void miniFE::cg_solve<miniFE::CSRMatrix<double, int, int>, "
                                                  "miniFE::Vector<double, int, int>>(miniFE::CSRMatrix<double, int, int>&)"),
                         "miniFE::cg_solve<...>");

@@ -18,6 +18,15 @@ the example's own ground truth:
               are inlined have no out-of-line copy; for C++ no mangled name reaches
               the terminal, report.json's function names, the HTML or the DOT.
 
+With --exe (the gcc variant, issue 12): the example was built elsewhere with an MPI
+library's own compiler wrapper (mpicc/mpicxx/mpif90.<mpi>: gcc, g++, gfortran;
+examples/CMakeLists.txt) and holds nothing of ScalAna: the test checks that it
+has no .scalana_psg section and does not link a ScalAna runtime, runs it with the
+runtime library preloaded (--launch: scalana-run, or LD_PRELOAD forwarded by the
+launcher itself, -x for Open MPI, -genv for MPICH's hydra) and asks for the same
+root cause as the scalana-cc build (the same checks; whether gcc inlined the
+helpers is only logged).
+
 Exit status: 0 pass, 1 fail, 77 skip (a ScalAna tool or a Python module is missing;
 ctest reports it as skipped, never as passed).
 """
@@ -412,8 +421,51 @@ def check_planted(report, truth, nprocs, cores, truth_off=None):
                                  saving, how))
 
 
+def launcher_flags(mpi):
+    """Options the launcher needs here: Open MPI's mpirun runs as root and with more
+    processes than cores only when told; MPICH's hydra needs (and rejects) neither."""
+    return [] if mpi == "mpich" else ["--allow-run-as-root", "--oversubscribe"]
+
+
+def launch_command(args, scalana_run, p, run_dir, exe_args):
+    """The command of one run.  scalana-run (the launcher wrapper: it reads the
+    program's MPI library with ldd and forwards LD_PRELOAD and SCALANA_* to the ranks),
+    or, with --launch preload, what a user types without it: the launcher's own
+    option that sets LD_PRELOAD for the ranks (Open MPI -x VAR=VALUE, hydra -genv)."""
+    flags = launcher_flags(args.mpi)
+    if args.launch == "scalana-run":
+        return [scalana_run, args.mpirun] + flags + ["-n", str(p)] + exe_args
+    if args.mpi == "mpich":
+        env = ["-genv", "LD_PRELOAD", args.preload, "-genv", "SCALANA_OUTPUT", run_dir]
+    else:
+        env = ["-x", "LD_PRELOAD=" + args.preload, "-x", "SCALANA_OUTPUT=" + run_dir]
+    return [args.mpirun] + flags + env + ["-n", str(p)] + exe_args
+
+
+def check_foreign(exe):
+    """--exe: the binary must be one a user brings, built without ScalAna: no
+    .scalana_psg section (the pass's structure graph) and no ScalAna runtime among its
+    dynamic dependencies (else the test would not test LD_PRELOAD alone)."""
+    readelf = shutil.which("readelf")
+    if not readelf:
+        raise Failure("readelf not found (binutils): cannot check that %s is built without "
+                      "ScalAna" % exe)
+    p = subprocess.run([readelf, "-W", "-S", "-d", exe], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise Failure("readelf cannot read %s: %s" % (exe, p.stderr.strip()))
+    if ".scalana_psg" in p.stdout:
+        raise Failure("%s holds a .scalana_psg section: not a build without ScalAna" % exe)
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", p.stdout)
+    if any("scalana" in n for n in needed):
+        raise Failure("%s links %s: not a build without ScalAna"
+                      % (exe, [n for n in needed if "scalana" in n]))
+    log("built without ScalAna: no .scalana_psg section; links %s" % ", ".join(needed))
+
+
 def run_all(args, exe, modes, procs, scalana_run, workdir, cores):
-    """Runs the example once per (count, mode) under scalana-run, the defect-on and
+    """Runs the example once per (count, mode) under scalana-run (or with the runtime
+    preloaded by the launcher, launch_command), the defect-on and
     defect-off runs of one count back to back so that both see the same machine
     load; returns {mode: [(p, run_dir, ground truth), ...]} in the order of procs.
     A failed run is a Failure of every mode (the test stops)."""
@@ -432,8 +484,7 @@ def run_all(args, exe, modes, procs, scalana_run, workdir, cores):
             run_dir = os.path.join(series, "run-%dp" % p)
             # SCALANA_EXAMPLE_CORES: the cores the example's CPU model assumes.
             env = dict(os.environ, SCALANA_OUTPUT=run_dir, SCALANA_EXAMPLE_CORES=str(cores))
-            cmd = [scalana_run, args.mpirun, "--allow-run-as-root", "--oversubscribe", "-n",
-                   str(p), exe, "--defect=" + mode]
+            cmd = launch_command(args, scalana_run, p, run_dir, [exe, "--defect=" + mode])
             if args.scale != 1.0:
                 cmd.append("--scale=%g" % args.scale)
             rc, out, err = run(cmd, series, env, timeout=args.run_timeout,
@@ -466,8 +517,11 @@ def analyze(args, scalana_analyze, mode, series_runs, workdir):
     """scalana-analyze over one mode's runs; returns (report, terminal output, report dir)."""
     series = os.path.join(workdir, "defect-" + mode)
     out_dir = os.path.join(series, "report")
+    # the structure recovered from a binary without a PSG is cached by build-id: a
+    # cache of the test's own, so that every test recovers it with the rules built
+    env = dict(os.environ, SCALANA_PSG_CACHE=os.path.join(workdir, "psg-cache"))
     rc, out, err = run([scalana_analyze] + [d for _, d, _ in series_runs] + ["-o", out_dir], series,
-                       timeout=args.analyze_timeout, what="scalana-analyze")
+                       env=env, timeout=args.analyze_timeout, what="scalana-analyze")
     if out.strip():
         log(tail(out, 30))
     if rc != 0:
@@ -519,8 +573,21 @@ def main():
                     help="only judge this report.json (with --truth-log) and exit")
     ap.add_argument("--truth-log", help="output of the largest run, with its ground truth")
     ap.add_argument("--mpirun", default="mpirun.openmpi")
+    ap.add_argument("--mpi", choices=("openmpi", "mpich"), default="openmpi",
+                    help="the MPI library of the launcher and the binary")
+    ap.add_argument("--exe", help="test this prebuilt binary (built without ScalAna) "
+                    "instead of compiling the example with scalana-cc/-cxx/-fc")
+    ap.add_argument("--launch", choices=("scalana-run", "preload"), default="scalana-run",
+                    help="how the ranks get the runtime: scalana-run, or LD_PRELOAD "
+                    "forwarded by the launcher (needs --preload)")
+    ap.add_argument("--preload", help="the runtime library for --launch preload "
+                    "(build/lib/libscalana-<mpi>.so)")
     ap.add_argument("--procs", default="1,2,4,8")
     ap.add_argument("--modes", default="on,off", help="defect modes to test (on,off)")
+    ap.add_argument("--reference-off", action="store_true",
+                    help="with --modes on: one defect-off run at the largest count, only "
+                    "as the reference of the saving (needed where it is measured: the "
+                    "communication examples)")
     ap.add_argument("--scale", type=float, default=1.0, help="--scale passed to the example")
     ap.add_argument("--run-timeout", type=int, default=300)
     ap.add_argument("--analyze-timeout", type=int, default=600)
@@ -535,7 +602,13 @@ def main():
         ap.error("--bindir and --workdir are required (unless --verdict)")
     try:
         ex = read_manifest(os.path.join(examples, "examples.list"), args.example)
-        compiler = tool(args.bindir, COMPILERS[ex["language"]])
+        compiler = None if args.exe else tool(args.bindir, COMPILERS[ex["language"]])
+        if args.launch == "preload":
+            if not args.preload:
+                ap.error("--launch preload needs --preload LIB")
+            if not os.path.isfile(args.preload) or os.path.getsize(args.preload) == 0:
+                skip("the runtime library %s is not built yet" % args.preload)
+            args.preload = os.path.abspath(args.preload)
         scalana_run = tool(args.bindir, "scalana-run")
         scalana_analyze = tool(args.bindir, "scalana-analyze")
         mpirun = shutil.which(args.mpirun)
@@ -550,29 +623,51 @@ def main():
         source = os.path.join(examples, ex["source"])
         with open(source) as f:
             src_lines = f.read().splitlines()
-        exe = os.path.join(workdir, ex["name"])
-        rc, out, err = run([compiler, ex["opt"], "-g", "-I" + examples, source, "-o", exe], workdir,
-                           timeout=300, what=compiler)
-        if rc != 0 or not os.path.isfile(exe):
-            raise Failure("%s failed (exit %d, %s):\n%s\n%s"
-                          % (os.path.basename(compiler), rc,
-                             "executable written" if os.path.isfile(exe) else "no executable",
-                             tail(out), tail(err)))
+        if args.exe:
+            exe = os.path.abspath(args.exe)
+            if not os.path.isfile(exe):
+                raise Failure("the prebuilt binary %s does not exist (built by the target "
+                              "`examples`, examples/CMakeLists.txt)" % exe)
+            check_foreign(exe)
+            built_by = "%s (prebuilt)" % os.path.relpath(exe, os.path.dirname(os.path.dirname(exe)))
+        else:
+            exe = os.path.join(workdir, ex["name"])
+            rc, out, err = run([compiler, ex["opt"], "-g", "-I" + examples, source, "-o", exe],
+                               workdir, timeout=300, what=compiler)
+            if rc != 0 or not os.path.isfile(exe):
+                raise Failure("%s failed (exit %d, %s):\n%s\n%s"
+                              % (os.path.basename(compiler), rc,
+                                 "executable written" if os.path.isfile(exe) else "no executable",
+                                 tail(out), tail(err)))
+            built_by = os.path.basename(compiler)
 
         procs = [int(p) for p in args.procs.split(",")]
         cores = len(os.sched_getaffinity(0))
         modes = args.modes.split(",") if ex["category"] else ["on"]
-        log("== %s (%s %s), defect %s, %s processes, %d cores"
-            % (ex["name"], os.path.basename(compiler), ex["opt"], "/".join(modes), procs, cores))
+        log("== %s (%s %s), defect %s, %s processes, %d cores, %s through %s"
+            % (ex["name"], built_by, ex["opt"], "/".join(modes), procs, cores,
+               os.path.basename(args.mpirun), args.launch))
         runs = run_all(args, exe, modes, procs, scalana_run, workdir, cores)
         largest = {m: runs[m][-1][2] for m in modes}
+        if args.reference_off and "off" not in modes and ex["category"]:
+            # one defect-off run at the largest count, only for the saving the
+            # cost is compared with (the collectives' saving is measured); not analysed
+            ref = run_all(args, exe, ["off"], procs[-1:], scalana_run,
+                          os.path.join(workdir, "reference"), cores)
+            largest["off"] = ref["off"][-1][2]
         if ex["category"] and "on" in modes:
             truth = largest["on"]
             if truth["category"] != ex["category"]:
                 raise Failure("example bug: planted %s, examples.list says %s"
                               % (truth["category"], ex["category"]))
             check_planted_range(src_lines, truth, ex["language"])
-            check_inlined(exe, truth)
+            if args.exe:   # the example's premise is clang's inlining; gcc's is logged
+                try:
+                    check_inlined(exe, truth)
+                except Failure as e:
+                    log("note (not a failure for this build): %s" % e)
+            else:
+                check_inlined(exe, truth)
     except Failure as e:
         log("FAIL: %s: %s" % (args.example, e))
         return 1
