@@ -44,7 +44,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mpitest import Symbols  # noqa: E402  (nm function ranges of the program)
+import mpitest  # noqa: E402
+from mpitest import Symbols, ops  # noqa: E402  (nm function ranges of the program; calls per op)
 
 FAIL = []
 
@@ -142,23 +143,9 @@ def runinfo(rundir):
         return json.load(f)
 
 
-def ops(rank):
-    agg = collections.defaultdict(lambda: [0, 0, 0])
-    for c in rank["mpi"]:
-        x = agg[c["op"]]
-        x[0] += c["calls"]
-        x[1] += c["bytes_sent"]
-        x[2] += c["bytes_received"]
-    return agg
-
-
 def peers(rank):
-    agg = collections.defaultdict(lambda: [0, 0])
-    for p in rank["peers"]:
-        k = (p["op"], p["peer"], p["tag"], p["direction"])
-        agg[k][0] += p["count"]
-        agg[k][1] += p["bytes"]
-    return agg
+    """mpitest.peers with 0 for a pair that was never recorded."""
+    return collections.defaultdict(lambda: [0, 0], mpitest.peers(rank))
 
 
 def complete(a, rundir, np, flags=1, allreduce=1):
