@@ -28,6 +28,18 @@ static void put_str(FILE *o, const char *s)
     fputc('"', o);
 }
 
+/* A JSON array of n strings. */
+static void put_str_array(FILE *o, char *const *v, uint32_t n)
+{
+    fputc('[', o);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", o);
+        put_str(o, v[i]);
+    }
+    fputc(']', o);
+}
+
 static void put_str_or_null(FILE *o, const char *s)
 {
     if (s && *s)
@@ -100,29 +112,16 @@ int scalana_run_info_write(FILE *o, const struct scalana_run_info *r)
     put_str_or_null(o, r->executable_copy_method);
     fputs(",\n  \"debug_copy\": ", o);
     put_str_or_null(o, r->debug_copy);
-    fputs(",\n  \"library_copies\": [", o);
-    for (uint32_t i = 0; i < r->library_copy_count; i++) {
-        if (i)
-            fputs(", ", o);
-        put_str(o, r->library_copies[i]);
-    }
-    fputc(']', o);
+    fputs(",\n  \"library_copies\": ", o);
+    put_str_array(o, r->library_copies, r->library_copy_count);
     fputs(",\n  \"scalana_version\": ", o);
     put_str(o, r->scalana_version);
     fputs(",\n  \"written_by\": ", o);
     put_str(o, r->written_by);
-    fputs(",\n  \"profile_files\": [", o);
-    for (uint32_t i = 0; i < r->profile_file_count; i++) {
-        if (i)
-            fputs(", ", o);
-        put_str(o, r->profile_files[i]);
-    }
-    fputs("],\n  \"warnings\": [", o);
-    for (uint32_t i = 0; i < r->warning_count; i++) {
-        if (i)
-            fputs(", ", o);
-        put_str(o, r->warnings[i]);
-    }
-    fputs("]\n}\n", o);
+    fputs(",\n  \"profile_files\": ", o);
+    put_str_array(o, r->profile_files, r->profile_file_count);
+    fputs(",\n  \"warnings\": ", o);
+    put_str_array(o, r->warnings, r->warning_count);
+    fputs("\n}\n", o);
     return ferror(o) ? -1 : 0;
 }
