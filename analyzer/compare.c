@@ -192,13 +192,20 @@ static const json_t *find_vertex(const struct side *b, const json_t *vb, const s
     return best;
 }
 
-/* The metrics entry of vertex v at P processes, or NULL. */
-static const json_t *metrics_at(const json_t *v, json_int_t P)
+/* The entry of a report array (a vertex's "metrics", the report's "runs")
+ * for P processes, or NULL. */
+static const json_t *at_processes(const json_t *array, json_int_t P)
 {
     size_t k;
     json_t *m;
-    json_array_foreach(json_object_get(v, "metrics"), k, m) if (integer(m, "processes") == P) return m;
+    json_array_foreach(array, k, m) if (integer(m, "processes") == P) return m;
     return NULL;
+}
+
+/* The metrics entry of vertex v at P processes, or NULL. */
+static const json_t *metrics_at(const json_t *v, json_int_t P)
+{
+    return at_processes(json_object_get(v, "metrics"), P);
 }
 
 /* The process counts both reports ran, ascending. */
@@ -219,10 +226,7 @@ static json_int_t *common_counts(const json_t *rb, const json_t *ra, size_t *n)
 
 static const json_t *run_at(const json_t *report, json_int_t P)
 {
-    size_t k;
-    json_t *r;
-    json_array_foreach(json_object_get(report, "runs"), k, r) if (integer(r, "processes") == P) return r;
-    return NULL;
+    return at_processes(json_object_get(report, "runs"), P);
 }
 
 /* The time of a cause's location per process count, before and after:
