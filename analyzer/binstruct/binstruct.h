@@ -199,6 +199,10 @@ void bs_disasm_free(struct bs_disasm *d);
 int bs_disasm_range(struct bs_disasm *d, const unsigned char *code, size_t n, uint64_t addr,
                     struct bs_insn **v, size_t *nv, size_t *cap);
 
+/** Index of the first instruction of ins[0..n) (sorted by address) at or
+ *  after address a; n when there is none (cfg.c). */
+uint32_t bs_insn_lower_bound(const struct bs_insn *ins, size_t n, uint64_t a);
+
 /* cfg.c */
 struct bs_cfg {
     uint32_t nblocks;

@@ -16,17 +16,6 @@
  * loop). */
 #define OWNER_SHARE 0.75
 
-static uint32_t lower_bound(const struct bs_insn *ins, size_t n, uint64_t a)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (ins[mid].addr < a) lo = mid + 1;
-        else hi = mid;
-    }
-    return (uint32_t)lo;
-}
-
 static int cmp_insn(const void *a, const void *b)
 {
     const struct bs_insn *x = a, *y = b;
@@ -172,7 +161,7 @@ static void do_loops(struct builder *B, struct fwork *w)
         for (uint32_t s = 1; s < ns; s++) {
             const struct bs_scope *c = &f->scope[s];
             if (c->parent != o || !c->call_line || strcmp(bs_base_of(c->call_file), ob) != 0) continue;
-            uint32_t ei = lower_bound(w->ins, w->n, c->entry);
+            uint32_t ei = bs_insn_lower_bound(w->ins, w->n, c->entry);
             if (ei >= w->n || !bs_loop_has(L, bs_cfg_block_of(&w->cfg, ei))) continue;
             w->ev[nev++] = c->call_line;
         }
@@ -231,7 +220,7 @@ static void do_calls(struct builder *B, struct fwork *w)
         int tail = 0;
         if (x->kind == BS_I_JMP) {
             /* a jump out of the function is a tail call */
-            uint32_t t = lower_bound(w->ins, w->n, x->target);
+            uint32_t t = bs_insn_lower_bound(w->ins, w->n, x->target);
             tail = t >= w->n || w->ins[t].addr != x->target;
         } else if (x->kind == BS_I_JMP_IND && (x->flags & BS_F_GOT_SLOT)) {
             tail = 1;
@@ -272,7 +261,7 @@ static void do_calls(struct builder *B, struct fwork *w)
     /* inlined calls: where the symbolizer puts the caller's frame */
     for (uint32_t s = 1; s < f->nscopes; s++) {
         const struct bs_scope *c = &f->scope[s];
-        uint32_t ei = lower_bound(w->ins, w->n, c->entry);
+        uint32_t ei = bs_insn_lower_bound(w->ins, w->n, c->entry);
         uint32_t b = ei < w->n ? bs_cfg_block_of(&w->cfg, ei) : UNDEF;
         add_leaf(B, w, c->parent, b, PSG_CALL, 0, c->call_file, c->call_line, c->call_col, c->name, c->display);
     }
@@ -307,7 +296,7 @@ static void do_function(struct builder *B, const struct bs_func *f)
     if (!w.owner || !w.line || !w.col || !w.base) { B->oom = 1; goto out; }
     for (uint32_t s = 1; s < f->nscopes; s++)
         for (uint32_t r = 0; r < f->scope[s].nranges; r++)
-            for (uint32_t i = lower_bound(w.ins, w.n, f->scope[s].ranges[r][0]);
+            for (uint32_t i = bs_insn_lower_bound(w.ins, w.n, f->scope[s].ranges[r][0]);
                  i < w.n && w.ins[i].addr < f->scope[s].ranges[r][1]; i++)
                 if (f->scope[s].depth > f->scope[w.owner[i]].depth) w.owner[i] = s;
     uint64_t *row = malloc(w.n * sizeof *row);

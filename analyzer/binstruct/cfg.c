@@ -8,9 +8,7 @@
 
 #define MAX_TABLE 4096 /* entries read from one jump table, at most */
 
-/* Index of the instruction at address a, or UINT32_MAX when no instruction
- * starts there. */
-static uint32_t insn_at(const struct bs_insn *ins, size_t n, uint64_t a)
+uint32_t bs_insn_lower_bound(const struct bs_insn *ins, size_t n, uint64_t a)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -18,7 +16,15 @@ static uint32_t insn_at(const struct bs_insn *ins, size_t n, uint64_t a)
         if (ins[mid].addr < a) lo = mid + 1;
         else hi = mid;
     }
-    return lo < n && ins[lo].addr == a ? (uint32_t)lo : UINT32_MAX;
+    return (uint32_t)lo;
+}
+
+/* Index of the instruction at address a, or UINT32_MAX when no instruction
+ * starts there. */
+static uint32_t insn_at(const struct bs_insn *ins, size_t n, uint64_t a)
+{
+    uint32_t i = bs_insn_lower_bound(ins, n, a);
+    return i < n && ins[i].addr == a ? i : UINT32_MAX;
 }
 
 struct edges { uint32_t (*e)[2]; size_t n, cap; };
