@@ -610,6 +610,10 @@ void *an_report_build(const struct an_analysis *a);
 
 /* ---- Run sets and before/after comparison (runsets.c, compare.c) ------------ */
 
+/** Creates directory path and its missing parents (mode 0777 before the
+ *  umask); an existing directory is fine.  Returns 0, or -1 with errno set
+ *  (also for a path of 4 KiB or more). */
+int an_mkdir_p(const char *path);
 /** Whether dir holds run.json or a profile-*.sclp (a run directory). */
 int an_is_run_dir(const char *dir);
 /** Appends to (*out, *n) the run directories path names (malloc'ed strings):

@@ -18,20 +18,6 @@
 #include "viewer.h"
 #endif
 
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-    return 0;
-}
-
 struct reader {
     struct an_analysis *a;
     struct an_symbolizer *sym;
@@ -549,7 +535,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
  * dir; prints the summary unless quiet.  Returns 0 or the exit status. */
 static int write_report(const struct an_options *opt, json_t *report, const char *dir, int quiet)
 {
-    if (mkdir_p(dir) != 0) {
+    if (an_mkdir_p(dir) != 0) {
         fprintf(stderr, "scalana-analyze: error: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }

@@ -3,13 +3,12 @@
  * bs_recover made them.  A file that does not parse is recovered again and
  * replaced; writes go through a temporary file and rename(2), so readers
  * never see half a file. */
+#include "analyzer.h"
 #include "binstruct.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 int bs_unit_is_recovered(const struct psg_unit *u)
@@ -26,19 +25,6 @@ const char *bs_cache_dir(const struct bs_cache_opts *co, char *buf, size_t bufle
     else if ((v = getenv("HOME")) && *v) snprintf(buf, buflen, "%s/.cache/scalana/psg", v);
     else if (buflen) buf[0] = 0;
     return buf;
-}
-
-static int mkdirs(const char *path)
-{
-    char b[1024];
-    if ((size_t)snprintf(b, sizeof b, "%s", path) >= sizeof b) return -1;
-    for (char *p = b + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(b, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return mkdir(b, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 /* Reads a whole file (at most 1 GiB); NULL when it cannot. */
@@ -114,7 +100,7 @@ int bs_load_bytes(const char *path, const char *build_id, const struct bs_cache_
     }
     count(&g, info);
     psg_graph_free(&g);
-    if (use && mkdirs(dir) == 0) {
+    if (use && an_mkdir_p(dir) == 0) {
         char tmp[1300];
         snprintf(tmp, sizeof tmp, "%s.%ld.tmp", file, (long)getpid());
         FILE *f = fopen(tmp, "wb");
