@@ -104,40 +104,58 @@ ldd consumer/phase_cmake | grep -q "libscalana-openmpi.so => $p/lib/" ||
   { ldd consumer/phase_cmake; fail "phase_cmake: runtime not from $p/lib"; }
 ldd consumer/phase_weak | grep -q libscalana && fail "phase_weak links the runtime"
 
-step "build with the installed scalana-cc"
+step "build with the installed scalana-cc, scalana-cxx, scalana-fc"
 "$p/bin/scalana-cc" -O1 -o phase_cc "$here/phase_demo.c" 2>cc.err || { cat cc.err; fail "scalana-cc"; }
-readelf -S phase_cc | grep -q scalana_psg || fail "phase_cc has no embedded structure graph"
-ldd phase_cc | grep -q "libscalana-openmpi.so => $p/lib/" || { ldd phase_cc; fail "phase_cc: runtime not from $p/lib"; }
+"$p/bin/scalana-cxx" -O1 -o phase_cxx "$here/phase_demo.cpp" 2>cxx.err || { cat cxx.err; fail "scalana-cxx"; }
+"$p/bin/scalana-fc" -O1 -o phase_fc "$here/phase_demo.f90" 2>fc.err || { cat fc.err; fail "scalana-fc"; }
+for app in phase_cc phase_cxx phase_fc; do
+  readelf -S "$app" | grep -q scalana_psg || fail "$app has no embedded structure graph"
+  ldd "$app" | grep -q "libscalana-openmpi.so => $p/lib/" || { ldd "$app"; fail "$app: runtime not from $p/lib"; }
+done
 
 # Without ScalAna the weak build runs and writes nothing.
 mkdir plain && (cd plain && mpirun.openmpi -n 2 ../consumer/phase_weak >out.txt 2>&1) ||
   { cat plain/out.txt; fail "phase_weak without the runtime"; }
 [ "$(ls plain)" = out.txt ] || fail "phase_weak without the runtime wrote $(ls plain)"
 
+# The MPICH runtime through its own pkg-config file, when built.
+apps="phase_pc:openmpi consumer/phase_cmake:openmpi consumer/phase_weak:openmpi phase_cc:openmpi phase_cxx:openmpi phase_fc:openmpi"
+if [ -f "$p/lib/pkgconfig/scalana-mpich.pc" ]; then
+  # shellcheck disable=SC2046
+  gcc -O1 -g -o phase_pc_mpich "$here/phase_demo.c" \
+    $(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs scalana-mpich) || fail "gcc with pkg-config scalana-mpich"
+  apps="$apps phase_pc_mpich:mpich"
+fi
+
 # ---- 5. profile with the installed scalana-run, analyze with the installed scalana-analyze
-for app in phase_pc consumer/phase_cmake consumer/phase_weak phase_cc; do
+for entry in $apps; do
+  app=${entry%:*} mpi=${entry#*:}
   name=$(basename "$app")
-  step "run $name under $p/bin/scalana-run, analyze"
-  "$p/bin/scalana-run" --output "run-$name" mpirun.openmpi -n 2 "./$app" >"$name.out" 2>"$name.err" ||
+  case $name in phase_cxx) phases=install_cxx ;; phase_fc) phases=install_fortran ;; *) phases="install_solve install_setup" ;; esac
+  step "run $name ($mpi) under $p/bin/scalana-run, analyze"
+  "$p/bin/scalana-run" --output "run-$name" "mpirun.$mpi" -n 2 "./$app" >"$name.out" 2>"$name.err" ||
     { cat "$name.out" "$name.err"; fail "$name under scalana-run"; }
-  grep -q "phase_demo: sum" "$name.out" || fail "$name: program output missing"
-  grep -q '"mpi_library": "openmpi"' "run-$name/run.json" ||
-    { cat "run-$name/run.json"; fail "$name: run.json does not name openmpi"; }
+  grep -q "phase_demo: sum" "$name.out" || { cat "$name.out" "$name.err"; fail "$name: program output missing"; }
+  grep -q "\"mpi_library\": \"$mpi\"" "run-$name/run.json" ||
+    { cat "run-$name/run.json"; fail "$name: run.json does not name $mpi"; }
   "$p/bin/scalana-dump" "run-$name" >"$name.dump" 2>&1 || { cat "$name.dump"; fail "scalana-dump $name"; }
   grep -q "MPI_Allreduce" "$name.dump" || fail "$name: no MPI_Allreduce in the profile (runtime not in front of MPI)"
   "$p/bin/scalana-analyze" "run-$name" -o "rep-$name" >"$name.analyze" 2>&1 ||
     { cat "$name.analyze"; fail "scalana-analyze $name"; }
-  python3 - "rep-$name/report.json" "$name" <<'EOF' || fail "$name: phase not in the report"
+  # shellcheck disable=SC2086
+  python3 - "rep-$name/report.json" "$name" $phases <<'EOF' || fail "$name: phase not in the report"
 import json, sys
 rep = json.load(open(sys.argv[1]))
+name, wanted = sys.argv[2], sys.argv[3:]
 phases = {p["name"]: p for p in rep.get("phases", [])}
-for want in ("install_solve", "install_setup"):
+for want in wanted:
     if want not in phases:
-        sys.exit(f"{sys.argv[2]}: no phase {want} in report.json phases {sorted(phases)}")
-m = phases["install_solve"]["metrics"]
-if not m or m[0]["processes"] != 2 or not m[0]["time_mean_seconds"] > 0:
-    sys.exit(f"{sys.argv[2]}: install_solve metrics {m}")
-print(f"{sys.argv[2]}: install_solve {m[0]['time_mean_seconds']:.3f} s mean at 2 processes")
+        sys.exit(f"{name}: no phase {want!r} in report.json phases {sorted(phases)}")
+    m = phases[want]["metrics"]
+    if not m or m[0]["processes"] != 2 or not m[0]["time_mean_seconds"] > 0:
+        sys.exit(f"{name}: {want} metrics {m}")
+m = phases[wanted[0]]["metrics"][0]
+print(f"{name}: phase {wanted[0]} {m['time_mean_seconds']:.4f} s mean, {m['time_max_seconds']:.4f} s max at 2 processes")
 EOF
 done
 
