@@ -12,9 +12,9 @@
 #      report.json, the MPI call in the profile;
 #   6. every installed man page renders (man -l, and man through MANPATH);
 #   7. the package's version file accepts and rejects the right versions.
-#   test_install.sh BUILD_DIR SOURCE_DIR VERSION
+#   test_install.sh BUILD_DIR SOURCE_DIR VERSION [LIBDIR]   (LIBDIR: CMAKE_INSTALL_LIBDIR, default lib)
 set -eu
-build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) version=$3
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) version=$3 L=${4:-lib}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/scalana-install-test-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -30,10 +30,10 @@ cmake --install "$build" --prefix "$work/first" >"$work/install.log" 2>&1 ||
   { cat "$work/install.log"; fail "cmake --install failed"; }
 p=$work/first
 for f in bin/scalana-cc bin/scalana-cxx bin/scalana-fc bin/scalana-run bin/scalana-analyze \
-         bin/scalana-view bin/scalana-dump lib/libscalana-openmpi.so lib/ScalanaPSG.so \
-         lib/scalana-fp-note.o include/scalana/phase.h lib/pkgconfig/scalana-openmpi.pc \
-         lib/cmake/ScalAna/ScalAnaConfig.cmake lib/cmake/ScalAna/ScalAnaConfigVersion.cmake \
-         lib/cmake/ScalAna/ScalanaConfig.cmake share/man/man1/scalana-cc.1 \
+         bin/scalana-view bin/scalana-dump $L/libscalana-openmpi.so $L/ScalanaPSG.so \
+         $L/scalana-fp-note.o include/scalana/phase.h $L/pkgconfig/scalana-openmpi.pc \
+         $L/cmake/ScalAna/ScalAnaConfig.cmake $L/cmake/ScalAna/ScalAnaConfigVersion.cmake \
+         $L/cmake/ScalAna/ScalanaConfig.cmake share/man/man1/scalana-cc.1 \
          share/man/man1/scalana-cxx.1 share/doc/scalana/runtime.md share/doc/scalana/install.md \
          share/doc/scalana/LICENSE; do
   [ -e "$p/$f" ] || fail "not installed: $f"
@@ -41,36 +41,40 @@ done
 # Each path pkg-config gives must exist (-I, -L, -Wl,-rpath), for every runtime built.
 check_pc() {  # PREFIX MODULE
   local out w d
-  out=$(PKG_CONFIG_PATH=$1/lib/pkgconfig pkg-config --cflags --libs "$2") || fail "pkg-config $2"
+  out=$(PKG_CONFIG_PATH=$1/$L/pkgconfig pkg-config --cflags --libs "$2") || fail "pkg-config $2"
   for w in $out; do
     case $w in
       -I*) d=${w#-I} ;; -L*) d=${w#-L} ;; -Wl,-rpath,*) d=${w#-Wl,-rpath,} ;; *) continue ;;
     esac
     [ -d "$d" ] || fail "pkg-config $2 gives $w: no such directory"
   done
-  d=$(PKG_CONFIG_PATH=$1/lib/pkgconfig pkg-config --variable=libdir "$2")
-  [ "$(cd "$d" && pwd -P)" = "$(cd "$1/lib" && pwd -P)" ] || fail "$2: libdir $d is not $1/lib"
+  d=$(PKG_CONFIG_PATH=$1/$L/pkgconfig pkg-config --variable=libdir "$2")
+  [ "$(cd "$d" && pwd -P)" = "$(cd "$1/$L" && pwd -P)" ] || fail "$2: libdir $d is not $1/$L"
   [ -f "$d/lib$2.so" ] || fail "$2: no lib$2.so in its libdir $d"
-  [ "$(PKG_CONFIG_PATH=$1/lib/pkgconfig pkg-config --modversion "$2")" = "$version" ] ||
+  [ "$(PKG_CONFIG_PATH=$1/$L/pkgconfig pkg-config --modversion "$2")" = "$version" ] ||
     fail "$2: version is not $version"
 }
-for pc in "$p"/lib/pkgconfig/scalana-*.pc; do check_pc "$p" "$(basename "$pc" .pc)"; done
+for pc in "$p"/$L/pkgconfig/scalana-*.pc; do check_pc "$p" "$(basename "$pc" .pc)"; done
 
 # ---- 2. nothing installed names the build or the source tree.  Binaries are
 # read without their debug information (DWARF names the sources it was built from,
 # which is what a debugger needs, not a reference the installation depends on).
 step "no installed file refers to $src or $build"
+# A path counts when it is whole: not preceded by a path character (so that a
+# source tree at /src does not match /usr/src), followed by / or its end.
+esc() { printf '%s' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'; }
+tree_re="(^|[^[:alnum:]_./~+-])($(esc "$src")|$(esc "$build"))(/|[^[:alnum:]_.~+-]|\$)"
 refs=""
 while IFS= read -r -d '' f; do
   if [ "$(head -c4 "$f" | od -An -c | tr -d ' ')" = 177ELF ]; then
     objcopy --strip-debug "$f" "$work/stripped" 2>/dev/null || cp "$f" "$work/stripped"
     g=$work/stripped
-    readelf -d "$f" 2>/dev/null | grep -E 'RPATH|RUNPATH' | grep -qF -e "$src" -e "$build" &&
+    readelf -d "$f" 2>/dev/null | grep -E 'RPATH|RUNPATH' | grep -qE "$tree_re" &&
       refs="$refs $f(rpath)"
   else
     g=$f
   fi
-  grep -qaF -e "$src" -e "$build" "$g" && refs="$refs ${f#"$p"/}"
+  grep -qaE "$tree_re" "$g" && refs="$refs ${f#"$p"/}"
 done < <(find "$p" -type f -print0)
 [ -z "$refs" ] || fail "installed files that name the build or source tree:$refs"
 
@@ -78,16 +82,16 @@ done < <(find "$p" -type f -print0)
 mv "$p" "$work/moved"
 p=$work/moved
 grep -rlaF "$work/first" "$p" >/dev/null && fail "installed files name the install-time prefix: $(grep -rlaF "$work/first" "$p" | tr '\n' ' ')"
-for pc in "$p"/lib/pkgconfig/scalana-*.pc; do check_pc "$p" "$(basename "$pc" .pc)"; done
+for pc in "$p"/$L/pkgconfig/scalana-*.pc; do check_pc "$p" "$(basename "$pc" .pc)"; done
 cd "$work"
 
 # ---- 4. build against the installation
 step "build with pkg-config"
 # shellcheck disable=SC2046
 gcc -O1 -g -Wall -Wextra -Werror -o phase_pc "$here/phase_demo.c" \
-  $(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs scalana-openmpi) ||
+  $(PKG_CONFIG_PATH=$p/$L/pkgconfig pkg-config --cflags --libs scalana-openmpi) ||
   fail "gcc with pkg-config scalana-openmpi"
-ldd phase_pc | grep -q "libscalana-openmpi.so => $p/lib/" || { ldd phase_pc; fail "phase_pc: runtime not from $p/lib"; }
+ldd phase_pc | grep -q "libscalana-openmpi.so => $p/$L/" || { ldd phase_pc; fail "phase_pc: runtime not from $p/$L"; }
 # The header as C with every warning, and as C++ with C linkage.
 echo '#include <scalana/phase.h>' | gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$p/include" -x c - ||
   fail "phase.h does not compile as C11 with -Wpedantic -Werror"
@@ -98,10 +102,10 @@ nm -u cxx.o | grep -qw scalana_phase_begin || fail "phase.h: C++ calls are not t
 step "build with CMake find_package(ScalAna)"
 cmake -S "$here/consumer" -B consumer -DCMAKE_PREFIX_PATH="$p" -DCMAKE_C_COMPILER=gcc \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >cmake.log 2>&1 || { cat cmake.log; fail "consumer configure"; }
-grep -q "consumer: ScalAna $version at $p/lib/cmake/ScalAna" cmake.log || { cat cmake.log; fail "consumer did not find ScalAna $version in $p"; }
+grep -q "consumer: ScalAna $version at $p/$L/cmake/ScalAna" cmake.log || { cat cmake.log; fail "consumer did not find ScalAna $version in $p"; }
 cmake --build consumer >cmake-build.log 2>&1 || { cat cmake-build.log; fail "consumer build"; }
-ldd consumer/phase_cmake | grep -q "libscalana-openmpi.so => $p/lib/" ||
-  { ldd consumer/phase_cmake; fail "phase_cmake: runtime not from $p/lib"; }
+ldd consumer/phase_cmake | grep -q "libscalana-openmpi.so => $p/$L/" ||
+  { ldd consumer/phase_cmake; fail "phase_cmake: runtime not from $p/$L"; }
 ldd consumer/phase_weak | grep -q libscalana && fail "phase_weak links the runtime"
 
 step "build with the installed scalana-cc, scalana-cxx, scalana-fc"
@@ -110,7 +114,7 @@ step "build with the installed scalana-cc, scalana-cxx, scalana-fc"
 "$p/bin/scalana-fc" -O1 -o phase_fc "$here/phase_demo.f90" 2>fc.err || { cat fc.err; fail "scalana-fc"; }
 for app in phase_cc phase_cxx phase_fc; do
   readelf -S "$app" | grep -q scalana_psg || fail "$app has no embedded structure graph"
-  ldd "$app" | grep -q "libscalana-openmpi.so => $p/lib/" || { ldd "$app"; fail "$app: runtime not from $p/lib"; }
+  ldd "$app" | grep -q "libscalana-openmpi.so => $p/$L/" || { ldd "$app"; fail "$app: runtime not from $p/$L"; }
 done
 
 # Without ScalAna the weak build runs and writes nothing.
@@ -120,10 +124,10 @@ mkdir plain && (cd plain && mpirun.openmpi -n 2 ../consumer/phase_weak >out.txt 
 
 # The MPICH runtime through its own pkg-config file, when built.
 apps="phase_pc:openmpi consumer/phase_cmake:openmpi consumer/phase_weak:openmpi phase_cc:openmpi phase_cxx:openmpi phase_fc:openmpi"
-if [ -f "$p/lib/pkgconfig/scalana-mpich.pc" ]; then
+if [ -f "$p/$L/pkgconfig/scalana-mpich.pc" ]; then
   # shellcheck disable=SC2046
   gcc -O1 -g -o phase_pc_mpich "$here/phase_demo.c" \
-    $(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs scalana-mpich) || fail "gcc with pkg-config scalana-mpich"
+    $(PKG_CONFIG_PATH=$p/$L/pkgconfig pkg-config --cflags --libs scalana-mpich) || fail "gcc with pkg-config scalana-mpich"
   apps="$apps phase_pc_mpich:mpich"
 fi
 
