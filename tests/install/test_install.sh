@@ -165,6 +165,7 @@ done
 
 # ---- 6. man pages: each renders without a warning, directly and through MANPATH
 step "man pages"
+export LC_ALL=C.UTF-8   # an unset or missing locale would be a warning of man's own
 n=0
 for page in "$p"/share/man/man1/*.1; do
   out=$(man -l --warnings "$page" 2>&1 >/dev/null) || fail "man -l $page failed: $out"
@@ -173,6 +174,7 @@ for page in "$p"/share/man/man1/*.1; do
   name=$(basename "$page" .1)
   (cd / && MANPATH=$p/share/man man -P cat "$name" 2>&1 | grep -q "$(echo "$name" | tr a-z A-Z)") ||
     fail "man $name through MANPATH=$p/share/man"
+  [ "$(MANPATH=$p/share/man man -w "$name")" = "$page" ] || fail "man -w $name is not $page"
   # every doc a page points to is installed
   for d in $(MANWIDTH=200 man --nh --nj -l "$page" 2>/dev/null | grep -oE '[a-z_]+\.md|[a-z_]+\.schema\.json' | sort -u); do
     [ -f "$p/share/doc/scalana/$d" ] || fail "$name(1) points to $d, not installed in share/doc/scalana"
