@@ -27,8 +27,9 @@
  * for _end) and takes the hidden length argument, so trailing blanks are
  * ignored.  Fortran names longer than 63 characters are cut there.
  *
- * MPI_Pcontrol(level) marks phases too (one phase per level, named
- * "MPI_Pcontrol(level)"), for programs that must not reference ScalAna.
+ * MPI_Pcontrol(level) marks phases too, for programs that must not reference
+ * ScalAna: a phase named "MPI_Pcontrol(level)" from that call to the next
+ * MPI_Pcontrol or the end of the run.
  *
  * See docs/runtime.md (phases) and docs/install.md (building against an
  * installed ScalAna).
