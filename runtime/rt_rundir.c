@@ -1,7 +1,8 @@
 /* rt_rundir.c — the run directory: its name (SCALANA_OUTPUT or
  * scalana-<exe>-<p>p, absolute at start-up), its ownership (one live process
- * per directory), moving an earlier one aside, the one-rank profile written
- * at exit or abort, and run.json. */
+ * per directory), an earlier run never touched under the default name (a
+ * new <name>.N) and replaced where SCALANA_OUTPUT names it, the one-rank
+ * profile written at exit or abort, and run.json. */
 #include "rt_core.h"
 #include "rt_rate.h"
 #include "scalana/profile_format.h"
@@ -110,10 +111,10 @@ static int rt_mkdir_p(const char *path)
  * A run directory belongs to the process that created its owner file
  * (O_EXCL) and holds a shared flock on it for its whole life: the lock goes
  * with the process, so "in use" needs no pid or host checks.  Looking at an
- * existing directory, claiming it and moving it aside happen under an
- * exclusive flock of the directory itself, so two processes starting at once
- * (two jobs, or a singleton beside a job) never both own one directory and
- * never move a live one aside. */
+ * existing directory, claiming it and replacing an earlier run in it happen
+ * under an exclusive flock of the directory itself, so two processes
+ * starting at once (two jobs, or a singleton beside a job) never both own one
+ * directory and never remove a live job's files. */
 #define RT_OWNER_FILE ".scalana-owner"
 static int rt_owner_fd = -1;
 
@@ -197,17 +198,18 @@ static int rt_dir_kind(const char *path)
     return kind;
 }
 
-/* Removes an earlier run's files from dir (its owner gone, dir locked):
- * the owner file, our run.json, profile files with the profile magic, our
- * temporaries and the kept executable (exe/); any other file stays.  The
- * name was given (SCALANA_OUTPUT): the user asked for this directory, and
- * what we wrote there before is ours to replace.  0, or -1 with one line. */
+/* nftw callback: removes each file and (depth first) directory of exe/. */
 static int rt_unlink_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
     (void)sb, (void)flag, (void)ftw;
     return remove(path) == 0 || errno == ENOENT ? 0 : -1;
 }
 
+/* Removes an earlier run's files from dir (its owner gone, dir locked):
+ * the owner file, our run.json, profile files with the profile magic, our
+ * temporaries and the kept executable (exe/); any other file stays.  The
+ * name was given (SCALANA_OUTPUT): the user asked for this directory, and
+ * what we wrote there before is ours to replace.  0, or -1 with one line. */
 static int rt_replace_earlier(const char *dir)
 {
     DIR *d = opendir(dir);
