@@ -3,7 +3,7 @@
 program built with scalana-cc and real mpirun runs (docs/equivalents.md):
 
 * SCALANA=off: no measurement and nothing written, under mpirun, alone and
-  through scalana-run;
+  through scalana-run (which then preloads nothing);
 * every SCALANA_* variable with a bad value: ONE warning (world rank 0) naming
   the variable, the value and the value used; the program's output and exit
   status unchanged; the value used is the one run.json shows;
@@ -86,6 +86,13 @@ def case_off(a, w, plain):
         check(sorted(os.listdir(d)) == ["hello"], f"SCALANA=off {what}: wrote {sorted(os.listdir(d))}")
         if what != "alone":
             check(p.stdout == plain.stdout, f"SCALANA=off {what}: output {p.stdout!r}, want {plain.stdout!r}")
+    # scalana-run loads nothing when off (no runtime, no GPU collector), and does otherwise
+    sr = os.path.join(a.bindir, "scalana-run")
+    p = run([sr, "--mpi", a.mpi, "/usr/bin/env"], d, {"SCALANA": "off"})
+    check(p.returncode == 0 and "libscalana" not in p.stdout and "CUDA_INJECTION64_PATH" not in p.stdout
+          and not p.stderr, f"SCALANA=off scalana-run env: exit {p.returncode}, {p.stderr}")
+    p = run([sr, "--mpi", a.mpi, "/usr/bin/env"], d)
+    check(p.returncode == 0 and f"libscalana-{a.mpi}.so" in p.stdout, "scalana-run env: no runtime preloaded")
 
 
 # (variable, bad value, the text of the value used); two runs, as run.json keeps 8 warnings.
