@@ -26,8 +26,9 @@ static int our_report_json(const char *dir)
     return strncmp(buf, "{\n \"schema_version\"", 19) == 0 && strstr(buf, "\"name\": \"scalana\"") != NULL;
 }
 
-/* Names the analyzer and the viewer wrote before the marker existed. */
-static int legacy_name(const char *n)
+/* Names a report has: a file of the user's by one of these would be written
+ * over, so a refusal names it first. */
+static int report_name(const char *n)
 {
     static const char *const fixed[] = {"report.json", "index.html", "extrap.jsonl", "psg.dot", "psg.svg", "before"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
@@ -41,7 +42,7 @@ static int legacy_name(const char *n)
 
 int scalana_outdir_is_ours(const char *dir, char *foreign, size_t cap)
 {
-    char legacy[256] = "", other[256] = "";
+    char report_file[256] = "", other[256] = "";
     DIR *d = opendir(dir);
     if (cap) foreign[0] = '\0';
     if (!d) return errno == ENOENT || errno == ENOTDIR ? 1 : -1;
@@ -50,14 +51,15 @@ int scalana_outdir_is_ours(const char *dir, char *foreign, size_t cap)
         const char *n = e->d_name;
         if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0) continue;
         if (strcmp(n, SCALANA_REPORT_MARKER) == 0) marked = 1;
-        else if (legacy_name(n)) { if (!legacy[0]) snprintf(legacy, sizeof legacy, "%s", n); }
+        else if (report_name(n)) { if (!report_file[0]) snprintf(report_file, sizeof report_file, "%s", n); }
         else if (!other[0]) snprintf(other, sizeof other, "%s", n);
     }
     closedir(d);
-    if (marked || (!other[0] && !legacy[0])) return 1;
-    /* before the marker: only the names we write, and our report.json among them */
-    if (!other[0] && our_report_json(dir)) return 1;
-    if (cap) snprintf(foreign, cap, "%s", other[0] ? other : legacy);
+    if (marked || (!other[0] && !report_file[0])) return 1;
+    /* a report from before the marker: our report.json is there (whatever
+     * else a version of ours or the user put beside it, which is not written) */
+    if (our_report_json(dir)) return 1;
+    if (cap) snprintf(foreign, cap, "%s", report_file[0] ? report_file : other);
     return 0;
 }
 

@@ -9,11 +9,11 @@
 #define SCALANA_REPORT_MARKER ".scalana-report"
 
 /** Whether dir may receive a report: it does not exist, is an empty
- *  directory, holds SCALANA_REPORT_MARKER, or holds only files an earlier
- *  version of ScalAna wrote (our report.json plus index.html, extrap.jsonl,
- *  psg.dot/svg, rootcause-N.dot/svg, before/).  Returns 1 when it may, 0 when
- *  it holds other files (the first one found is named in foreign, capacity
- *  cap), -1 when it cannot be read (errno set).  A path that is not a
+ *  directory, holds SCALANA_REPORT_MARKER, or holds a report.json that
+ *  scalana-analyze wrote (a report from before the marker).  Returns 1 when
+ *  it may, 0 when it holds other files (one of them is named in foreign,
+ *  capacity cap: a file of another name before a report's, such as
+ *  index.html), -1 when it cannot be read (errno set).  A path that is not a
  *  directory is left to the caller (returns 1). */
 int scalana_outdir_is_ours(const char *dir, char *foreign, size_t cap);
 

@@ -211,12 +211,20 @@ def case_outdirs(a, w, rundir):
         shutil.copy(os.path.join(user, f), legacy)
     p = run([an, "-q", "-o", legacy, rundir], w)
     check(p.returncode == 0, f"analyze into a report without the marker: exit {p.returncode}: {p.stderr}")
-    # ... but not with a file of the user's beside it
+    # ... with a file of the user's beside it, which stays
     with open(os.path.join(user, "report.json")) as fh:
         rj = fh.read()
     mixed = user_dir("mixed", {"report.json": rj, "notes.txt": "mine\n"})
-    refused("analyze -o DIR with a user's notes.txt", run([an, "-q", "-o", mixed, rundir], w), mixed, "notes.txt",
-            {"report.json": rj, "notes.txt": "mine\n"})
+    p = run([an, "-q", "-o", mixed, rundir], w)
+    check(p.returncode == 0 and open(os.path.join(mixed, "notes.txt")).read() == "mine\n",
+          f"analyze into an earlier report with the user's notes.txt: exit {p.returncode}: {p.stderr}")
+    # a directory of the user's files only (a report.json that is not ours included): refused
+    theirs = user_dir("theirs", {"report.json": '{"my": "data"}\n', "notes.txt": "mine\n"})
+    refused("analyze -o DIR with a user's report.json", run([an, "-q", "-o", theirs, rundir], w), theirs, "report.json",
+            {"report.json": '{"my": "data"}\n', "notes.txt": "mine\n"})
+    psg = user_dir("psgonly", {"psg.dot": "digraph mine {}\n"})
+    refused("analyze -o DIR with the user's psg.dot", run([an, "-q", "-o", psg, rundir], w), psg, "psg.dot",
+            {"psg.dot": "digraph mine {}\n"})
     # scalana-view: the same rules; its default directory is the report's own
     user2 = user_dir("user2", {"index.html": mine})
     report = os.path.join(user, "report.json")
