@@ -3,6 +3,7 @@
  * attributes every rank's profile to the PPG, then models, backtracks and
  * writes report.json, the viewer's files and the terminal summary. */
 #include "analyzer.h"
+#include "scalana/outdir.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -404,6 +405,12 @@ static int check_paths(struct an_options *o, char *buf, size_t buflen)
             fprintf(stderr, "scalana-analyze: error: cannot write the report to %s: %s\n", buf, strerror(errno));
             return 1;
         }
+        char foreign[256];
+        if (!o->force && scalana_outdir_is_ours(buf, foreign, sizeof foreign) == 0) {
+            fprintf(stderr, "scalana-analyze: error: %s holds files that are not a ScalAna report (%s): not "
+                            "overwritten; give another -o DIR, or --force to write there anyway\n", buf, foreign);
+            return 2;
+        }
         return 0;
     }
     /* it will be created: the nearest existing ancestor must be a writable directory */
@@ -540,6 +547,10 @@ static int write_report(const struct an_options *opt, json_t *report, const char
         return 1;
     }
     char path[4096];
+    if (scalana_outdir_mark(dir) != 0) {
+        fprintf(stderr, "scalana-analyze: error: cannot write %s/%s: %s\n", dir, SCALANA_REPORT_MARKER, strerror(errno));
+        return 1;
+    }
     snprintf(path, sizeof path, "%s/report.json", dir);
     if (json_dump_file(report, path, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
         fprintf(stderr, "scalana-analyze: error: cannot write %s: %s\n", path, strerror(errno));
