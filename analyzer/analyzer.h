@@ -143,6 +143,7 @@ struct an_options {
     int no_recover;           /* --no-recover: no structure from machine code (docs/binstruct.md) */
     const char *psg_cache;    /* --psg-cache DIR|off, or NULL: $SCALANA_PSG_CACHE, XDG default */
     int recover_libs;         /* --recover-libs: also the application's shared libraries */
+    int no_caliper;           /* --no-caliper: the viewer writes no caliper/ (Hatchet/Thicket) */
     struct an_thresholds th;
 };
 
