@@ -162,7 +162,7 @@ static void usage(FILE *out)
         "      --list-thresholds   print every threshold, its value and source\n"
         "      --json              also print report.json on stdout\n"
         "      --no-viewer         write report.json only (no DOT/HTML)\n"
-        "      --no-caliper        no caliper/ (Hatchet/Thicket profiles, docs/viewer.md)\n"
+        "      --no-caliper        no caliper/ (Hatchet/Thicket profiles, docs/hatchet.md)\n"
         "      --no-recover        a binary without a PSG is not disassembled: call\n"
         "                          paths only, no loops (docs/binstruct.md)\n"
         "      --recover-libs      also the structure of the application's shared\n"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """check_caliper.py — the Hatchet/Thicket export (REPORT_DIR/caliper/scalana-<P>p.json,
-viewer/vw_caliper.c, docs/viewer.md) of one or more analysed studies.
+viewer/vw_caliper.c, docs/hatchet.md) of one or more analysed studies.
 
 For every --report DIR (a scalana-analyze output directory holding report.json):
 
@@ -22,7 +22,7 @@ For every --report DIR (a scalana-analyze output directory holding report.json):
       (one profile per count, metadata, the union call tree, values per count;
       a vertex absent at a count has no value there), the planted #1 root cause's
       node (--planted): its largest time is on one of the processes the report
-      names, and the docs/viewer.md example run as written.
+      names, and the docs/hatchet.md example run as written.
 
 Prints which of (a) and (b) ran.  Exit 0 pass, 1 fail, 77 skip (no report:
 the e2e test that writes it was skipped).
@@ -373,7 +373,7 @@ def missing_ranks(report, p):
 
 
 def docs_example(docs):
-    """The Thicket example of docs/viewer.md: the python block after the marker line."""
+    """The Thicket example of docs/hatchet.md: the python block after the marker line."""
     with open(docs) as f:
         text = f.read()
     m = re.search(r"<!-- thicket-example -->\s*```python\n(.*?)```", text, re.S)
@@ -395,7 +395,14 @@ def run_docs_example(docs, report_dir, report):
     need(header and all(str(p) in header[0] for p in counts), "the docs example printed no column per process count:\n%s" % r.stdout)
     main = [l for l in r.stdout.splitlines() if l.split()[:1] == ["main"]]
     need(main, "the docs example printed no row for main:\n%s" % r.stdout)
-    log("(b) docs/viewer.md example ran; it printed:")
+    # its row for main: the largest inclusive time over the processes at each count
+    mains = [v for v in report["vertices"] if v["name"] == "main"]
+    if len(mains) == 1:
+        got = [float(x) for x in main[0].split()[1:]]
+        want = [metrics_at(mains[0], p)["inclusive_max_seconds"] for p in counts]
+        need(len(got) == len(want) and all(close(a, b, 1e-3, 1e-5) for a, b in zip(got, want)),
+             "the docs example's main row %s, report.json inclusive_max_seconds %s" % (got, want))
+    log("(b) docs/hatchet.md example ran; it printed:")
     for l in r.stdout.splitlines():
         log("    " + l)
 
@@ -503,7 +510,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--report", action="append", default=[], help="a scalana-analyze output directory (repeatable)")
     ap.add_argument("--planted", action="append", default=[], help="of those, one whose #1 root cause is planted")
-    ap.add_argument("--docs", help="docs/viewer.md: run its Thicket example on the first --planted report")
+    ap.add_argument("--docs", help="docs/hatchet.md: run its Thicket example on the first --planted report")
     ap.add_argument("--require-tools", action="store_true", help="fail, not skip (b), when hatchet/thicket do not import")
     ap.add_argument("--render", action="append", default=[], help="a report.json to render with --scalana-view first")
     ap.add_argument("--scalana-view", help="the scalana-view binary (with --render)")
