@@ -143,6 +143,7 @@ static void write_run(struct vw_out *o, const struct vw_report *r, char *const *
      * report order); a vertex whose parent was not measured at p hangs under
      * its nearest measured ancestor */
     int per_process = 1;
+    for (size_t i = 0; i < r->nvert; i++) node[i] = -1;
     for (size_t i = 0; i < r->nvert; i++) {
         m[i] = metrics_at(vw_vertex(r, (long)i), p);
         if (m[i] && json_array_size(json_object_get(m[i], "per_process_seconds")) != (size_t)p) per_process = 0;
@@ -152,7 +153,6 @@ static void write_run(struct vw_out *o, const struct vw_report *r, char *const *
         if (r->parent[root] < 0) stack[sp++] = (long)root;
     while (sp > 0 && norder < r->nvert) {
         long v = stack[--sp];
-        node[v] = -1;
         if (m[v]) node[v] = (long)norder, order[norder++] = v;
         size_t first = sp;
         for (int c = r->children_first[v]; c >= 0; c = r->children_next[c]) stack[sp++] = c;
