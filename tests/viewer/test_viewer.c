@@ -250,7 +250,7 @@ static void test_single_run(void **state)
     assert_non_null(strstr(html, "No point-to-point communication"));
     free(html);
     size_t hits;
-    assert_int_equal(check_extrap(dir, NULL, &hits), 4 * 2);   /* "time" (= time_max, the default) and time_mean */
+    assert_int_equal(check_extrap(dir, NULL, &hits), 4 * 7);   /* 4 call paths x 1 count x 7 metrics (docs/viewer.md) */
 }
 
 static void test_empty(void **state)

@@ -216,7 +216,34 @@ def check_file(path, report, run):
             "vertex_of": vertex_of, "has_launchdate": "launchdate" in d}
 
 
-def check_study(report_dir):
+def parse_expect(items):
+    """--expect NAME=P,P,...: {NAME: {P, ...}}"""
+    out = {}
+    for it in items:
+        name, _, counts = it.partition("=")
+        need(name and counts, "--expect wants NAME=P,P,..., got %r" % it)
+        out[name] = {int(c) for c in counts.split(",")}
+    return out
+
+
+def check_expect(cdir, summaries, expect):
+    """Each function NAME of --expect is a node of exactly the files of its counts
+    (the call paths of the run at that count)."""
+    for name, want in expect.items():
+        got = set()
+        for s in summaries:
+            with open(s["path"]) as f:
+                d = json.load(f)
+            if any(n["column"] == "path" and n["label"].split("@")[0] == name for n in d["nodes"]):
+                got.add(s["processes"])
+        need(got == want, "%s: function %s is in the files of %s processes, expected %s"
+             % (cdir, name, sorted(got), sorted(want)))
+    if expect:
+        log("(a) %s: call paths per count as expected: %s" % (cdir, "; ".join(
+            "%s at %s" % (n, ",".join(str(p) for p in sorted(c))) for n, c in sorted(expect.items()))))
+
+
+def check_study(report_dir, expect=None):
     rpath = os.path.join(report_dir, "report.json")
     with open(rpath) as f:
         report = json.load(f)
@@ -231,6 +258,7 @@ def check_study(report_dir):
     out = []
     for p in sorted(runs):
         out.append(check_file(os.path.join(cdir, "scalana-%dp.json" % p), report, runs[p]))
+    check_expect(cdir, out, expect or {})
     log("(a) %s: %d files (%s processes), %s nodes, per-process rows: %s; rules hold"
         % (cdir, len(out), ",".join(str(s["processes"]) for s in out), "/".join(str(s["nodes"]) for s in out),
            "/".join("yes" if s["per_process"] else "no" for s in out)))
@@ -323,7 +351,7 @@ def check_hatchet(ht, report, summaries, planted):
                    "%.4g s" % max(others) if others else "none"))
 
 
-def check_thicket(th, report, report_dir, summaries):
+def check_thicket(th, report, report_dir, summaries, expect=None):
     cdir = os.path.join(report_dir, "caliper")
     with contextlib.redirect_stderr(io.StringIO()):
         tk = th.Thicket.from_caliper(cdir, disable_tqdm=True)
@@ -364,6 +392,12 @@ def check_thicket(th, report, report_dir, summaries):
                 need(close(float(rows["time (inc)"].max()), m["inclusive_max_seconds"], 1e-3, 1e-5),
                      "Thicket: vertex %d at %d processes: max inclusive %g s, report.json %g s"
                      % (v, p, rows["time (inc)"].max(), m["inclusive_max_seconds"]))
+    for name, want in (expect or {}).items():
+        rows = df[df["name"].str.split("@").str[0] == name]
+        valued = set(rows.dropna(subset=["time"])["mpi.world.size"])
+        need(valued == want, "Thicket: function %s has values at %s processes, expected %s" % (name, sorted(valued), sorted(want)))
+    if expect:
+        log("(b) Thicket: each --expect function has values at its counts only (NaN in the union elsewhere)")
     log("(b) Thicket %s: Thicket.from_caliper(%s): %d profiles (mpi.world.size %s), union call tree %d nodes, %d "
         "(vertex, count) pairs absent and left out; values per count match report.json"
         % (th.__version__, cdir, len(tk.profile), counts, len(tk.graph), absent))
@@ -518,8 +552,11 @@ def main():
     ap.add_argument("--scalana-view", help="the scalana-view binary (with --render)")
     ap.add_argument("--workdir", help="scratch directory (with --render)")
     ap.add_argument("--self-test", action="store_true", help="check that the rules reject broken copies")
+    ap.add_argument("--expect", action="append", default=[],
+                    help="NAME=P,P,...: function NAME is measured at exactly these counts (every study)")
     args = ap.parse_args()
     try:
+        expect = parse_expect(args.expect)
         for rj in args.render:
             need(args.scalana_view and args.workdir, "--render needs --scalana-view and --workdir")
             out, counts = render(args.scalana_view, rj, args.workdir)
@@ -538,7 +575,7 @@ def main():
         studies = [(d, d in args.planted) for d in args.planted] + [(d, False) for d in args.report if d not in args.planted]
         checked = []
         for d, planted in studies:
-            report, summaries = check_study(d)
+            report, summaries = check_study(d, expect)
             checked.append((d, planted, report, summaries))
         if args.self_test:
             per_rank = [d for d, _, _, summ in checked if summ and summ[-1]["per_process"]]
@@ -551,7 +588,7 @@ def main():
             return 0
         for d, planted, report, summaries in checked:
             check_hatchet(ht, report, summaries, planted)
-            check_thicket(th, report, d, summaries)
+            check_thicket(th, report, d, summaries, expect)
         if args.docs and args.planted:
             run_docs_example(args.docs, args.planted[0], checked[0][2])
         log("ran: (a) and (b) on %d studies" % len(checked))
