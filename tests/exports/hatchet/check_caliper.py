@@ -521,8 +521,11 @@ def self_test(study, workdir):
         d["data"] = [r for r in d["data"] if r[0] != last]
         d["nodes"][last]["column"] = "unused"
 
+    def rank_out_of_range(d):
+        d["data"][0][ci["mpi.rank"]] = p
+
     mutations = [drop_row, bad_parent, later_parent, excl_gt_incl, wrong_value, wrong_count, sibling_clash,
-                 no_is_value, drop_node]
+                 no_is_value, drop_node] + ([rank_out_of_range] if pp else [])
     rejected = []
     for mut in mutations:
         tmp = os.path.join(workdir, "selftest")
