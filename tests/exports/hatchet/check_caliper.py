@@ -457,6 +457,16 @@ def render(view, report_json, workdir):
     r = subprocess.run([view, "-q", "--no-caliper", os.path.join(out, "report.json")], capture_output=True, text=True)
     need(r.returncode == 0, "scalana-view --no-caliper %s: exit %d: %s" % (report_json, r.returncode, r.stderr))
     need(not os.path.exists(os.path.join(out, "caliper")), "scalana-view --no-caliper wrote %s/caliper" % out)
+    # caliper/ cannot be made (a file of that name): a one-line error naming it, exit 1
+    open(os.path.join(out, "caliper"), "w").close()
+    r = subprocess.run([view, "-q", os.path.join(out, "report.json")], capture_output=True, text=True)
+    with open(report_json) as f:
+        has_runs = bool(json.load(f)["runs"])
+    if has_runs:
+        need(r.returncode == 1 and os.path.join(out, "caliper") in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+             "scalana-view with a file named caliper: exit %d, stderr %r (want 1 and one line naming it)"
+             % (r.returncode, r.stderr))
+    os.unlink(os.path.join(out, "caliper"))
     os.makedirs(os.path.join(out, "caliper"))
     for fn in ("scalana-9999p.json", "mine.txt"):
         with open(os.path.join(out, "caliper", fn), "w") as f:
@@ -470,7 +480,7 @@ def render(view, report_json, workdir):
     with open(report_json) as f:
         counts = sorted(x["processes"] for x in json.load(f)["runs"])
     log("render: scalana-view %s -> %s/caliper: %s; --no-caliper wrote nothing; stale count removed, "
-        "other file kept" % (os.path.basename(report_json), out, ", ".join(sorted(os.listdir(os.path.join(out, "caliper")))) or "(none)"))
+        "other file kept; a file in caliper/'s place is an error naming it" % (os.path.basename(report_json), out, ", ".join(sorted(os.listdir(os.path.join(out, "caliper")))) or "(none)"))
     return out, counts
 
 
