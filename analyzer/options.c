@@ -164,6 +164,7 @@ static void usage(FILE *out)
         "      --list-thresholds   print every threshold, its value and source\n"
         "      --json              also print report.json on stdout\n"
         "      --no-viewer         write report.json only (no DOT/HTML)\n"
+        "      --no-caliper        no caliper/ (Hatchet/Thicket profiles, docs/hatchet.md)\n"
         "      --no-recover        a binary without a PSG is not disassembled: call\n"
         "                          paths only, no loops (docs/binstruct.md)\n"
         "      --recover-libs      also the structure of the application's shared\n"
@@ -255,6 +256,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
 {
     enum { O_NORECOVER = 400, O_PSGCACHE, O_RECLIBS }; /* structure recovery (docs/binstruct.md) */
     enum { O_FORCE = 450 };
+    enum { O_NOCALIPER = 420 };
     enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
            O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_BEFORE, O_AFTER };
     static const struct option longopts[] = {
@@ -267,6 +269,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         {"no-viewer", no_argument, 0, O_NOVIEW}, {"color", required_argument, 0, O_COLOR},
         {"no-recover", no_argument, 0, O_NORECOVER}, {"psg-cache", required_argument, 0, O_PSGCACHE},
         {"recover-libs", no_argument, 0, O_RECLIBS}, {"force", no_argument, 0, O_FORCE},
+        {"no-caliper", no_argument, 0, O_NOCALIPER},
         {"colour", required_argument, 0, O_COLOR},
         {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
         {"before", required_argument, 0, O_BEFORE}, {"after", required_argument, 0, O_AFTER},
@@ -323,6 +326,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
             return 1;
         case O_JSON: o->json_stdout = 1; break;
         case O_NOVIEW: o->no_viewer = 1; break;
+        case O_NOCALIPER: o->no_caliper = 1; break;
         case O_NORECOVER: o->no_recover = 1; break;
         case O_PSGCACHE: o->psg_cache = optarg; break;
         case O_RECLIBS: o->recover_libs = 1; break;

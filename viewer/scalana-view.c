@@ -15,13 +15,14 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: scalana-view [options] REPORT.json\n"
         "Renders a report.json written by scalana-analyze into a directory:\n"
-        "psg.dot/.svg, rootcause-N.dot/.svg, index.html, extrap.jsonl; prints the summary.\n"
+        "psg.dot/.svg, rootcause-N.dot/.svg, index.html, extrap.jsonl, caliper/; prints the summary.\n"
         "  -o, --output DIR            output directory (default: the report's directory)\n"
         "      --source-path OLD=NEW   look for sources under NEW instead of OLD (repeatable)\n"
         "      --max-graph-vertices N  lay out at most about N vertices per graph (default %d)\n"
         "      --no-svg                do not write psg.svg and rootcause-N.svg\n"
         "      --no-html               do not write index.html\n"
         "      --no-extrap             do not write extrap.jsonl\n"
+        "      --no-caliper            do not write caliper/ (Hatchet/Thicket profiles)\n"
         "  -s, --summary               print the summary only, write nothing\n"
         "  -q, --quiet                 do not print the summary\n"
         "      --color WHEN            auto (default), always or never\n"
@@ -109,10 +110,12 @@ static void bad_option(int c, char **argv)
 int main(int argc, char **argv)
 {
     enum { O_SRC = 256, O_MAXV, O_NOSVG, O_NOHTML, O_NOEXTRAP, O_COLOR, O_FORCE };
+    enum { O_NOCALIPER = 300 };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'}, {"source-path", required_argument, 0, O_SRC},
         {"max-graph-vertices", required_argument, 0, O_MAXV}, {"no-svg", no_argument, 0, O_NOSVG},
         {"no-html", no_argument, 0, O_NOHTML}, {"no-extrap", no_argument, 0, O_NOEXTRAP},
+        {"no-caliper", no_argument, 0, O_NOCALIPER},
         {"summary", no_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'},
         {"color", required_argument, 0, O_COLOR}, {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'}, {"force", no_argument, 0, O_FORCE}, {0, 0, 0, 0}};
@@ -122,6 +125,7 @@ int main(int argc, char **argv)
     size_t nmap = 0;
     struct scalana_viewer_options opt = {0};
     opt.write_svg = opt.write_html = opt.write_extrap = 1;
+    opt.write_caliper = 1;
     int summary_only = 0, quiet = 0, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     if (!from || !to) { fprintf(stderr, "scalana-view: out of memory\n"); return 1; }
     int c;
@@ -152,6 +156,7 @@ int main(int argc, char **argv)
         case O_NOSVG: opt.write_svg = 0; break;
         case O_NOHTML: opt.write_html = 0; break;
         case O_NOEXTRAP: opt.write_extrap = 0; break;
+        case O_NOCALIPER: opt.write_caliper = 0; break;
         case 's': summary_only = 1; break;
         case 'q': quiet = 1; break;
         case O_COLOR:
