@@ -227,6 +227,9 @@ static double *values(const struct vw_report *r, const long *counts, size_t nc, 
     return val;
 }
 
+/* Writes extrap.jsonl of report r into o: call paths x counts x NMETRICS
+ * lines (none for a report without vertices or counts); values in seconds,
+ * bytes and calls as in the table above.  Out of memory sets o->failed. */
 void vw_extrap_write(struct vw_out *o, const struct vw_report *r)
 {
     size_t nc = 0, norder = 0;
