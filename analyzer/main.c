@@ -351,26 +351,6 @@ static void print_summary_fallback(FILE *out, json_t *report)
  * trailing slashes of the output path into buf.  Prints an error naming the
  * path and returns 0 when all is well, else the exit status (2: bad flag
  * value, 1: cannot write). */
-/* Removes rootcause-N.dot/.svg that an earlier analysis into dir wrote: no
- * cause graph is written this time (--no-viewer), so all would be stale. */
-static void remove_cause_graphs(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    for (struct dirent *e; (e = readdir(d));) {
-        unsigned n;
-        int end = 0;
-        char ext[4] = "";
-        if (strncmp(e->d_name, "rootcause-", 10) || e->d_name[10] < '0' || e->d_name[10] > '9' ||
-            sscanf(e->d_name, "rootcause-%u.%3[a-z]%n", &n, ext, &end) != 2 || e->d_name[end] ||
-            (strcmp(ext, "dot") && strcmp(ext, "svg")))
-            continue;
-        char path[4096];
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) unlink(path);
-    }
-    closedir(d);
-}
-
 static int check_paths(struct an_options *o, char *buf, size_t buflen)
 {
     struct stat st;
@@ -535,7 +515,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
  * dir; prints the summary unless quiet.  Returns 0 or the exit status. */
 static int write_report(const struct an_options *opt, json_t *report, const char *dir, int quiet)
 {
-    if (an_mkdir_p(dir) != 0) {
+    if (sc_mkdir_p(dir) != 0) {
         fprintf(stderr, "scalana-analyze: error: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }
@@ -549,7 +529,8 @@ static int write_report(const struct an_options *opt, json_t *report, const char
 #ifdef SCALANA_HAVE_VIEWER
     viewer_writes = !opt->no_viewer; /* the viewer removes the stale ones itself */
 #endif
-    if (!viewer_writes) remove_cause_graphs(dir);
+    /* no cause graph is written this time (--no-viewer): all would be stale */
+    if (!viewer_writes) sc_remove_cause_graphs(dir, NULL, NULL);
 #ifdef SCALANA_HAVE_VIEWER
     if (!opt->no_viewer) {
         struct scalana_viewer_options vo;

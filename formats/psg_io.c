@@ -2,6 +2,8 @@
  * The layout is defined in include/scalana/psg_format.h; this file is its only
  * implementation, used by the pass (writer) and by every reader. */
 #include "scalana/psg_format.h"
+#include "sc_alloc.h"
+#include "sc_hash.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,13 +16,7 @@ _Static_assert(sizeof(struct psg_vertex_record) == 64, "psg_vertex_record is 64 
 
 uint64_t psg_fnv1a64(const void *data, size_t n, uint64_t seed)
 {
-    const unsigned char *p = data;
-    uint64_t h = seed;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    return sc_fnv1a64(data, n, seed);
 }
 
 const char *psg_kind_name(unsigned kind)
@@ -46,46 +42,9 @@ struct psg_builder {
     uint32_t nrecs, caprecs;
     char *strings;
     size_t nstr, capstr;
-    /* open-addressing intern table: string offset + 1, 0 = empty */
-    uint32_t *slots;
-    size_t nslots, nused;
+    struct sc_hash interned; /* string offsets in strings, by their text */
     int failed;
 };
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
-static int intern_rehash(struct psg_builder *b, size_t nslots)
-{
-    uint32_t *s = calloc(nslots, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < b->nslots; i++) {
-        if (!b->slots[i])
-            continue;
-        const char *str = b->strings + b->slots[i] - 1;
-        size_t h = (size_t)psg_fnv1a64(str, strlen(str), PSG_FNV_SEED) & (nslots - 1);
-        while (s[h])
-            h = (h + 1) & (nslots - 1);
-        s[h] = b->slots[i];
-    }
-    free(b->slots);
-    b->slots = s;
-    b->nslots = nslots;
-    return 0;
-}
 
 /* Returns the string's offset, interning it; 0 for NULL/"" and on failure
  * (failure also sets b->failed). */
@@ -93,27 +52,25 @@ static uint32_t intern(struct psg_builder *b, const char *s)
 {
     if (!s || !*s || b->failed)
         return 0;
-    if ((b->nused + 1) * 2 > b->nslots && intern_rehash(b, b->nslots ? b->nslots * 2 : 256)) {
-        b->failed = 1;
-        return 0;
-    }
     size_t len = strlen(s);
-    size_t h = (size_t)psg_fnv1a64(s, len, PSG_FNV_SEED) & (b->nslots - 1);
-    while (b->slots[h]) {
-        if (strcmp(b->strings + b->slots[h] - 1, s) == 0)
-            return b->slots[h] - 1;
-        h = (h + 1) & (b->nslots - 1);
-    }
+    uint64_t h = psg_fnv1a64(s, len, PSG_FNV_SEED);
+    struct sc_hash_it it;
+    for (uint32_t off = sc_hash_first(&b->interned, h, &it); off != SC_HASH_NONE;
+         off = sc_hash_next(&b->interned, &it))
+        if (strcmp(b->strings + off, s) == 0)
+            return off;
     if (b->nstr + len + 1 > UINT32_MAX - 1 ||
-        grow((void **)&b->strings, &b->capstr, b->nstr + len + 1, 1)) {
+        sc_grow((void **)&b->strings, &b->capstr, b->nstr + len + 1, 1)) {
         b->failed = 1;
         return 0;
     }
     uint32_t off = (uint32_t)b->nstr;
+    if (sc_hash_add(&b->interned, h, off)) {
+        b->failed = 1;
+        return 0;
+    }
     memcpy(b->strings + off, s, len + 1);
     b->nstr += len + 1;
-    b->slots[h] = off + 1;
-    b->nused++;
     return off;
 }
 
@@ -124,7 +81,7 @@ struct psg_builder *psg_builder_new(const char *unit_name, const char *producer,
     struct psg_builder *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    if (grow((void **)&b->strings, &b->capstr, 1, 1)) {
+    if (sc_grow((void **)&b->strings, &b->capstr, 1, 1)) {
         free(b);
         return NULL;
     }
@@ -156,7 +113,7 @@ uint32_t psg_builder_add(struct psg_builder *b, const struct psg_vertex *v)
     if (v->parent != PSG_NO_PARENT && v->parent >= b->nrecs)
         return UINT32_MAX;
     size_t cap = b->caprecs;
-    if (b->nrecs == UINT32_MAX - 1 || grow((void **)&b->recs, &cap, b->nrecs + 1, sizeof *b->recs)) {
+    if (b->nrecs == UINT32_MAX - 1 || sc_grow((void **)&b->recs, &cap, b->nrecs + 1, sizeof *b->recs)) {
         b->failed = 1;
         return UINT32_MAX;
     }
@@ -228,7 +185,7 @@ void psg_builder_free(struct psg_builder *b)
         return;
     free(b->recs);
     free(b->strings);
-    free(b->slots);
+    sc_hash_free(&b->interned);
     free(b);
 }
 

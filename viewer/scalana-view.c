@@ -1,6 +1,7 @@
 /* scalana-view.c — re-render an existing report.json (DOT, SVG, index.html,
  * extrap.jsonl, terminal summary) without re-running the analysis, e.g. with
  * other --source-path mappings or another graph bound. */
+#include "sc_fs.h"
 #include "viewer.h"
 #include <errno.h>
 #include <getopt.h>
@@ -26,19 +27,6 @@ static void usage(FILE *out)
         "      --color WHEN            auto (default), always or never\n"
         "  -h, --help                  this text\n",
         SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES);
-}
-
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    if ((size_t)snprintf(buf, sizeof buf, "%s", path) >= sizeof buf) return -1;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return (mkdir(buf, 0777) != 0 && errno != EEXIST) ? -1 : 0;
 }
 
 /* Checks what the viewer relies on before rendering: an object whose
@@ -166,7 +154,7 @@ int main(int argc, char **argv)
         opt.source_path_to = to;
         opt.source_path_count = nmap;
         char err[1024];
-        if (mkdir_p(out) != 0) {
+        if (sc_mkdir_p(out) != 0) {
             fprintf(stderr, "scalana-view: cannot create %s: %s\n", out, strerror(errno));
             rc = 1;
         } else if (scalana_viewer_write(report, out, &opt, err, sizeof err) != 0) {
