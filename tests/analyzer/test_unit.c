@@ -553,7 +553,7 @@ static void t_several_culprits(void **state)
     assert_int_equal(m.a.causes[0].nprocs, 3);
     assert_true(fabs(m.a.causes[0].cost - 0.2) < 0.005);
     an_analysis_free(&m.a);
-    /* a new user's trial (heavyhalf_inline.c): 4 of 8 ranks with 3x the work,
+    /* a new user's trial program: 4 of 8 ranks with 3x the work,
      * 8 processes on 2 cores.  In a model of the run's own 2 cores the cores
      * stay busy whatever the distribution, the "saving" was 0.002 s and the
      * cause was silently dropped; with a core per process it is heavy - light */
