@@ -62,12 +62,22 @@ static void hexify(const unsigned char *b, int n, char *out, size_t outlen)
     out[k] = 0;
 }
 
-int an_elf_build_id(const char *path, char *out, size_t outlen)
+/* A libdwfl session holding only the ELF file path (*m NULL when it is not
+ * one), or NULL when libdwfl cannot start; the caller ends it. */
+static Dwfl *open_elf(const char *path, Dwfl_Module **m)
 {
     Dwfl *d = dwfl_begin(&callbacks);
-    if (!d) return -1;
-    Dwfl_Module *m = dwfl_report_elf(d, path, path, -1, 0, false);
+    if (!d) return NULL;
+    *m = dwfl_report_elf(d, path, path, -1, 0, false);
     dwfl_report_end(d, NULL, NULL);
+    return d;
+}
+
+int an_elf_build_id(const char *path, char *out, size_t outlen)
+{
+    Dwfl_Module *m;
+    Dwfl *d = open_elf(path, &m);
+    if (!d) return -1;
     int rc = -1;
     if (m) {
         const unsigned char *bits;
@@ -82,10 +92,9 @@ int an_elf_build_id(const char *path, char *out, size_t outlen)
 
 int an_elf_has_debug_info(const char *path)
 {
-    Dwfl *d = dwfl_begin(&callbacks);
+    Dwfl_Module *m;
+    Dwfl *d = open_elf(path, &m);
     if (!d) return -1;
-    Dwfl_Module *m = dwfl_report_elf(d, path, path, -1, 0, false);
-    dwfl_report_end(d, NULL, NULL);
     int rc = -1;
     if (m) {
         Dwarf_Addr bias;

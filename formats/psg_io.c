@@ -3,6 +3,7 @@
  * implementation, used by the pass (writer) and by every reader. */
 #include "scalana/psg_format.h"
 #include "sc_alloc.h"
+#include "sc_err.h"
 #include "sc_hash.h"
 
 #include <stdarg.h>
@@ -191,17 +192,6 @@ void psg_builder_free(struct psg_builder *b)
 
 /* ---- parser -------------------------------------------------------------- */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* Largest decoded unit accepted: a guard against corrupt counts, far above
  * any real translation unit (the 10 000-function benchmark file is ~2 MB). */
 #define PSG_MAX_RAW_UNIT (256u << 20)
@@ -213,28 +203,28 @@ static uint64_t check_unit(const unsigned char *p, size_t n, size_t at, uint64_t
 {
     struct psg_unit_header h;
     if (n < sizeof h) {
-        fail(err, errlen, "PSG unit at byte %zu truncated (%zu bytes left, header needs %zu)",
+        sc_fail(err, errlen, "PSG unit at byte %zu truncated (%zu bytes left, header needs %zu)",
              at, n, sizeof h);
         return 0;
     }
     memcpy(&h, p, sizeof h);
     if (memcmp(h.magic, SCALANA_PSG_MAGIC, SCALANA_PSG_MAGIC_LEN) != 0) {
-        fail(err, errlen, "no PSG magic at byte %zu (corrupt section)", at);
+        sc_fail(err, errlen, "no PSG magic at byte %zu (corrupt section)", at);
         return 0;
     }
     if (h.version < SCALANA_PSG_MIN_VERSION || h.version > SCALANA_PSG_VERSION) {
-        fail(err, errlen, "PSG unit at byte %zu has format version %u, this tool reads %u to %u "
+        sc_fail(err, errlen, "PSG unit at byte %zu has format version %u, this tool reads %u to %u "
              "(rebuild with this ScalAna's scalana-cc)", at, h.version, SCALANA_PSG_MIN_VERSION,
              SCALANA_PSG_VERSION);
         return 0;
     }
     if ((h.flags & PSG_UNIT_BYTE_PLANES) && h.version < 3) {
-        fail(err, errlen, "PSG unit at byte %zu: version %u with byte-plane records (corrupt "
+        sc_fail(err, errlen, "PSG unit at byte %zu: version %u with byte-plane records (corrupt "
              "header)", at, h.version);
         return 0;
     }
     if (h.header_bytes != sizeof h || h.vertex_record_bytes != sizeof(struct psg_vertex_record)) {
-        fail(err, errlen, "PSG unit at byte %zu: unexpected header/record size %u/%u", at,
+        sc_fail(err, errlen, "PSG unit at byte %zu: unexpected header/record size %u/%u", at,
              h.header_bytes, h.vertex_record_bytes);
         return 0;
     }
@@ -243,7 +233,7 @@ static uint64_t check_unit(const unsigned char *p, size_t n, size_t at, uint64_t
     int deflated = (h.flags & PSG_UNIT_DEFLATED) != 0;
     if (h.unit_bytes > n || h.unit_bytes % 8 != 0 || h.string_bytes == 0 ||
         h.unit_bytes <= sizeof h || *raw > PSG_MAX_RAW_UNIT || (!deflated && h.unit_bytes < *raw)) {
-        fail(err, errlen, "PSG unit at byte %zu: size %llu inconsistent (decodes to %llu, %zu "
+        sc_fail(err, errlen, "PSG unit at byte %zu: size %llu inconsistent (decodes to %llu, %zu "
              "available)", at, (unsigned long long)h.unit_bytes, (unsigned long long)*raw, n);
         return 0;
     }
@@ -264,14 +254,14 @@ static int inflate_unit(const unsigned char *src, uint64_t stored, unsigned char
         uLong in = (uLong)(stored - sizeof h); /* includes zero padding after the stream */
         int zr = uncompress2(dst + sizeof h, &out, src + sizeof h, &in);
         if (zr != Z_OK || out != raw - sizeof h)
-            return fail(err, errlen, "PSG unit at byte %zu: compressed payload corrupt (%s)", at,
+            return sc_fail(err, errlen, "PSG unit at byte %zu: compressed payload corrupt (%s)", at,
                         zr != Z_OK ? zError(zr) : "wrong decoded size");
     }
     if (h.flags & PSG_UNIT_BYTE_PLANES) {
         const size_t rb = sizeof(struct psg_vertex_record), nr = h.vertex_count;
         unsigned char *planes = malloc(nr * rb + 1), *recs = dst + sizeof h;
         if (!planes)
-            return fail(err, errlen, "PSG unit at byte %zu: out of memory", at);
+            return sc_fail(err, errlen, "PSG unit at byte %zu: out of memory", at);
         memcpy(planes, recs, nr * rb);
         for (size_t k = 0; k < rb; k++)
             for (size_t i = 0; i < nr; i++)
@@ -303,7 +293,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
         verts += h.vertex_count;
         raw_total += (raw + 7) & ~(uint64_t)7;
         if (raw_total > 4ull * PSG_MAX_RAW_UNIT)
-            return fail(err, errlen, "PSG section decodes to more than %u MiB (corrupt?)",
+            return sc_fail(err, errlen, "PSG section decodes to more than %u MiB (corrupt?)",
                         4 * (PSG_MAX_RAW_UNIT >> 20));
         at += sz;
     }
@@ -315,7 +305,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
     if (!out->storage_ || !out->units || !all) {
         free(all);
         psg_graph_free(out);
-        return fail(err, errlen, "out of memory reading PSG (%zu bytes)", n);
+        return sc_fail(err, errlen, "out of memory reading PSG (%zu bytes)", n);
     }
     /* pass 2: decode */
     at = 0;
@@ -337,7 +327,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
         const char *strings = (const char *)u + sizeof h +
                               (size_t)h.vertex_count * sizeof(struct psg_vertex_record);
         if (!why && (strings[h.string_bytes - 1] != '\0' || strings[0] != '\0')) {
-            fail(err, errlen, "PSG unit at byte %zu: string table not NUL-terminated", at);
+            sc_fail(err, errlen, "PSG unit at byte %zu: string table not NUL-terminated", at);
             why = "";
         }
 #define STR(off) ((off) < h.string_bytes ? strings + (off) : "")
@@ -356,7 +346,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
             struct psg_vertex_record r;
             memcpy(&r, u + sizeof h + (size_t)k * sizeof r, sizeof r);
             if (r.parent != PSG_NO_PARENT && r.parent >= k) {
-                fail(err, errlen, "PSG unit at byte %zu: vertex %u has parent %u (must precede "
+                sc_fail(err, errlen, "PSG unit at byte %zu: vertex %u has parent %u (must precede "
                      "it)", at, k, r.parent);
                 why = "";
                 break;
