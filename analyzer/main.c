@@ -481,7 +481,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
  * dir; prints the summary unless quiet.  Returns 0 or the exit status. */
 static int write_report(const struct an_options *opt, json_t *report, const char *dir, int quiet)
 {
-    if (sc_mkdir_p(dir) != 0) {
+    if (an_mkdir_p(dir) != 0) {
         fprintf(stderr, "scalana-analyze: error: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }

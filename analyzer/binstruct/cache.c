@@ -100,7 +100,7 @@ int bs_load_bytes(const char *path, const char *build_id, const struct bs_cache_
     }
     count(&g, info);
     psg_graph_free(&g);
-    if (use && sc_mkdir_p(dir) == 0) {
+    if (use && an_mkdir_p(dir) == 0) {
         char tmp[1300];
         snprintf(tmp, sizeof tmp, "%s.%ld.tmp", file, (long)getpid());
         FILE *f = fopen(tmp, "wb");
