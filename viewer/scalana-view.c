@@ -29,6 +29,9 @@ static void usage(FILE *out)
         SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES);
 }
 
+/* the output directory, as scalana-analyze creates it (common/sc_fs.c) */
+static int mkdir_p(const char *path) { return sc_mkdir_p(path); }
+
 /* Checks what the viewer relies on before rendering: an object whose
  * schema_version is 1.x (docs/report.schema.json) and whose top-level fields
  * have the schema's types (arrays runs, root_causes, vertices; objects
@@ -154,7 +157,7 @@ int main(int argc, char **argv)
         opt.source_path_to = to;
         opt.source_path_count = nmap;
         char err[1024];
-        if (sc_mkdir_p(out) != 0) {
+        if (mkdir_p(out) != 0) {
             fprintf(stderr, "scalana-view: cannot create %s: %s\n", out, strerror(errno));
             rc = 1;
         } else if (scalana_viewer_write(report, out, &opt, err, sizeof err) != 0) {
