@@ -38,6 +38,8 @@ GENERATED = {
     "lit.site.cfg.py", "gen/rt_wrappers.c", "gen/rt_fortran_wrappers.c", "gen/rt_rules.h",
     # written by tests/gpu/prepare-device-bundle.sh into the bundle it makes
     "env.sh",
+    # configured from cmake/ScalAnaConfig.cmake.in and written by CMake at install
+    "ScalAnaConfig.cmake", "ScalAnaConfigVersion.cmake",
 }
 # Files of other projects, named where their output or code is quoted: system
 # and MPI headers, LLVM's and libstdc++'s, and the proxy applications docs
@@ -50,6 +52,7 @@ EXTERNAL = {
 # input), never meant as files of the repository.
 EXAMPLES = {
     "relax.c", "foo.c", "f.c", "f.cpp", "t.c", "functor.cpp", "app.ll", "input.ll", "in.ll", "t.ll",
+    "solver.cpp", "solver.f90",
     "MPI1/PIC/../../common/x.c",  # a path as the PRK kernels' builds write it
 }
 SOURCE_COMMENTS = {
