@@ -1,20 +1,23 @@
-/* vw_html.h — shared by the files that write index.html: the section writers
- * and the small helpers they have in common (not public). */
+/* vw_html.h — the section writers of index.html, called by the page frame
+ * (vw_html.c) in page order (not public).  Each section file implements its
+ * own and uses only vw_html_util.h and vw_internal.h: the frame depends on the
+ * sections, the sections on the helpers, never back. */
 #ifndef SCALANA_VW_HTML_H
 #define SCALANA_VW_HTML_H
 #include "vw_internal.h"
 
-/* "file:line", HTML-escaped, or "(no source location)" when file is empty. */
-VW_HIDDEN void vw_html_loc(struct vw_out *o, const char *file, long line);
-/* A graphviz SVG document inline: from its <svg element on (no XML prolog). */
-VW_HIDDEN void vw_html_inline_svg(struct vw_out *o, const char *svg);
-/* Comma-separated integers, at most max, then "… (N in all)"; "–" when empty. */
-VW_HIDDEN void vw_html_int_list(struct vw_out *o, const json_t *arr, size_t max);
-
+/* vw_html_causes.c */
 VW_HIDDEN void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c);
+/* vw_html_tables.c; plotted: nvert flags, vertex has a scaling plot (its id links to it) */
 VW_HIDDEN void vw_html_runs(struct vw_out *o, const struct vw_html_ctx *c);
 VW_HIDDEN void vw_html_vertices(struct vw_out *o, const struct vw_html_ctx *c, const unsigned char *plotted);
 VW_HIDDEN void vw_html_quality(struct vw_out *o, const struct vw_html_ctx *c);
-/* The before/after section (report.json comparison); nothing when absent. */
+/* vw_html_compare.c: the before/after section (report.json comparison); nothing when absent. */
 VW_HIDDEN void vw_html_compare(struct vw_out *o, const struct vw_html_ctx *c);
+/* vw_html_figures.c: scaling plots (sets plotted[v] for each vertex drawn), per-process
+ * bars of imbalanced vertices, communication heat maps, the structure graph. */
+VW_HIDDEN void vw_html_scaling(struct vw_out *o, const struct vw_html_ctx *c, unsigned char *plotted);
+VW_HIDDEN void vw_html_imbalance(struct vw_out *o, const struct vw_html_ctx *c);
+VW_HIDDEN void vw_html_comm(struct vw_out *o, const struct vw_html_ctx *c);
+VW_HIDDEN void vw_html_psg(struct vw_out *o, const struct vw_html_ctx *c);
 #endif

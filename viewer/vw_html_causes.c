@@ -1,6 +1,7 @@
 /* vw_html_causes.c — the root-cause section of index.html: ranked causes that
  * open to their details, backtracking path (SVG) and the source around them. */
 #include "vw_html.h"
+#include "vw_html_util.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

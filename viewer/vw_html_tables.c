@@ -1,6 +1,7 @@
 /* vw_html_tables.c — the table sections of index.html: the runs, every vertex
  * (searchable and sortable by the page's script), data quality and thresholds. */
 #include "vw_html.h"
+#include "vw_html_util.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

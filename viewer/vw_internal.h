@@ -68,7 +68,7 @@ VW_HIDDEN const char *vw_category_remedy(const char *category);
 VW_HIDDEN FILE *vw_source_open(const struct scalana_viewer_options *opt, const char *file,
                                char *resolved, size_t resolved_len);
 
-/* ---- graphs (vw_dot_psg.c, vw_dot_path.c, vw_render.c) */
+/* ---- graphs (vw_dot_psg.c, vw_dot_path.c, vw_graph.c) */
 typedef struct Agraph_s vw_graph;
 /* PSG bounded to max_vertices; *note gets a static-lifetime-free malloc'd string
  * describing what was left out (NULL when nothing was). */
