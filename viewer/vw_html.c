@@ -17,6 +17,7 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     vw_html(o, base);
     vw_puts(o, "</title><style>");
     vw_puts(o, vw_css);
+    vw_puts(o, vw_views_css);
     vw_puts(o, "</style></head><body><header><h1>ScalAna report: ");
     vw_html(o, base);
     vw_puts(o, "</h1><p class=\"meta\">");
@@ -54,9 +55,10 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
         vw_puts(o, " · ");
         vw_html(o, rate);
     }
-    vw_puts(o, "</p><nav>");
+    vw_puts(o, "</p><div class=\"gsearch\"><input type=\"search\" id=\"gsearch\" placeholder=\"search function, file, MPI call, rank, category\xE2\x80\xA6\" aria-label=\"search the report\" autocomplete=\"off\"><ol id=\"gresults\" hidden></ol></div><nav>");
     if (json_is_object(json_object_get(r->root, "comparison"))) vw_puts(o, "<a href=\"#comparison\">Before/after</a>");
     vw_puts(o, "<a href=\"#causes\">Root causes</a><a href=\"#runs\">Runs</a><a href=\"#scaling\">Scaling</a>"
+               "<a href=\"#calltree\">Call tree</a><a href=\"#flat\">Flat</a><a href=\"#perprocess\">Per process</a><a href=\"#source\">Source</a>"
                "<a href=\"#imbalance\">Imbalance</a><a href=\"#communication\">Communication</a><a href=\"#psg\">Graph</a>"
                "<a href=\"#vertices\">Vertices</a><a href=\"#quality\">Data quality</a></nav></header><main>");
     unsigned char *plotted = calloc(r->nvert ? r->nvert : 1, 1);
@@ -64,6 +66,7 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     vw_html_compare(o, c);
     vw_html_causes(o, c);
     vw_html_runs(o, c);
+    vw_html_views(o, c);
     vw_html_scaling(o, c, plotted);
     vw_html_imbalance(o, c);
     vw_html_comm(o, c);
@@ -72,6 +75,8 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     vw_html_quality(o, c);
     free(plotted);
     vw_puts(o, "</main><script>");
+    vw_html_data(o, c);
     vw_puts(o, vw_js);
+    vw_puts(o, vw_views_js);
     vw_puts(o, "</script></body></html>\n");
 }

@@ -20,4 +20,14 @@ VW_HIDDEN void vw_html_scaling(struct vw_out *o, const struct vw_html_ctx *c, un
 VW_HIDDEN void vw_html_imbalance(struct vw_out *o, const struct vw_html_ctx *c);
 VW_HIDDEN void vw_html_comm(struct vw_out *o, const struct vw_html_ctx *c);
 VW_HIDDEN void vw_html_psg(struct vw_out *o, const struct vw_html_ctx *c);
+/* vw_html_views.c: the interactive views (calling-context tree, flat and bottom-up
+ * tables, per process, source), drawn by the page's script from vw_html_data. */
+VW_HIDDEN void vw_html_views(struct vw_out *o, const struct vw_html_ctx *c);
+/* vw_html_data.c: "var SCALANA_DATA={...};" for the top of the page's script:
+ * vertices at the largest process count, causes, function sources; sets o->failed
+ * when out of memory.  Its keys: docs/viewer.md. */
+VW_HIDDEN void vw_html_data(struct vw_out *o, const struct vw_html_ctx *c);
+/* vw_html_source.c: the source of each function of the report, heaviest first
+ * ([{s: file index in seen, fn, a, b, first, lines[], note}]), bounded. */
+VW_HIDDEN json_t *vw_html_sources(const struct vw_html_ctx *c, const json_t *seen);
 #endif

@@ -171,7 +171,8 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
                 vw_puts(o, " ");
             }
             vw_html(o, vw_str(rc, "name", vw_str(cv, "name", "")));
-            vw_puts(o, "</dd>");
+            vw_printf(o, " \xC2\xB7 <a href=\"#pp-%ld\">per process</a> \xC2\xB7 <a href=\"#tree-%ld\">in the tree</a>"
+                         " \xC2\xB7 <a href=\"#srcv-%ld\">whole function</a></dd>", vi, vi, vi);
         }
         vw_puts(o, "</dl><h4>Backtracking path</h4>");
         if (c->path_svgs && c->path_svgs[i]) {

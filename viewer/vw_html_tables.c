@@ -134,6 +134,9 @@ void vw_html_vertices(struct vw_out *o, const struct vw_html_ctx *c, const unsig
             vw_html(o, op);
             vw_puts(o, "</span>");
         }
+        /* its values per process (index.html's per-process view); no text, so the
+         * table's filter sees the row's own words only */
+        vw_printf(o, " <a class=\"ppl\" href=\"#pp-%zu\" title=\"values per process\" aria-label=\"values per process\"></a>", i);
         vw_puts(o, "</td><td class=\"loc\">");
         if (*vw_str(v, "file", "")) vw_html_loc(o, vw_str(v, "file", ""), vw_int(v, "line", 0));
         vw_puts(o, "</td>");

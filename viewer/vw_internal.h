@@ -99,6 +99,10 @@ VW_HIDDEN void vw_plot_runs(struct vw_out *o, const struct vw_report *r);
 /* Inline assets (vw_assets.c) */
 VW_HIDDEN extern const char vw_css[];
 VW_HIDDEN extern const char vw_js[];
+/* The interactive views' stylesheet and script (viewer/vw_views.css, vw_views.js,
+ * turned into C strings at build time by cmake/embed_text.cmake) */
+VW_HIDDEN extern const char vw_views_css[];
+VW_HIDDEN extern const char vw_views_js[];
 
 /* ---- Extra-P (vw_extrap.c) */
 VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);

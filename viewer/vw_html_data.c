@@ -1,0 +1,195 @@
+/* vw_html_data.c — the data of index.html's interactive views (calling-context
+ * tree, flat and bottom-up tables, per-process panel, source, search), written
+ * as one JavaScript object at the top of the page's script: the vertices at the
+ * largest process count with their per-process times, the root causes, the
+ * source of the functions.  The page computes inclusive times, groups and
+ * medians from it; report.json stays the reference. */
+#include "vw_html.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-process values embedded at most (vertices x processes): 1 000 000
+ * numbers are about 8 MB of page; past it the vertices that matter most keep
+ * theirs (on a path or flagged, then by time) and the page says so. */
+#define MAX_PP_VALUES 1000000
+
+/* The metrics entry of v at exactly p processes (NULL if v has none there). */
+static const json_t *metrics_at(const json_t *v, long p)
+{
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(v, "metrics"), i, m)
+        if (vw_int(m, "processes", 0) == p) return m;
+    return NULL;
+}
+
+static json_t *real(double x)
+{
+    return json_real(isfinite(x) ? x : 0.0);
+}
+
+struct pp_pick { size_t v; double key; };
+static int pp_pick_desc(const void *a, const void *b)
+{
+    const struct pp_pick *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? 1 : -1;
+    return (x->v > y->v) - (x->v < y->v);
+}
+
+/* keep[v] = 1 for the vertices whose per-process times are embedded */
+static unsigned char *pp_keep(const struct vw_report *r, long p, size_t *kept)
+{
+    size_t n = r->nvert;
+    unsigned char *keep = calloc(n ? n : 1, 1);
+    if (!keep) return NULL;
+    *kept = 0;
+    if (p <= 0) return keep;
+    if ((size_t)p * n <= MAX_PP_VALUES) {
+        memset(keep, 1, n);
+        *kept = n;
+        return keep;
+    }
+    struct pp_pick *pk = malloc(n * sizeof *pk);
+    if (!pk) { free(keep); return NULL; }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = vw_vertex(r, (long)i);
+        double key = vw_dbl(metrics_at(v, p), "inclusive_mean_seconds", 0);
+        if (r->on_path[i] || json_array_size(json_object_get(v, "flags")) > 0) key += 1e15;
+        pk[i] = (struct pp_pick){i, key};
+    }
+    qsort(pk, n, sizeof *pk, pp_pick_desc);
+    size_t budget = MAX_PP_VALUES / (size_t)p;
+    for (size_t k = 0; k < budget && k < n; k++) keep[pk[k].v] = 1;
+    *kept = budget < n ? budget : n;
+    free(pk);
+    return keep;
+}
+
+/* Index of file in files[] (appended when new); -1 for no file. */
+static long file_index(json_t *files, json_t *seen, const char *file)
+{
+    if (!file || !*file) return -1;
+    json_t *ix = json_object_get(seen, file);
+    if (ix) return (long)json_integer_value(ix);
+    long k = (long)json_array_size(files);
+    json_array_append_new(files, json_string(file));
+    json_object_set_new(seen, file, json_integer(k));
+    return k;
+}
+
+static json_t *vertex_entry(const struct vw_report *r, size_t i, long p, int with_pp, json_t *files, json_t *seen)
+{
+    const json_t *v = vw_vertex(r, (long)i);
+    const json_t *m = metrics_at(v, p);
+    json_t *e = json_object();
+    json_object_set_new(e, "p", json_integer(r->parent[i]));
+    json_object_set_new(e, "k", json_string(vw_str(v, "kind", "")));
+    json_object_set_new(e, "n", json_string(vw_str(v, "name", "")));
+    json_object_set_new(e, "f", json_string(vw_str(v, "function", "")));
+    json_object_set_new(e, "s", json_integer(file_index(files, seen, vw_str(v, "file", ""))));
+    json_object_set_new(e, "l", json_integer(vw_int(v, "line", 0)));
+    json_object_set_new(e, "e", json_integer(vw_int(v, "last_line", vw_int(v, "line", 0))));
+    if (*vw_str(v, "operation", "")) json_object_set_new(e, "o", json_string(vw_str(v, "operation", "")));
+    const json_t *flags = json_object_get(v, "flags");
+    if (json_array_size(flags)) json_object_set(e, "g", (json_t *)flags);
+    json_object_set_new(e, "x", json_pack("[ooo]", real(vw_dbl(m, "time_mean_seconds", 0)),
+                                          real(vw_dbl(m, "time_max_seconds", 0)), real(vw_dbl(m, "time_min_seconds", 0))));
+    json_object_set_new(e, "i", json_pack("[oo]", real(vw_dbl(m, "inclusive_mean_seconds", 0)),
+                                          real(vw_dbl(m, "inclusive_max_seconds", 0))));
+    if (vw_dbl(m, "mpi_calls", 0) > 0) json_object_set_new(e, "c", real(vw_dbl(m, "mpi_calls", 0)));
+    if (vw_dbl(m, "bytes", 0) > 0) json_object_set_new(e, "b", real(vw_dbl(m, "bytes", 0)));
+    const json_t *pp = json_object_get(m, "per_process_seconds");
+    const json_t *out = json_object_get(m, "outliers");
+    if (json_array_size(out)) json_object_set(e, "u", (json_t *)out);
+    if (with_pp && json_array_size(pp) == (size_t)p) {
+        json_t *a = json_array();
+        size_t k;
+        const json_t *x;
+        json_array_foreach(pp, k, x) json_array_append_new(a, real(json_number_value(x)));
+        json_object_set_new(e, "pp", a);
+    } else if (!m) {
+        json_object_set_new(e, "pp", json_null());   /* not measured at this count: zero everywhere */
+    }
+    /* else: no "pp": kept out of report.json or of the page (see ppnote) */
+    return e;
+}
+
+static json_t *cause_entry(const json_t *rc, size_t i)
+{
+    const char *cat = vw_str(rc, "category", "");
+    json_t *e = json_object();
+    json_object_set_new(e, "rank", json_integer(vw_int(rc, "rank", (long)i + 1)));
+    json_object_set_new(e, "cat", json_string(cat));
+    json_object_set_new(e, "title", json_string(vw_category_title(cat)));
+    json_object_set_new(e, "v", json_integer(vw_int(rc, "vertex", -1)));
+    json_object_set_new(e, "fn", json_string(vw_str(rc, "function", "")));
+    json_object_set_new(e, "where", json_string(vw_str(rc, "location", "")));
+    json_object_set_new(e, "cost", real(vw_dbl(rc, "cost_seconds", 0)));
+    const json_t *procs = json_object_get(rc, "processes");
+    json_object_set(e, "procs", json_is_array(procs) ? (json_t *)procs : json_array());
+    const json_t *wait = json_object_get(rc, "waiting_processes");
+    if (json_is_array(wait)) json_object_set(e, "wait", (json_t *)wait);
+    return e;
+}
+
+/* jansson refuses strings that are not UTF-8 (names come from report.json,
+ * already valid); a failed json_string leaves a NULL we must not dereference:
+ * json_object_set_new ignores NULL values, json_pack fails and returns NULL. */
+static json_t *page_data(const struct vw_html_ctx *c)
+{
+    const struct vw_report *r = c->r;
+    long p = r->largest_processes;
+    size_t kept = 0;
+    unsigned char *keep = pp_keep(r, p, &kept);
+    if (!keep) return NULL;
+    json_t *d = json_object(), *files = json_array(), *seen = json_object(), *vs = json_array(), *cs = json_array();
+    if (!d || !files || !seen || !vs || !cs) {
+        json_decref(d); json_decref(files); json_decref(seen); json_decref(vs); json_decref(cs);
+        free(keep);
+        return NULL;
+    }
+    for (size_t i = 0; i < r->nvert; i++)
+        json_array_append_new(vs, vertex_entry(r, i, p, keep[i], files, seen));
+    size_t i;
+    const json_t *rc;
+    json_array_foreach(r->root_causes, i, rc) json_array_append_new(cs, cause_entry(rc, i));
+    json_object_set_new(d, "processes", json_integer(p));
+    json_object_set_new(d, "v", vs);
+    json_object_set_new(d, "causes", cs);
+    if (kept < r->nvert) {
+        char note[200];
+        snprintf(note, sizeof note, "Per-process values are in the page for %zu of %zu vertices (at most %d values); report.json has them all.",
+                 kept, r->nvert, MAX_PP_VALUES);
+        json_object_set_new(d, "ppnote", json_string(note));
+    }
+    json_object_set_new(d, "src", vw_html_sources(c, seen));
+    json_object_set_new(d, "files", files);
+    json_decref(seen);
+    free(keep);
+    return d;
+}
+
+void vw_html_data(struct vw_out *o, const struct vw_html_ctx *c)
+{
+    json_t *d = page_data(c);
+    char *s = d ? json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(7)) : NULL;
+    json_decref(d);
+    if (!s) { o->failed = 1; return; }
+    /* inside <script>: "</script" or "<!--" in a name must stay text; '<' and
+     * '>' occur only inside JSON strings, where \u003c and \u003e mean the same */
+    vw_puts(o, "var SCALANA_DATA=");
+    size_t run = 0, n = strlen(s);
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] == '<' || s[k] == '>' || s[k] == '&') {
+            vw_write(o, s + k - run, run);
+            run = 0;
+            vw_puts(o, s[k] == '<' ? "\\u003c" : s[k] == '>' ? "\\u003e" : "\\u0026");
+        } else {
+            run++;
+        }
+    }
+    vw_write(o, s + n - run, run);
+    vw_puts(o, ";\n");
+    free(s);
+}
