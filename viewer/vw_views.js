@@ -47,8 +47,11 @@ post.forEach(function (v) {
   });
   ppi[v] = a;
 });
-var TOTAL = 0;
-for (i = 0; i < N; i++) TOTAL += excl(i);
+/* 100 %: the roots' inclusive time (for a real run, the sum of all exclusive times) */
+var TOTAL = 0, SUMX = 0;
+roots.forEach(function (r) { TOTAL += incl(r); });
+for (i = 0; i < N; i++) SUMX += excl(i);
+if (!(TOTAL > 0)) TOTAL = SUMX;
 
 function stats(a) {
   if (!a || !a.length) return null;
@@ -244,7 +247,7 @@ function drawFlat() {
       num(g.x, 'excl') + num(TOTAL > 0 ? 100 * g.x / TOTAL : null) + num(g.inc, 'incl') + num(g.xmax) + num(g.imb) + num(g.members.length) + num(g.calls || null) + '</tr>');
     if (o) g.members.slice().sort(function (a, b) { return incl(b) - incl(a); }).forEach(function (v) {
       out.push('<tr class="ctx" data-vx="' + v + '"><td class="tn" style="padding-left:26px"><a href="#pp-' + v + '" title="values per process">' + esc(ctxLabel(v)) +
-        '</a> <a href="#tree-' + v + '" title="in the calling-context tree">tree</a></td><td class="loc">' + esc(locOf(v)) + '</td>' +
+        '</a> \u00B7 <a href="#tree-' + v + '" title="in the calling-context tree">tree</a></td><td class="loc">' + esc(locOf(v)) + '</td>' +
         num(excl(v)) + num(TOTAL > 0 ? 100 * excl(v) / TOTAL : null) + num(incl(v)) + num(V[v].x[1]) + '<td></td><td></td>' + num(V[v].c || null) + '</tr>');
     });
   });
@@ -283,11 +286,12 @@ function showFlat(type, g) {
 
 /* ---- per process ---- */
 var ppSel = -1;
+/* rank -> its parts in the root causes; causing[rank], waiting[rank] set */
 function causeRoles() {
-  var roles = {};
+  var roles = {causing: {}, waiting: {}};
   (D.causes || []).forEach(function (c) {
-    (c.procs || []).forEach(function (r) { (roles[r] = roles[r] || []).push('causing process of #' + c.rank); });
-    (c.wait || []).forEach(function (r) { (roles[r] = roles[r] || []).push('waiting in #' + c.rank); });
+    (c.procs || []).forEach(function (r) { (roles[r] = roles[r] || []).push('causing process of #' + c.rank); roles.causing[r] = 1; });
+    (c.wait || []).forEach(function (r) { (roles[r] = roles[r] || []).push('waiting in #' + c.rank); roles.waiting[r] = 1; });
   });
   return roles;
 }
@@ -333,7 +337,7 @@ function drawPP(title, sub, x, inc, outliers, selRank, links) {
   var rows = [];
   for (var k = 0; k < x.length; k++) {
     var role = (roles[k] || []).concat(outl[k] ? ['outlier'] : []);
-    rows.push('<tr data-rank="' + k + '" id="pp-rank-' + k + '" class="' + (k === selRank ? 'sel ' : '') + (roles[k] ? 'cause' : '') + '"><td class="num" data-v="' + k + '">' + k + '</td>' + num(x[k]) + (inc ? num(inc[k]) : '') + num(x[k] - sx.mean) + '<td>' + esc(role.join(', ')) + '</td></tr>');
+    rows.push('<tr data-rank="' + k + '" id="pp-rank-' + k + '" class="' + (k === selRank ? 'sel ' : '') + (roles.causing[k] ? 'cause ' : '') + (roles.waiting[k] ? 'waiting' : '') + '"><td class="num" data-v="' + k + '">' + k + '</td>' + num(x[k]) + (inc ? num(inc[k]) : '') + num(x[k] - sx.mean) + '<td>' + esc(role.join(', ')) + '</td></tr>');
   }
   html.push('<div class="pptab"><table id="ppt" class="views"><thead><tr><th class="num">rank</th><th class="num">excl. s</th>' + (inc ? '<th class="num">incl. s</th>' : '') +
     '<th class="num">excl. \u2212 mean s</th><th>role</th></tr></thead><tbody>' + rows.join('') + '</tbody></table></div></div>');

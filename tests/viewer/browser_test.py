@@ -3,14 +3,21 @@
 Debian's chromium + chromium-driver) and checks: no console errors, no network
 requests, the planted root cause is listed, a click on it shows its path and
 source, the search filters the vertex table, the PSG zooms.  Keeps a screenshot.
+With --views REPORT.json, also clicks through the interactive views
+(views_check.py) against the values of that report.json, keeping a screenshot
+of each; with --render, first renders REPORT.json into REPORT_DIR with
+scalana-view (exit 77 when the report is absent: its end-to-end run has not
+been made in this build).
 Usage: browser_test.py REPORT_DIR SCREENSHOT.png [--category C] [--location L]
-                       [--search TEXT] [--no-source]"""
+                       [--search TEXT] [--no-source] [--views REPORT.json]
+                       [--render SCALANA_VIEW] [--source-path OLD=NEW] [--hand-written]"""
 import argparse
 import json
 import os
 import shutil
 import sys
 import tempfile
+import subprocess
 import time
 
 from selenium import webdriver
@@ -46,7 +53,17 @@ def main():
     ap.add_argument("--location", default="solver.c:45")
     ap.add_argument("--search", default="MPI_Wait")
     ap.add_argument("--no-source", action="store_true", help="the fixture's sources are not on disk")
+    ap.add_argument("--views", metavar="REPORT_JSON", help="check the interactive views against this report")
+    ap.add_argument("--render", metavar="SCALANA_VIEW", help="render --views REPORT_JSON into REPORT_DIR first")
+    ap.add_argument("--hand-written", action="store_true", help="a fixture whose times need not add up")
+    ap.add_argument("--source-path", action="append", default=[], help="passed to scalana-view with --render")
     a = ap.parse_args()
+    if a.views and not os.path.isfile(a.views):
+        print(f"{a.views} not found (its end-to-end run has not been made in this build): skipped")
+        sys.exit(77)
+    if a.render:
+        cmd = [a.render, "-q", "-o", a.report_dir] + [x for sp in a.source_path for x in ("--source-path", sp)] + [a.views]
+        subprocess.run(cmd, check=True)
     if not os.path.exists("/usr/bin/chromium") or not os.path.exists("/usr/bin/chromedriver"):
         print("chromium or chromium-driver not installed: skipped")
         sys.exit(77)
@@ -128,6 +145,13 @@ def main():
                       f"a click on a graph vertex selects table row {target}")
             else:
                 check(False, "graph vertices are links to the table")
+
+        if a.views:
+            import views_check
+            views_check.run(driver, json.load(open(a.views)), os.path.splitext(shot)[0], check, not a.no_source,
+                            a.hand_written)
+            for c in driver.find_elements(By.CSS_SELECTOR, "li.cause.open .cause-head")[1:]:
+                c.click()
 
         # screenshot with the first cause open at the top
         driver.execute_script("window.scrollTo(0,0)")
