@@ -74,8 +74,8 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     vw_html_vertices(o, c, plotted);
     vw_html_quality(o, c);
     free(plotted);
-    vw_puts(o, "</main><script>");
     vw_html_data(o, c);
+    vw_puts(o, "</main><script>");
     vw_puts(o, vw_js);
     vw_puts(o, vw_views_js);
     vw_puts(o, "</script></body></html>\n");

@@ -23,7 +23,7 @@ VW_HIDDEN void vw_html_psg(struct vw_out *o, const struct vw_html_ctx *c);
 /* vw_html_views.c: the interactive views (calling-context tree, flat and bottom-up
  * tables, per process, source), drawn by the page's script from vw_html_data. */
 VW_HIDDEN void vw_html_views(struct vw_out *o, const struct vw_html_ctx *c);
-/* vw_html_data.c: "var SCALANA_DATA={...};" for the top of the page's script:
+/* vw_html_data.c: <div id="scalana-data" hidden>{JSON}</div>, the views' data:
  * vertices at the largest process count, causes, function sources; sets o->failed
  * when out of memory.  Its keys: docs/viewer.md. */
 VW_HIDDEN void vw_html_data(struct vw_out *o, const struct vw_html_ctx *c);

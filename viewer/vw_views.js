@@ -2,13 +2,16 @@
  * (vw_html_data.c): the calling-context tree, the flat and bottom-up tables,
  * the per-process panel, the source view, the report-wide search, and the
  * structure graph's panel sized to the graph.  No request leaves the page.
+ * SCALANA_DATA is the parsed <div id="scalana-data"> (kept for a user's console).
  * Navigation is by location.hash: #tree-V, #pp-V[-rR], #ppg-T-K, #flat-T-K,
  * #src-J[-L], #srcv-V, #cause-N (V a vertex id, R a world rank, T a flat
  * table: function|line|mpi, K its row, J a function's source). */
 (function () {
 'use strict';
-var D = window.SCALANA_DATA;
-if (!D) return;
+var holder = document.getElementById('scalana-data');
+if (!holder) return;
+var D = window.SCALANA_DATA = JSON.parse(holder.textContent);
+holder.textContent = '';   /* parsed once: the text is not needed any more */
 var V = D.v, N = V.length, P = D.processes || 0, FILES = D.files || [], SRC = D.src || [];
 var byId = function (id) { return document.getElementById(id); };
 
@@ -503,7 +506,10 @@ function sizeGraph() {
   var vp = byId('psgview'), svg = vp ? vp.querySelector('svg') : null;
   if (!svg || !svg.viewBox || !svg.viewBox.baseVal || !svg.viewBox.baseVal.width) return;
   var w = svg.viewBox.baseVal.width, h = svg.viewBox.baseVal.height;
-  var avail = vp.parentNode.clientWidth || vp.clientWidth, s = Math.min(1, avail / w);
+  /* the panel's width from the window and main's box (max-width 1400px, 24px padding,
+     vw_assets.c) rather than from layout: reading a layout here would lay out the
+     whole page (a 5 000-row table, a large graph) while the script runs */
+  var avail = Math.max(200, Math.min(window.innerWidth - 20, 1400) - 50), s = Math.min(1, avail / w);
   var hh = Math.max(120, Math.min(h * s, window.innerHeight * 0.7));
   vp.style.height = Math.round(hh) + 'px';
   vp.style.width = Math.round(Math.min(avail, Math.max(w * s, 200))) + 'px';
