@@ -157,7 +157,7 @@ static json_t *page_data(const struct vw_html_ctx *c)
     json_object_set_new(d, "processes", json_integer(p));
     json_object_set_new(d, "v", vs);
     json_object_set_new(d, "causes", cs);
-    if (kept < r->nvert) {
+    if (p > 0 && kept < r->nvert) {
         char note[200];
         snprintf(note, sizeof note, "Per-process values are in the page for %zu of %zu vertices (at most %d values); report.json has them all.",
                  kept, r->nvert, MAX_PP_VALUES);

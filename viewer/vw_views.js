@@ -324,8 +324,8 @@ function drawPP(title, sub, x, inc, outliers, selRank, links) {
   if (sub) html.push('<p class="note">' + sub + '</p>');
   if (links) html.push('<p>' + links + '</p>');
   if (D.ppnote) html.push('<p class="note">' + esc(D.ppnote) + '</p>');
-  if (!x) {
-    html.push('<p class="missing">Per-process values of this vertex at ' + P + ' processes are not in the page or not in report.json.</p>');
+  if (!x || !x.length) {
+    html.push('<p class="missing">' + (P > 0 ? 'Per-process values at ' + P + ' processes are not in the page or not in report.json.' : 'The report has no run.') + '</p>');
     body.innerHTML = html.join('');
     return;
   }
