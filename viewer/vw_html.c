@@ -57,8 +57,9 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     }
     vw_puts(o, "</p><div class=\"gsearch\"><input type=\"search\" id=\"gsearch\" placeholder=\"search function, file, MPI call, rank, category\xE2\x80\xA6\" aria-label=\"search the report\" autocomplete=\"off\"><ol id=\"gresults\" hidden></ol></div><nav>");
     if (json_is_object(json_object_get(r->root, "comparison"))) vw_puts(o, "<a href=\"#comparison\">Before/after</a>");
-    vw_puts(o, "<a href=\"#causes\">Root causes</a><a href=\"#runs\">Runs</a><a href=\"#scaling\">Scaling</a>"
+    vw_puts(o, "<a href=\"#causes\">Root causes</a><a href=\"#runs\">Runs</a>"
                "<a href=\"#calltree\">Call tree</a><a href=\"#flat\">Flat</a><a href=\"#perprocess\">Per process</a><a href=\"#source\">Source</a>"
+               "<a href=\"#scaling\">Scaling</a>"
                "<a href=\"#imbalance\">Imbalance</a><a href=\"#communication\">Communication</a><a href=\"#psg\">Graph</a>"
                "<a href=\"#vertices\">Vertices</a><a href=\"#quality\">Data quality</a></nav></header><main>");
     unsigned char *plotted = calloc(r->nvert ? r->nvert : 1, 1);

@@ -20,7 +20,8 @@ void vw_html_views(struct vw_out *o, const struct vw_html_ctx *c)
               p, p == 1 ? "" : "es");
     vw_puts(o, "<section id=\"flat\"><h2>Flat and bottom-up</h2><p class=\"note\">Time summed over every calling context, "
                "at the largest run: by function (an MPI call counts as its own function), by loop or line, by MPI call. "
-               "Click a header to sort; &#9656; opens the calling contexts (bottom-up: where the time was spent from).</p>"
+               "Click a header to sort; &#9656; opens a row bottom-up: a function or MPI call into the places it is called from, "
+               "a loop or line into its calling contexts.</p>"
                "<div class=\"toolbar\" role=\"tablist\"><button type=\"button\" class=\"tab\" data-flat=\"function\">by function</button>"
                "<button type=\"button\" class=\"tab\" data-flat=\"line\">by loop or line</button>"
                "<button type=\"button\" class=\"tab\" data-flat=\"mpi\">by MPI call</button></div>"

@@ -237,6 +237,25 @@ function ctxLabel(v) {
   if (names.length > 5) names = names.slice(0, 1).concat(['\u2026'], names.slice(-3));
   return names.join(' \u203A ');
 }
+/* Bottom-up, one level: where a function or MPI call is called from.  Each member
+   goes to the call site above its topmost instance in the group (a function's
+   CALL vertex; an MPI call's own vertex, which its caller holds), so the callers'
+   exclusive times add up to the row's; inclusive: each topmost instance once. */
+function callers(type, G) {
+  var grp = groups(type).grp, by = {}, list = [];
+  G.members.forEach(function (v) {
+    var top = v;
+    for (var u = V[v].p; u >= 0; u = V[u].p) if (grp[u] === G.id) top = u;
+    var site = type === 'mpi' ? top : V[top].p;
+    var fn = site >= 0 ? (V[site].f || V[site].n) : '(program start)', loc = site >= 0 ? locOf(site) : '';
+    var key = fn + '\u0001' + loc, c = by[key];
+    if (!c) { c = by[key] = {fn: fn, loc: loc, x: 0, inc: 0, n: 0, calls: 0, top: top, tops: {}}; list.push(c); }
+    c.x += excl(v);
+    c.calls += V[v].c || 0;
+    if (!c.tops[top]) { c.tops[top] = 1; c.inc += incl(top); c.n++; }
+  });
+  return list.sort(function (a, b) { return b.inc - a.inc; });
+}
 function drawFlat() {
   var t = byId('flattable');
   if (!t) return;
@@ -248,7 +267,12 @@ function drawFlat() {
     out.push('<tr data-g="' + g.id + '" id="flat-' + flatType + '-' + g.id + '"' + (g.id === flatSel ? ' class="sel"' : '') + '><td class="tn"><button type="button" class="tw" aria-expanded="' + (o ? 'true' : 'false') + '" aria-label="calling contexts">' +
       (o ? '\u25BE' : '\u25B8') + '</button><a href="#ppg-' + flatType + '-' + g.id + '" title="values per process">' + esc(g.name) + '</a></td><td class="loc">' + esc(g.loc) + '</td>' +
       num(g.x, 'excl') + num(TOTAL > 0 ? 100 * g.x / TOTAL : null) + num(g.inc, 'incl') + num(g.xmax) + num(g.imb) + num(g.members.length) + num(g.calls || null) + '</tr>');
-    if (o) g.members.slice().sort(function (a, b) { return incl(b) - incl(a); }).forEach(function (v) {
+    if (o && flatType !== 'line') callers(flatType, g).forEach(function (c) {
+      out.push('<tr class="ctx caller" data-vx="' + c.top + '"><td class="tn" style="padding-left:26px">called from <a href="#pp-' + c.top + '" title="values per process">' + esc(c.fn) +
+        '</a> \u00B7 <a href="#tree-' + c.top + '" title="in the calling-context tree">tree</a></td><td class="loc">' + esc(c.loc) + '</td>' +
+        num(c.x) + num(TOTAL > 0 ? 100 * c.x / TOTAL : null) + num(c.inc) + '<td></td><td></td>' + num(c.n) + num(c.calls || null) + '</tr>');
+    });
+    else if (o) g.members.slice().sort(function (a, b) { return incl(b) - incl(a); }).forEach(function (v) {
       out.push('<tr class="ctx" data-vx="' + v + '"><td class="tn" style="padding-left:26px"><a href="#pp-' + v + '" title="values per process">' + esc(ctxLabel(v)) +
         '</a> \u00B7 <a href="#tree-' + v + '" title="in the calling-context tree">tree</a></td><td class="loc">' + esc(locOf(v)) + '</td>' +
         num(excl(v)) + num(TOTAL > 0 ? 100 * excl(v) / TOTAL : null) + num(incl(v)) + num(V[v].x[1]) + '<td></td><td></td>' + num(V[v].c || null) + '</tr>');

@@ -81,6 +81,23 @@ class Report:
             g[self.function_key(i)] = g.get(self.function_key(i), 0.0) + self.excl[i]
         return g
 
+    def callers(self, fn):
+        """function -> exclusive seconds of fn's vertices under the call sites in it:
+        each vertex goes to the parent of its topmost ancestor-or-self in fn."""
+        out = {}
+        for i in range(self.n):
+            if self.function_key(i) != fn:
+                continue
+            top, u = i, self.parent[i]
+            while u is not None:
+                if self.function_key(u) == fn:
+                    top = u
+                u = self.parent[u]
+            site = top if self.V[i].get("kind") == "MPI" else self.parent[top]
+            name = (self.V[site].get("function") or self.V[site].get("name")) if site is not None else "(program start)"
+            out[name] = out.get(name, 0.0) + self.excl[i]
+        return out
+
     def line_time(self, file, line):
         return sum(self.excl[i] for i, v in enumerate(self.V)
                    if v.get("kind") != "FUNCTION" and v.get("file") == file and v.get("line") == line)
@@ -173,10 +190,16 @@ def run(d, rep_json, stem, check, with_source, hand_written=False):
             k = names.index(fn)
             gid = js(d, "return document.querySelectorAll('#flattable tbody tr:not(.ctx)')[arguments[0]].getAttribute('data-g')", k)
             d.find_element(By.CSS_SELECTOR, f"#flattable tbody tr[data-g='{gid}'] button.tw").click()
-            nctx = js(d, "var r = document.querySelector(\"#flattable tbody tr[data-g='\" + arguments[0] + \"']\"); var n = 0;"
-                         "for (r = r.nextElementSibling; r && r.classList.contains('ctx'); r = r.nextElementSibling) n++; return n", gid)
-            members = sum(1 for i in range(R.n) if R.function_key(i) == fn)
-            check(nctx == members, f"flat: {fn!r} opens to its {members} calling contexts ({nctx})")
+            sub = js(d, "var r = document.querySelector(\"#flattable tbody tr[data-g='\" + arguments[0] + \"']\"); var out = [];"
+                        "for (r = r.nextElementSibling; r && r.classList.contains('ctx'); r = r.nextElementSibling)"
+                        " out.push([r.cells[0].textContent, parseFloat(r.cells[2].getAttribute('data-v'))]); return out", gid)
+            want_callers = R.callers(fn)
+            got_callers = {}
+            for t, x in sub:   # a caller calling from several lines has a row per line
+                name = t.split(" \u00b7 ")[0].replace("called from ", "", 1)
+                got_callers[name] = got_callers.get(name, 0.0) + x
+            check(set(got_callers) == set(want_callers) and all(close(got_callers[k], want_callers[k], rel=1e-3) for k in want_callers),
+                  f"flat: {fn!r} opens bottom-up into its callers with their exclusive time {got_callers} = {want_callers}")
     th = d.find_element(By.XPATH, "//table[@id='flattable']/thead/tr/th[5]")
     th.click()
     rows = cells(d, "#flattable tbody tr:not(.ctx)")
