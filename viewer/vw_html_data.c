@@ -5,6 +5,7 @@
  * source of the functions.  The page computes inclusive times, groups and
  * medians from it; report.json stays the reference. */
 #include "vw_html.h"
+#include "vw_html_util.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,27 +15,9 @@
  * theirs (on a path or flagged, then by time) and the page says so. */
 #define MAX_PP_VALUES 1000000
 
-/* The metrics entry of v at exactly p processes (NULL if v has none there). */
-static const json_t *metrics_at(const json_t *v, long p)
-{
-    size_t i;
-    const json_t *m;
-    json_array_foreach(json_object_get(v, "metrics"), i, m)
-        if (vw_int(m, "processes", 0) == p) return m;
-    return NULL;
-}
-
 static json_t *real(double x)
 {
     return json_real(isfinite(x) ? x : 0.0);
-}
-
-struct pp_pick { size_t v; double key; };
-static int pp_pick_desc(const void *a, const void *b)
-{
-    const struct pp_pick *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? 1 : -1;
-    return (x->v > y->v) - (x->v < y->v);
 }
 
 /* keep[v] = 1 for the vertices whose per-process times are embedded */
@@ -50,15 +33,15 @@ static unsigned char *pp_keep(const struct vw_report *r, long p, size_t *kept)
         *kept = n;
         return keep;
     }
-    struct pp_pick *pk = malloc(n * sizeof *pk);
+    struct vw_pick *pk = malloc(n * sizeof *pk);
     if (!pk) { free(keep); return NULL; }
     for (size_t i = 0; i < n; i++) {
         const json_t *v = vw_vertex(r, (long)i);
-        double key = vw_dbl(metrics_at(v, p), "inclusive_mean_seconds", 0);
+        double key = vw_dbl(vw_metrics_at(v, p), "inclusive_mean_seconds", 0);
         if (r->on_path[i] || json_array_size(json_object_get(v, "flags")) > 0) key += 1e15;
-        pk[i] = (struct pp_pick){i, key};
+        pk[i] = (struct vw_pick){i, key};
     }
-    qsort(pk, n, sizeof *pk, pp_pick_desc);
+    qsort(pk, n, sizeof *pk, vw_pick_desc);
     size_t budget = MAX_PP_VALUES / (size_t)p;
     for (size_t k = 0; k < budget && k < n; k++) keep[pk[k].v] = 1;
     *kept = budget < n ? budget : n;
@@ -81,7 +64,7 @@ static long file_index(json_t *files, json_t *seen, const char *file)
 static json_t *vertex_entry(const struct vw_report *r, size_t i, long p, int with_pp, json_t *files, json_t *seen)
 {
     const json_t *v = vw_vertex(r, (long)i);
-    const json_t *m = metrics_at(v, p);
+    const json_t *m = vw_metrics_at(v, p);
     json_t *e = json_object();
     json_object_set_new(e, "p", json_integer(r->parent[i]));
     json_object_set_new(e, "k", json_string(vw_str(v, "kind", "")));

@@ -10,14 +10,6 @@
 #define MAX_SCALING_PLOTS 24     /* per-vertex scaling plots drawn */
 #define MAX_BAR_PLOTS 16         /* per-process bar charts drawn */
 
-struct pick { long v; double key; };
-static int pick_desc(const void *a, const void *b)
-{
-    const struct pick *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? 1 : -1;
-    return (x->v > y->v) - (x->v < y->v);
-}
-
 static const char *plot_legend =
     "<p class=\"legend\"><b class=\"lg-meas\">\xE2\x97\x8F</b> the series the model was fitted on "
     "<b class=\"lg-mean\">\xE2\x97\x8B</b> its companion (max or mean over ranks, named under each plot) "
@@ -28,7 +20,7 @@ void vw_html_scaling(struct vw_out *o, const struct vw_html_ctx *c, unsigned cha
 {
     const struct vw_report *r = c->r;
     size_t n = r->nvert;
-    struct pick *pk = malloc((n ? n : 1) * sizeof *pk);
+    struct vw_pick *pk = malloc((n ? n : 1) * sizeof *pk);
     if (!pk) return;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -39,9 +31,9 @@ void vw_html_scaling(struct vw_out *o, const struct vw_html_ctx *c, unsigned cha
         else if (vw_has_flag(v, "non_scalable")) key += 1e12;
         if (key <= 0) key = vw_dbl(vw_metrics_last(v), "time_max_seconds", 0) * 1e-6;
         if (key <= 0) continue;
-        pk[m++] = (struct pick){(long)i, key};
+        pk[m++] = (struct vw_pick){i, key};
     }
-    qsort(pk, m, sizeof *pk, pick_desc);
+    qsort(pk, m, sizeof *pk, vw_pick_desc);
     vw_puts(o, "<section id=\"scaling\"><h2>Scaling of vertices</h2>");
     if (m == 0) {
         vw_puts(o, "<p>Scaling plots need runs at two or more process counts.</p></section>");
@@ -54,13 +46,13 @@ void vw_html_scaling(struct vw_out *o, const struct vw_html_ctx *c, unsigned cha
     vw_puts(o, plot_legend);
     vw_puts(o, "<div class=\"plots\">");
     for (size_t k = 0; k < shown; k++) {
-        const json_t *v = vw_vertex(r, pk[k].v);
+        const json_t *v = vw_vertex(r, (long)pk[k].v);
         plotted[pk[k].v] = 1;
-        vw_printf(o, "<figure id=\"plot-v%ld\">", pk[k].v);
+        vw_printf(o, "<figure id=\"plot-v%zu\">", pk[k].v);
         const json_t *model = json_object_get(v, "model");
         const char *series = vw_str(model, "metric", "time_max_seconds");
         vw_plot_scaling(o, r, v, series);
-        vw_printf(o, "<figcaption><a href=\"#vrow-%ld\">#%ld</a> ", pk[k].v, pk[k].v);
+        vw_printf(o, "<figcaption><a href=\"#vrow-%zu\">#%zu</a> ", pk[k].v, pk[k].v);
         vw_html(o, vw_kind_prefix(v));
         vw_puts(o, " <b>");
         vw_html(o, vw_str(v, "name", ""));
@@ -109,7 +101,7 @@ void vw_html_imbalance(struct vw_out *o, const struct vw_html_ctx *c)
 {
     const struct vw_report *r = c->r;
     size_t n = r->nvert;
-    struct pick *pk = malloc((n ? n : 1) * sizeof *pk);
+    struct vw_pick *pk = malloc((n ? n : 1) * sizeof *pk);
     if (!pk) return;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -119,9 +111,9 @@ void vw_html_imbalance(struct vw_out *o, const struct vw_html_ctx *c)
         double imb = vw_dbl(mm, "imbalance", 0);
         int flagged = vw_has_flag(v, "imbalanced") || (vw_has_flag(v, "root_cause") && imb > 1.05);
         if (!flagged) continue;
-        pk[m++] = (struct pick){(long)i, (vw_dbl(mm, "time_max_seconds", 0) - vw_dbl(mm, "time_mean_seconds", 0))};
+        pk[m++] = (struct vw_pick){i, (vw_dbl(mm, "time_max_seconds", 0) - vw_dbl(mm, "time_mean_seconds", 0))};
     }
-    qsort(pk, m, sizeof *pk, pick_desc);
+    qsort(pk, m, sizeof *pk, vw_pick_desc);
     vw_puts(o, "<section id=\"imbalance\"><h2>Imbalanced vertices</h2>");
     if (m == 0) {
         vw_puts(o, "<p>No vertex is flagged as imbalanced (or per-process times were not kept).</p></section>");
@@ -132,11 +124,11 @@ void vw_html_imbalance(struct vw_out *o, const struct vw_html_ctx *c)
     vw_printf(o, "<p class=\"note\">Time per process at the largest count with per-process data; outliers in red, the dashed line is the mean. %zu of %zu shown, by time lost to imbalance (max − mean).</p><div class=\"plots\">",
               shown, m);
     for (size_t k = 0; k < shown; k++) {
-        const json_t *v = vw_vertex(r, pk[k].v);
+        const json_t *v = vw_vertex(r, (long)pk[k].v);
         const json_t *mm = metrics_with_pp(v);
-        vw_printf(o, "<figure id=\"bars-v%ld\">", pk[k].v);
+        vw_printf(o, "<figure id=\"bars-v%zu\">", pk[k].v);
         vw_plot_bars(o, mm);
-        vw_printf(o, "<figcaption><a href=\"#vrow-%ld\">#%ld</a> <b>", pk[k].v, pk[k].v);
+        vw_printf(o, "<figcaption><a href=\"#vrow-%zu\">#%zu</a> <b>", pk[k].v, pk[k].v);
         vw_html(o, vw_str(v, "name", ""));
         vw_puts(o, "</b> <span class=\"loc\">");
         vw_html_loc(o, vw_str(v, "file", ""), vw_int(v, "line", 0));

@@ -30,15 +30,6 @@ static int by_weight_desc(const void *x, const void *y)
     return c ? c : (a->a > b->a) - (a->a < b->a);
 }
 
-static const json_t *metrics_at(const json_t *v, long p)
-{
-    size_t i;
-    const json_t *m;
-    json_array_foreach(json_object_get(v, "metrics"), i, m)
-        if (vw_int(m, "processes", 0) == p) return m;
-    return NULL;
-}
-
 /* UTF-8 with invalid bytes replaced by U+FFFD (jansson takes valid UTF-8 only),
  * cut at MAX_LINE_COLS bytes on a character boundary, "…" after a cut. */
 static json_t *line_string(const char *s, size_t n)
@@ -49,14 +40,8 @@ static json_t *line_string(const char *s, size_t n)
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
     while (i < lim) {
-        unsigned c = p[i];
-        size_t k = c < 0x80 ? 1 : (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3 : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
-        int ok = k > 0 && i + k <= n;
-        for (size_t j = 1; ok && j < k; j++) ok = (p[i + j] & 0xC0) == 0x80;
-        if (ok && k == 3 && ((c == 0xE0 && p[i + 1] < 0xA0) || (c == 0xED && p[i + 1] >= 0xA0))) ok = 0;
-        if (ok && k == 4 && ((c == 0xF0 && p[i + 1] < 0x90) || (c == 0xF4 && p[i + 1] >= 0x90))) ok = 0;
-        if (c == 0) ok = 0;
-        if (ok) vw_write(&o, s + i, k);
+        size_t k = p[i] ? vw_utf8_len(p + i, n - i) : 0;   /* a NUL byte would end the string */
+        if (k) vw_write(&o, s + i, k);
         else { vw_puts(&o, "\xEF\xBF\xBD"); k = 1; }
         i += k;
     }
@@ -111,7 +96,7 @@ static struct extent *extents(const struct vw_report *r, size_t *n_out)
         for (k = 0; k < ne; k++)
             if (e[k].a == a && e[k].b == b && !strcmp(e[k].file, file)) break;
         if (k == ne) e[ne++] = (struct extent){file, vw_str(v, "function", vw_str(v, "name", "")), a, b, 0, a, -1, 0};
-        e[k].weight += vw_dbl(metrics_at(v, p), "inclusive_mean_seconds", 0);
+        e[k].weight += vw_dbl(vw_metrics_at(v, p), "inclusive_mean_seconds", 0);
     }
     size_t nfun = ne;
     for (size_t i = 0; i < n; i++) {
@@ -120,7 +105,7 @@ static struct extent *extents(const struct vw_report *r, size_t *n_out)
         long a = vw_int(v, "line", 0), b = vw_int(v, "last_line", a);
         if (!strcmp(vw_str(v, "kind", ""), "FUNCTION") || !*file || a <= 0) continue;
         if (b < a) b = a;
-        double w = vw_dbl(metrics_at(v, p), "time_mean_seconds", 0);
+        double w = vw_dbl(vw_metrics_at(v, p), "time_mean_seconds", 0);
         size_t k, best = ne;
         for (k = 0; k < nfun; k++)   /* the innermost function extent holding the line */
             if (e[k].a <= a && a <= e[k].b && !strcmp(e[k].file, file) &&

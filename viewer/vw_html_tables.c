@@ -63,14 +63,6 @@ static void numcell(struct vw_out *o, double v)
     vw_puts(o, "</td>");
 }
 
-struct row_pick { size_t v; double key; };
-static int row_pick_desc(const void *a, const void *b)
-{
-    const struct row_pick *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? 1 : -1;
-    return (x->v > y->v) - (x->v < y->v);
-}
-
 /* Rows of the vertex table: all of them up to MAX_TABLE_ROWS; above, the vertices
  * on paths and flagged ones, then by scaling loss and time (the order psg.dot keeps). */
 static unsigned char *table_rows(const struct vw_report *r, size_t *nrows)
@@ -83,7 +75,7 @@ static unsigned char *table_rows(const struct vw_report *r, size_t *nrows)
         *nrows = n;
         return row;
     }
-    struct row_pick *pk = malloc(n * sizeof *pk);
+    struct vw_pick *pk = malloc(n * sizeof *pk);
     if (!pk) { free(row); return NULL; }
     for (size_t i = 0; i < n; i++) {
         const json_t *v = vw_vertex(r, (long)i);
@@ -91,9 +83,9 @@ static unsigned char *table_rows(const struct vw_report *r, size_t *nrows)
         double key = vw_dbl(vw_metrics_last(v), "time_max_seconds", 0);
         if (loss > 0) key += 1e12 + loss;
         if (r->on_path[i] || json_array_size(json_object_get(v, "flags")) > 0) key += 1e15;
-        pk[i] = (struct row_pick){i, key};
+        pk[i] = (struct vw_pick){i, key};
     }
-    qsort(pk, n, sizeof *pk, row_pick_desc);
+    qsort(pk, n, sizeof *pk, vw_pick_desc);
     for (size_t k = 0; k < MAX_TABLE_ROWS; k++) row[pk[k].v] = 1;
     free(pk);
     *nrows = MAX_TABLE_ROWS;

@@ -1,5 +1,6 @@
 /* vw_html_util.c — HTML helpers shared by the section writers of index.html:
- * a source location, an inline graphviz SVG, a bounded list of integers. */
+ * a source location, an inline graphviz SVG, a bounded list of integers, the
+ * order of the vertices a section shows first. */
 #include "vw_html_util.h"
 #include <string.h>
 
@@ -29,4 +30,11 @@ void vw_html_int_list(struct vw_out *o, const json_t *arr, size_t max)
         vw_printf(o, "%s%lld", i ? ", " : "", (long long)json_integer_value(x));
     }
     if (n == 0) vw_puts(o, "–");
+}
+
+int vw_pick_desc(const void *a, const void *b)
+{
+    const struct vw_pick *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? 1 : -1;
+    return (x->v > y->v) - (x->v < y->v);
 }

@@ -11,4 +11,8 @@ VW_HIDDEN void vw_html_loc(struct vw_out *o, const char *file, long line);
 VW_HIDDEN void vw_html_inline_svg(struct vw_out *o, const char *svg);
 /* Comma-separated integers, at most max, then "… (N in all)"; "–" when empty. */
 VW_HIDDEN void vw_html_int_list(struct vw_out *o, const json_t *arr, size_t max);
+/* A vertex with a sort key, for choosing the vertices a section shows first. */
+struct vw_pick { size_t v; double key; };
+/* qsort order: key descending, then vertex index ascending (deterministic output). */
+VW_HIDDEN int vw_pick_desc(const void *a, const void *b);
 #endif
