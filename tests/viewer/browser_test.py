@@ -12,6 +12,7 @@ Usage: browser_test.py REPORT_DIR SCREENSHOT.png [--category C] [--location L]
                        [--search TEXT] [--no-source] [--views REPORT.json]
                        [--render SCALANA_VIEW] [--source-path OLD=NEW] [--hand-written]"""
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -45,6 +46,41 @@ def make_driver(profile):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
 
 
+@contextlib.contextmanager
+def chromium():
+    """A headless Chromium with a fresh profile, removed afterwards; exit 77 (skip)
+    when chromium or chromium-driver is not installed."""
+    if not os.path.exists("/usr/bin/chromium") or not os.path.exists("/usr/bin/chromedriver"):
+        print("chromium or chromium-driver not installed: skipped")
+        sys.exit(77)
+    profile = tempfile.mkdtemp(prefix="scalana-chromium-")
+    driver = make_driver(profile)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def network_requests(driver, page_url):
+    """The URLs the page asked for since the log was last read (the DevTools
+    network log), other than the page itself and data: URLs."""
+    reqs = []
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg.get("method") == "Network.requestWillBeSent":
+            u = msg["params"]["request"]["url"]
+            if u != page_url and not u.startswith("data:"):
+                reqs.append(u)
+    return reqs
+
+
+def finish():
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        sys.exit(1)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("report_dir")
@@ -64,16 +100,11 @@ def main():
     if a.render:
         cmd = [a.render, "-q", "-o", a.report_dir] + [x for sp in a.source_path for x in ("--source-path", sp)] + [a.views]
         subprocess.run(cmd, check=True)
-    if not os.path.exists("/usr/bin/chromium") or not os.path.exists("/usr/bin/chromedriver"):
-        print("chromium or chromium-driver not installed: skipped")
-        sys.exit(77)
     report_dir = os.path.abspath(a.report_dir)
     shot = a.screenshot
     category, location = a.category, a.location
     url = "file://" + os.path.join(report_dir, "index.html")
-    profile = tempfile.mkdtemp(prefix="scalana-chromium-")
-    driver = make_driver(profile)
-    try:
+    with chromium() as driver:
         driver.get("about:blank")
         driver.get_log("performance")   # drop the start-up page's own requests
         driver.get_log("browser")
@@ -169,21 +200,9 @@ def main():
         # no network requests: performance entries and the DevTools network log
         res = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         check(res == [], f"no resource fetches ({res[:3]})")
-        perf = driver.get_log("performance")
-        reqs = []
-        for entry in perf:
-            msg = json.loads(entry["message"])["message"]
-            if msg.get("method") == "Network.requestWillBeSent":
-                u = msg["params"]["request"]["url"]
-                if u != url and not u.startswith("data:"):
-                    reqs.append(u)
+        reqs = network_requests(driver, url)
         check(reqs == [], f"no network requests ({reqs[:3]})")
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        sys.exit(1)
+    finish()
 
 
 if __name__ == "__main__":

@@ -6,23 +6,15 @@ flat table and sort, the tree expanded and collapsed, searches run; the page mus
 log no error and make no request.  Usage: views_smoke.py REPORT_DIR..."""
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
-from browser_test import make_driver
-
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+from browser_test import check, chromium, finish, network_requests
 
 
 def exercise(d, url):
+    d.get("about:blank")
+    d.get_log("performance")   # drop the blank page's own requests
     d.get(url)
     time.sleep(0.3)
     n = d.execute_script("return window.SCALANA_DATA ? SCALANA_DATA.v.length : -1")
@@ -49,24 +41,15 @@ def exercise(d, url):
     errors = [l for l in d.get_log("browser") if l.get("level") in ("SEVERE", "ERROR")]
     check(not errors, f"{url}: no console errors" + ("" if not errors else ": " + json.dumps(errors)[:400]))
     res = d.execute_script("return performance.getEntriesByType('resource').map(function (e) { return e.name; })")
-    check(res == [], f"{url}: no request ({res[:3]})")
+    reqs = network_requests(d, url)
+    check(res == [] and reqs == [], f"{url}: no request ({(res + reqs)[:3]})")
 
 
 def main():
-    if not os.path.exists("/usr/bin/chromium") or not os.path.exists("/usr/bin/chromedriver"):
-        print("chromium or chromium-driver not installed: skipped")
-        sys.exit(77)
-    profile = tempfile.mkdtemp(prefix="scalana-chromium-")
-    d = make_driver(profile)
-    try:
+    with chromium() as d:
         for rd in sys.argv[1:]:
             exercise(d, "file://" + os.path.join(os.path.abspath(rd), "index.html"))
-    finally:
-        d.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        sys.exit(1)
+    finish()
 
 
 if __name__ == "__main__":
