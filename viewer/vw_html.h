@@ -27,6 +27,10 @@ VW_HIDDEN void vw_html_views(struct vw_out *o, const struct vw_html_ctx *c);
  * vertices at the largest process count, causes, function sources; sets o->failed
  * when out of memory.  Its keys: docs/viewer.md. */
 VW_HIDDEN void vw_html_data(struct vw_out *o, const struct vw_html_ctx *c);
+/* The same with at most max_values per-process numbers (vw_html_data: 1 000 000);
+ * past it the vertices on paths or flagged, then by inclusive time, keep theirs,
+ * with their inclusive ones ("pi"), and "ppnote" says so. */
+VW_HIDDEN void vw_html_data_bounded(struct vw_out *o, const struct vw_html_ctx *c, size_t max_values);
 /* vw_html_source.c: the source of each function of the report, heaviest first
  * ([{s: file index in seen, fn, a, b, first, lines[], note}]), bounded. */
 VW_HIDDEN json_t *vw_html_sources(const struct vw_html_ctx *c, const json_t *seen);

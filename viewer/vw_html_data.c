@@ -20,15 +20,16 @@ static json_t *real(double x)
     return json_real(isfinite(x) ? x : 0.0);
 }
 
-/* keep[v] = 1 for the vertices whose per-process times are embedded */
-static unsigned char *pp_keep(const struct vw_report *r, long p, size_t *kept)
+/* keep[v] = 1 for the vertices whose per-process times are embedded, at most
+ * max_values numbers in all */
+static unsigned char *pp_keep(const struct vw_report *r, long p, size_t max_values, size_t *kept)
 {
     size_t n = r->nvert;
     unsigned char *keep = calloc(n ? n : 1, 1);
     if (!keep) return NULL;
     *kept = 0;
     if (p <= 0) return keep;
-    if ((size_t)p * n <= MAX_PP_VALUES) {
+    if ((size_t)p * n <= max_values) {
         memset(keep, 1, n);
         *kept = n;
         return keep;
@@ -42,11 +43,68 @@ static unsigned char *pp_keep(const struct vw_report *r, long p, size_t *kept)
         pk[i] = (struct vw_pick){i, key};
     }
     qsort(pk, n, sizeof *pk, vw_pick_desc);
-    size_t budget = MAX_PP_VALUES / (size_t)p;
+    /* each kept vertex carries its exclusive and its inclusive values ("pi"):
+     * the page cannot add up a subtree of which it lacks a part */
+    size_t budget = max_values / (2 * (size_t)p);
     for (size_t k = 0; k < budget && k < n; k++) keep[pk[k].v] = 1;
     *kept = budget < n ? budget : n;
     free(pk);
     return keep;
+}
+
+/* Inclusive seconds per process of the kept vertices: their subtree's exclusive
+ * times added up, in one depth-first walk with an accumulator per vertex on the
+ * current path (depth x p doubles; not done above 4 * MAX_PP_VALUES of them).
+ * pi[v] is NULL when v is not kept or a vertex under it lacks per-process times. */
+static json_t **inclusive_pp(const struct vw_report *r, long p, const unsigned char *keep)
+{
+    size_t n = r->nvert;
+    json_t **pi = calloc(n ? n : 1, sizeof *pi);
+    struct frame { int v, child, ok; } *st = malloc((n ? n : 1) * sizeof *st);
+    double **acc = calloc(n ? n : 1, sizeof *acc);   /* acc[d]: the frame at depth d */
+    if (!pi || !st || !acc || p <= 0) goto out;
+    size_t maxdepth = 4 * (size_t)MAX_PP_VALUES / (size_t)p;
+    for (size_t root = 0; root < n; root++) {
+        if (r->parent[root] >= 0) continue;
+        size_t sp = 0;
+        st[sp++] = (struct frame){(int)root, -2, 1};
+        while (sp > 0) {
+            struct frame *f = &st[sp - 1];
+            double *a = acc[sp - 1];
+            if (f->child == -2) {   /* first visit: the vertex's own times */
+                if (!a) {   /* too deep for the bound, or no memory: the vertices done so far keep theirs */
+                    if (sp > maxdepth || !(a = acc[sp - 1] = malloc((size_t)p * sizeof *a))) goto out;
+                }
+                const json_t *m = vw_metrics_at(vw_vertex(r, f->v), p);
+                const json_t *pp = json_object_get(m, "per_process_seconds");
+                for (long k = 0; k < p; k++) a[k] = m ? json_number_value(json_array_get(pp, (size_t)k)) : 0.0;
+                if (m && json_array_size(pp) != (size_t)p) f->ok = 0;
+                f->child = r->children_first[f->v];
+            }
+            if (f->child >= 0) {
+                int ch = f->child;
+                f->child = r->children_next[ch];
+                st[sp++] = (struct frame){ch, -2, 1};
+                continue;
+            }
+            if (keep[f->v] && f->ok) {
+                json_t *arr = json_array();
+                for (long k = 0; arr && k < p; k++) json_array_append_new(arr, real(a[k]));
+                pi[f->v] = arr;
+            }
+            sp--;
+            if (sp > 0) {
+                double *up = acc[sp - 1];
+                for (long k = 0; k < p; k++) up[k] += a[k];
+                if (!f->ok) st[sp - 1].ok = 0;
+            }
+        }
+    }
+out:
+    for (size_t d = 0; acc && d < n; d++) free(acc[d]);
+    free(acc);
+    free(st);
+    return pi;
 }
 
 /* Index of file in files[] (appended when new); -1 for no file. */
@@ -61,7 +119,7 @@ static long file_index(json_t *files, json_t *seen, const char *file)
     return k;
 }
 
-static json_t *vertex_entry(const struct vw_report *r, size_t i, long p, int with_pp, json_t *files, json_t *seen)
+static json_t *vertex_entry(const struct vw_report *r, size_t i, long p, int with_pp, json_t *pi, json_t *files, json_t *seen)
 {
     const json_t *v = vw_vertex(r, (long)i);
     const json_t *m = vw_metrics_at(v, p);
@@ -95,6 +153,7 @@ static json_t *vertex_entry(const struct vw_report *r, size_t i, long p, int wit
         json_object_set_new(e, "pp", json_null());   /* not measured at this count: zero everywhere */
     }
     /* else: no "pp": kept out of report.json or of the page (see ppnote) */
+    if (pi) json_object_set_new(e, "pi", pi);
     return e;
 }
 
@@ -119,21 +178,24 @@ static json_t *cause_entry(const json_t *rc, size_t i)
 /* jansson refuses strings that are not UTF-8 (names come from report.json,
  * already valid); a failed json_string leaves a NULL we must not dereference:
  * json_object_set_new ignores NULL values, json_pack fails and returns NULL. */
-static json_t *page_data(const struct vw_html_ctx *c)
+static json_t *page_data(const struct vw_html_ctx *c, size_t max_values)
 {
     const struct vw_report *r = c->r;
     long p = r->largest_processes;
     size_t kept = 0;
-    unsigned char *keep = pp_keep(r, p, &kept);
+    unsigned char *keep = pp_keep(r, p, max_values, &kept);
     if (!keep) return NULL;
+    json_t **pi = kept < r->nvert ? inclusive_pp(r, p, keep) : NULL;
     json_t *d = json_object(), *files = json_array(), *seen = json_object(), *vs = json_array(), *cs = json_array();
     if (!d || !files || !seen || !vs || !cs) {
         json_decref(d); json_decref(files); json_decref(seen); json_decref(vs); json_decref(cs);
+        for (size_t i = 0; pi && i < r->nvert; i++) json_decref(pi[i]);
+        free(pi);
         free(keep);
         return NULL;
     }
     for (size_t i = 0; i < r->nvert; i++)
-        json_array_append_new(vs, vertex_entry(r, i, p, keep[i], files, seen));
+        json_array_append_new(vs, vertex_entry(r, i, p, keep[i], pi ? pi[i] : NULL, files, seen));
     size_t i;
     const json_t *rc;
     json_array_foreach(r->root_causes, i, rc) json_array_append_new(cs, cause_entry(rc, i));
@@ -142,20 +204,26 @@ static json_t *page_data(const struct vw_html_ctx *c)
     json_object_set_new(d, "causes", cs);
     if (p > 0 && kept < r->nvert) {
         char note[200];
-        snprintf(note, sizeof note, "Per-process values are in the page for %zu of %zu vertices (at most %d values); report.json has them all.",
-                 kept, r->nvert, MAX_PP_VALUES);
+        snprintf(note, sizeof note, "Per-process values are in the page for %zu of %zu vertices (at most %zu values); report.json has them all.",
+                 kept, r->nvert, max_values);
         json_object_set_new(d, "ppnote", json_string(note));
     }
     json_object_set_new(d, "src", vw_html_sources(c, seen));
     json_object_set_new(d, "files", files);
     json_decref(seen);
+    free(pi);
     free(keep);
     return d;
 }
 
 void vw_html_data(struct vw_out *o, const struct vw_html_ctx *c)
 {
-    json_t *d = page_data(c);
+    vw_html_data_bounded(o, c, MAX_PP_VALUES);
+}
+
+void vw_html_data_bounded(struct vw_out *o, const struct vw_html_ctx *c, size_t max_values)
+{
+    json_t *d = page_data(c, max_values);
     char *s = d ? json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(7)) : NULL;
     json_decref(d);
     if (!s) { o->failed = 1; return; }

@@ -50,6 +50,8 @@ post.forEach(function (v) {
   });
   ppi[v] = a;
 });
+/* a page bounded in size carries the inclusive values of the vertices it keeps */
+for (i = 0; i < N; i++) if (V[i].pi) ppi[i] = V[i].pi;
 /* 100 %: the roots' inclusive time (for a real run, the sum of all exclusive times) */
 var TOTAL = 0, SUMX = 0;
 roots.forEach(function (r) { TOTAL += incl(r); });

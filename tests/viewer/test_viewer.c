@@ -16,6 +16,7 @@
 #include <graphviz/cgraph.h>
 #include "viewer.h"
 #include "vw_internal.h"
+#include "vw_html.h"
 
 static const char *fixtures, *big_report, *out_root;
 
@@ -525,6 +526,33 @@ static void test_views_data(void **state)
     assert_non_null(strstr(json_string_value(json_object_get(gone, "note")), "Source file not found: /nonexistent/gone.c"));
     json_decref(d);
     free(html);
+
+    /* bounded to 4 per-process numbers: one vertex (2 processes, exclusive and
+     * inclusive) keeps its values, the root (inclusive 1.5 s, ahead of the loop's
+     * 1.5 s by its index), with the inclusive ones of its subtree */
+    rep = json_loads(text, 0, &je);
+    struct vw_report vr;
+    assert_int_equal(vw_report_open(&vr, rep, err, sizeof err), 0);
+    struct vw_html_ctx ctx = {&vr, &o, NULL, NULL, NULL};
+    struct vw_out mo;
+    vw_out_init_mem(&mo);
+    vw_html_data_bounded(&mo, &ctx, 4);
+    assert_false(vw_out_error(&mo));
+    b = strchr(mo.buf, '>') + 1;
+    d = json_loadb(b, (size_t)(strstr(b, "</div>") - b), 0, &je);
+    if (!d) fail_msg("bounded data: %s", je.text);
+    json_t *v0 = json_array_get(json_object_get(d, "v"), 0), *v1 = json_array_get(json_object_get(d, "v"), 1);
+    json_t *pi = json_object_get(v0, "pi");
+    assert_int_equal(json_array_size(pi), 2);
+    assert_true(json_real_value(json_array_get(pi, 0)) == 1.0 && json_real_value(json_array_get(pi, 1)) == 2.0);
+    assert_int_equal(json_array_size(json_object_get(v0, "pp")), 2);
+    assert_null(json_object_get(v1, "pp"));
+    assert_null(json_object_get(v1, "pi"));
+    assert_non_null(strstr(json_string_value(json_object_get(d, "ppnote")), "for 1 of 3 vertices (at most 4 values)"));
+    json_decref(d);
+    vw_out_free(&mo);
+    vw_report_close(&vr);
+    json_decref(rep);
 }
 
 int main(int argc, char **argv)
