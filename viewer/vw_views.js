@@ -324,23 +324,30 @@ function causeRoles() {
   });
   return roles;
 }
+/* One bar per process; above MAXBARS processes a bar shows the largest value
+   of a block of consecutive ranks (as the page's imbalance plots do). */
+var MAXBARS = 512;
 function chart(x, inc, outl, selRank) {
   var n = x.length, W = 620, H = 200, L = 44, B = 22, T = 8, w = W - L - 8, h = H - B - T;
-  var mx = 0, k;
+  var per = Math.ceil(n / MAXBARS), nb = Math.ceil(n / per);
+  var mx = 0, k, j;
   for (k = 0; k < n; k++) mx = Math.max(mx, inc ? inc[k] : 0, x[k]);
   if (!(mx > 0)) mx = 1;
-  var bw = w / n, out = ['<svg class="ppchart" id="ppchart" viewBox="0 0 ' + W + ' ' + H + '" width="' + W + '" height="' + H + '" role="img" aria-label="time per process">'];
+  var bw = w / nb, out = ['<svg class="ppchart" id="ppchart" viewBox="0 0 ' + W + ' ' + H + '" width="' + W + '" height="' + H + '" role="img" aria-label="time per process">'];
   out.push('<rect class="frame" x="' + L + '" y="' + T + '" width="' + w + '" height="' + h + '"/>');
-  for (k = 0; k < n; k++) {
-    var xx = L + k * bw, bwid = Math.max(bw - (bw > 3 ? 1 : 0), 0.5);
-    if (inc) out.push('<rect class="bi" x="' + xx.toFixed(2) + '" y="' + (T + h - h * inc[k] / mx).toFixed(2) + '" width="' + bwid.toFixed(2) + '" height="' + (h * inc[k] / mx).toFixed(2) + '"><title>rank ' + k + ': inclusive ' + fmt(inc[k]) + ' s</title></rect>');
-    out.push('<rect class="bx' + (outl[k] ? ' outlier' : '') + '" x="' + xx.toFixed(2) + '" y="' + (T + h - h * x[k] / mx).toFixed(2) + '" width="' + bwid.toFixed(2) + '" height="' + (h * x[k] / mx).toFixed(2) + '"><title>rank ' + k + ': exclusive ' + fmt(x[k]) + ' s</title></rect>');
-    if (k === selRank) out.push('<rect class="selbar" x="' + xx.toFixed(2) + '" y="' + T + '" width="' + bwid.toFixed(2) + '" height="' + h + '"/>');
+  for (j = 0; j < nb; j++) {
+    var lo = j * per, hi = Math.min(n, lo + per) - 1, bx = 0, bi = 0, bo = false;
+    for (k = lo; k <= hi; k++) { bx = Math.max(bx, x[k]); if (inc) bi = Math.max(bi, inc[k]); if (outl[k]) bo = true; }
+    var who = lo === hi ? 'rank ' + lo : 'ranks ' + lo + '\u2013' + hi + ', largest';
+    var xx = L + j * bw, bwid = Math.max(bw - (bw > 3 ? 1 : 0), 0.5);
+    if (inc) out.push('<rect class="bi" x="' + xx.toFixed(2) + '" y="' + (T + h - h * bi / mx).toFixed(2) + '" width="' + bwid.toFixed(2) + '" height="' + (h * bi / mx).toFixed(2) + '"><title>' + who + ': inclusive ' + fmt(bi) + ' s</title></rect>');
+    out.push('<rect class="bx' + (bo ? ' outlier' : '') + '" x="' + xx.toFixed(2) + '" y="' + (T + h - h * bx / mx).toFixed(2) + '" width="' + bwid.toFixed(2) + '" height="' + (h * bx / mx).toFixed(2) + '"><title>' + who + ': exclusive ' + fmt(bx) + ' s</title></rect>');
+    if (selRank >= lo && selRank <= hi) out.push('<rect class="selbar" x="' + xx.toFixed(2) + '" y="' + T + '" width="' + bwid.toFixed(2) + '" height="' + h + '"/>');
   }
   var s = stats(inc || x);
   if (s) { var my = T + h - h * s.mean / mx; out.push('<line class="mean" x1="' + L + '" x2="' + (L + w) + '" y1="' + my.toFixed(2) + '" y2="' + my.toFixed(2) + '"/>'); }
   out.push('<text x="' + (L - 4) + '" y="' + (T + 8) + '" text-anchor="end">' + fmt(mx) + ' s</text><text x="' + (L - 4) + '" y="' + (T + h) + '" text-anchor="end">0</text>');
-  out.push('<text x="' + L + '" y="' + (H - 6) + '">rank 0</text><text x="' + (L + w) + '" y="' + (H - 6) + '" text-anchor="end">rank ' + (n - 1) + '</text></svg>');
+  out.push('<text x="' + L + '" y="' + (H - 6) + '">rank 0</text><text x="' + (L + w) + '" y="' + (H - 6) + '" text-anchor="end">rank ' + (n - 1) + (per > 1 ? ' (a bar: ' + per + ' ranks)' : '') + '</text></svg>');
   return out.join('');
 }
 function drawPP(title, sub, x, inc, outliers, selRank, links) {
