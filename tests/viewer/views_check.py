@@ -5,7 +5,7 @@ with one computed here from report.json itself, at the largest process count:
   tree     the root's inclusive time is report.json's and the total of all
            exclusive times; the #1 cause's vertex is open on the first view with
            its exclusive time and its per-process inclusive min/median/max;
-           collapse, open one level, expand all give the right row counts;
+           collapse, open one level, expand all, hot path give the right rows;
   flat     by function (an MPI call counts as its own): rows sorted by exclusive
            time, each row's time is the sum over its vertices, the #1 cause's
            function among the top 5; sorted by inclusive time the first row holds
@@ -48,7 +48,7 @@ class Report:
                 self.kids[p].append(i)
         self.roots = [i for i, p in enumerate(self.parent) if p is None]
         self.m = [next((m for m in v.get("metrics", []) if m.get("processes") == self.P), None) for v in self.V]
-        self.excl = [m["time_mean_seconds"] if m else 0.0 for m in self.m]
+        self.excl = [m.get("time_mean_seconds", 0.0) if m else 0.0 for m in self.m]
         self.total = sum(self.excl)
         self.pp = [(m.get("per_process_seconds") if m else [0.0] * self.P) for m in self.m]
         self.ppi = [None] * self.n
@@ -68,6 +68,31 @@ class Report:
             else:
                 out.append(v)
         return out
+
+    def incl(self, i):
+        return self.m[i].get("inclusive_mean_seconds", 0.0) if self.m[i] else 0.0
+
+    def hot_path_rows(self):
+        """The tree's rows after "hot path", in order: from each root the child with
+        the largest inclusive time opened while it holds at least half of its parent's."""
+        opened = set()
+        for r in self.roots:
+            v = r
+            while True:
+                opened.add(v)
+                if not self.kids[v]:
+                    break
+                best = max(self.kids[v], key=self.incl)   # the first of equals, as the page
+                if not (self.incl(best) >= 0.5 * self.incl(v)) or self.incl(best) <= 0:
+                    break
+                v = best
+        rows, st = [], list(reversed(self.roots))
+        while st:
+            v = st.pop()
+            rows.append(v)
+            if v in opened:
+                st.extend(reversed(self.kids[v]))
+        return rows
 
     def function_key(self, i):
         v = self.V[i]
@@ -139,7 +164,7 @@ def run(d, rep_json, stem, check, with_source, hand_written=False):
     root = R.roots[0]
     row = cells(d, f"#cct tbody tr[data-vx='{root}']")
     check(len(row) == 1, f"tree: root #{root} is a row")
-    incl_root = R.m[root]["inclusive_mean_seconds"] if R.m[root] else 0.0
+    incl_root = R.incl(root)
     if row:
         check(close(row[0][2][1], incl_root), f"tree: root inclusive {row[0][2][1]} = report.json's {incl_root}")
         if not hand_written:   # a real run's times add up; the fixture's are written by hand
@@ -166,6 +191,9 @@ def run(d, rep_json, stem, check, with_source, hand_written=False):
     n_rows = js(d, "return document.querySelectorAll('#cct tbody tr').length")
     check(n_rows == R.n, f"tree: expand all shows all {R.n} vertices ({n_rows})")
     d.find_element(By.ID, "cct-hot").click()
+    shown = js(d, "return Array.from(document.querySelectorAll('#cct tbody tr')).map(function (r) { return +r.getAttribute('data-vx'); })")
+    want = R.hot_path_rows()
+    check(shown == want, f"tree: hot path shows {len(shown)} rows, the path of the largest child while it holds half of its parent ({len(want)})")
     if cv is not None:
         go(d, f"#tree-{cv}")
         sel = js(d, "var r = document.querySelector('#cct tr.sel'); return r ? r.getAttribute('data-vx') : null")
