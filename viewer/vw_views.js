@@ -515,21 +515,38 @@ function search(q) {
 function initSearch() {
   var box = byId('gsearch'), list = byId('gresults');
   if (!box || !list) return;
-  var cur = [];
+  var cur = [], at = 0;
+  function mark() {
+    Array.prototype.forEach.call(list.children, function (li, k) { li.classList.toggle('sel', k === at); });
+    if (list.children[at]) list.children[at].scrollIntoView({block: 'nearest'});
+  }
   function draw() {
     cur = search(box.value);
-    list.innerHTML = cur.map(function (e, k) {
-      return '<li' + (k === 0 ? ' class="sel"' : '') + '><a href="' + e.hash + '"><span class="rkind">' + esc(e.kind) + '</span>' + esc(e.text) + ' <span class="note">' + esc(e.more || '') + '</span></a>' +
+    at = 0;
+    list.innerHTML = cur.map(function (e) {
+      return '<li><a href="' + e.hash + '"><span class="rkind">' + esc(e.kind) + '</span>' + esc(e.text) + ' <span class="note">' + esc(e.more || '') + '</span></a>' +
         (e.alt ? '<a class="rmore" href="' + e.alt[1] + '">' + esc(e.alt[0]) + '</a>' : '') + '</li>';
     }).join('') || (box.value.trim() ? '<li class="note">no match</li>' : '');
     list.hidden = !box.value.trim();
+    if (cur.length) mark();
   }
   box.addEventListener('input', draw);
+  box.addEventListener('focus', function () { if (box.value.trim()) list.hidden = false; });
   box.addEventListener('keydown', function (e) {
-    if (e.key === 'Enter' && cur.length) { e.preventDefault(); go(cur[0].hash); list.hidden = true; }
-    if (e.key === 'Escape') list.hidden = true;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      if (!cur.length) return;
+      e.preventDefault();
+      at = (at + (e.key === 'ArrowDown' ? 1 : cur.length - 1)) % cur.length;
+      mark();
+    } else if (e.key === 'Enter' && cur.length) { e.preventDefault(); go(cur[at].hash); list.hidden = true; }
+    else if (e.key === 'Escape') list.hidden = true;
   });
-  list.addEventListener('click', function (e) { var a = e.target.closest('a'); if (a) { list.hidden = true; } });
+  list.addEventListener('click', function (e) {
+    var a = e.target.closest('a');
+    if (!a) return;
+    list.hidden = true;
+    if (a.getAttribute('href') === location.hash) { e.preventDefault(); route(); }   /* the same view again */
+  });
   document.addEventListener('click', function (e) { if (!e.target.closest('.gsearch')) list.hidden = true; });
 }
 function go(hash) { if (location.hash === hash) route(); else location.hash = hash; }

@@ -356,6 +356,13 @@ def run(d, rep_json, stem, check, with_source, hand_written=False):
                 time.sleep(0.3)
                 head = d.find_element(By.ID, "srchead").text
                 check(cfile in head, f"search: the file result shows its source ({head!r})")
+        if fn:   # the keyboard: the second result by arrow down and Enter; Enter again on the same view
+            res = search(fn)
+            if len(res) >= 2:
+                box.send_keys(Keys.ARROW_DOWN)
+                box.send_keys(Keys.ENTER)
+                time.sleep(0.3)
+                check(js(d, "return location.hash") == res[1][2], f"search: arrow down and Enter open the second result {res[1][2]}")
     ops = sorted({v.get("operation") or v.get("name") for v in R.V if v.get("kind") == "MPI"})
     if ops:
         res = search(ops[0])
