@@ -52,7 +52,7 @@ EXTERNAL = {
 # input), never meant as files of the repository.
 EXAMPLES = {
     "relax.c", "foo.c", "f.c", "f.cpp", "t.c", "functor.cpp", "app.ll", "input.ll", "in.ll", "t.ll",
-    "solver.cpp", "solver.f90",
+    "solver.cpp", "solver.f90", "file.c",
     "MPI1/PIC/../../common/x.c",  # a path as the PRK kernels' builds write it
 }
 SOURCE_COMMENTS = {
