@@ -125,3 +125,8 @@ void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank
         if (v->cpu_count != v->count) x->cpu_exact = 0;
     }
 }
+
+struct an_interval *an_run_interval(struct an_run *r, uint32_t prev, uint32_t next)
+{
+    return interval_get(r, prev, next);
+}

@@ -3,6 +3,7 @@
  * attributes every rank's profile to the PPG, then models, backtracks and
  * writes report.json, the viewer's files and the terminal summary. */
 #include "analyzer.h"
+#include "par.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -290,6 +291,8 @@ static void read_ranks(struct reader *rd, struct an_run *r, const char *dir, cha
         if (ok[k] <= 0) continue;
         uint32_t bad = 0;
         for (uint32_t i = 0; i < pf[k].header.rank_count; i++) {
+            /* with several analyzer processes, each reads its slice of the ranks (par.h) */
+            if (!an_par_mine(pf[k].header.first_rank + i, r->P)) continue;
             struct prf_rank_data d;
             memset(&d, 0, sizeof d);
             int rc = prf_file_read_rank(&pf[k], i, &d, err, sizeof err);
@@ -372,7 +375,8 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         if (r->info.sampler) snprintf(r->sampler, sizeof r->sampler, "%s", r->info.sampler);
         if (r->info.sample_period_ns) r->period_s = r->info.sample_period_ns * 1e-9;
         read_ranks(rd, r, dir, files, nf, pf, ok, total);
-        if (!r->bad && !r->present_count) {
+        /* (parallel: decided once the slices are combined, in analyse) */
+        if (an_par_size() == 1 && !r->bad && !r->present_count) {
             an_warn(a, "%s: no rank could be read; run skipped", dir);
             r->bad = 1;
         }
@@ -510,7 +514,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     memset(&rd, 0, sizeof rd);
     rd.a = &a;
     rd.dirs = dirs, rd.ndirs = ndirs;
-    a.echo_warnings = 1;
+    a.echo_warnings = an_par_rank() == 0;
     char **real = calloc((size_t)ndirs, sizeof *real);
     if (!real) abort();
     for (int i = 0; i < ndirs; i++) {
@@ -526,6 +530,22 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     }
     for (int i = 0; i < ndirs; i++) free(real[i]);
     free(real);
+    if (rd.ready) an_par_combine(&a); /* every process has the same runs: all are ready or none */
+    if (rd.ready && an_par_rank() != 0) {
+        /* the other analyzer processes are done: process 0 analyses the combined runs */
+        an_sym_free(rd.sym);
+        an_attr_ctx_free(&rd.ctx);
+        an_psg_free(&rd.psgx);
+        psg_graph_free(&rd.psg);
+        an_analysis_free(&a);
+        *status = 0;
+        return json_object();
+    }
+    for (int i = 0; an_par_size() > 1 && i < ndirs; i++)
+        if (!a.runs[i].bad && a.runs[i].P && !a.runs[i].present_count) {
+            an_warn(&a, "%s: no rank could be read; run skipped", dirs[i]);
+            a.runs[i].bad = 1;
+        }
     a.echo_warnings = 0;
     if (!rd.ready) {
         fprintf(stderr, "scalana-analyze: error: nothing to analyse (every run was skipped, see above)\n");
@@ -590,6 +610,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     an_find_root_causes(&a);
     a.phases = an_phases_json(&a);
 
+    if (a.peak_rss) a.peak_rss[0] = an_peak_rss_bytes(); /* this process's, up to the report */
     json_t *report = an_report_build(&a);
     an_sym_free(rd.sym);
     an_attr_ctx_free(&rd.ctx);
@@ -604,6 +625,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
  * dir; prints the summary unless quiet.  Returns 0 or the exit status. */
 static int write_report(const struct an_options *opt, json_t *report, const char *dir, int quiet)
 {
+    if (an_par_rank() != 0) return 0; /* process 0 writes the report */
     if (an_mkdir_p(dir) != 0) {
         fprintf(stderr, "scalana-analyze: error: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
@@ -660,6 +682,12 @@ int main(int argc, char **argv)
         an_options_free(&opt);
         return rc;
     }
+    /* under mpirun/srun with N > 1: N analyzer processes share the ranks (par.h) */
+    if (an_par_start() != 0) {
+        an_options_free(&opt);
+        return 1;
+    }
+    if (an_par_rank() != 0) opt.quiet = 1, opt.progress = 0, opt.json_stdout = 0;
     /* the run directories: named, or found in the studies named */
     char **dirs = NULL, **bdirs = NULL, **adirs = NULL;
     int ndirs = 0, nb = 0, na = 0;
@@ -681,6 +709,7 @@ int main(int argc, char **argv)
             an_builds_free(builds, nbuilds);
             free_list(dirs, ndirs);
             an_options_free(&opt);
+            an_par_end();
             return 2;
         }
         /* Two builds are compared as a program before and after a change: two
@@ -695,6 +724,7 @@ int main(int argc, char **argv)
             an_builds_free(builds, nbuilds);
             free_list(dirs, ndirs);
             an_options_free(&opt);
+            an_par_end();
             return 2;
         }
     }
@@ -718,8 +748,7 @@ int main(int argc, char **argv)
             snprintf(bdir, sizeof bdir, "%s/before", opt.out_dir);
             /* the earlier build's own report, then the later one's with the comparison */
             rc = write_report(&opt, before, bdir, 1);
-            json_t *cmp = an_compare_reports(before, after);
-            json_object_set_new(after, "comparison", cmp);
+            if (an_par_rank() == 0) json_object_set_new(after, "comparison", an_compare_reports(before, after));
             if (!rc) rc = write_report(&opt, after, opt.out_dir, opt.quiet);
             report = after;
         } else {
@@ -736,5 +765,6 @@ int main(int argc, char **argv)
     an_builds_free(builds, nbuilds);
     free_list(dirs, ndirs), free_list(bdirs, nb), free_list(adirs, na);
     an_options_free(&opt);
+    an_par_end();
     return rc;
 }

@@ -374,6 +374,7 @@ void an_analysis_free(struct an_analysis *a)
     for (uint32_t i = 0; i < a->ncauses; i++)
         free(a->causes[i].procs), free(a->causes[i].waiting), free(a->causes[i].path);
     free(a->causes);
+    free(a->peak_rss);
     for (uint32_t i = 0; i < a->ncandidates; i++)
         free(a->candidates[i].procs), free(a->candidates[i].waiting), free(a->candidates[i].path);
     free(a->candidates);
