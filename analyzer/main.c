@@ -530,16 +530,17 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     }
     for (int i = 0; i < ndirs; i++) free(real[i]);
     free(real);
-    if (rd.ready) an_par_combine(&a); /* every process has the same runs: all are ready or none */
-    if (rd.ready && an_par_rank() != 0) {
+    /* every process must have found the same runs (a shared file system): checked there */
+    an_par_combine(&a, rd.ready);
+    if (an_par_rank() != 0) {
         /* the other analyzer processes are done: process 0 analyses the combined runs */
         an_sym_free(rd.sym);
         an_attr_ctx_free(&rd.ctx);
         an_psg_free(&rd.psgx);
         psg_graph_free(&rd.psg);
         an_analysis_free(&a);
-        *status = 0;
-        return json_object();
+        *status = rd.ready ? 0 : 1;
+        return rd.ready ? json_object() : NULL;
     }
     for (int i = 0; an_par_size() > 1 && i < ndirs; i++)
         if (!a.runs[i].bad && a.runs[i].P && !a.runs[i].present_count) {
@@ -548,7 +549,8 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
         }
     a.echo_warnings = 0;
     if (!rd.ready) {
-        fprintf(stderr, "scalana-analyze: error: nothing to analyse (every run was skipped, see above)\n");
+        if (an_par_rank() == 0) /* every analyzer process found the same */
+            fprintf(stderr, "scalana-analyze: error: nothing to analyse (every run was skipped, see above)\n");
         an_analysis_free(&a);
         *status = 1;
         return NULL;

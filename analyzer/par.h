@@ -31,13 +31,17 @@ const char *an_par_library(void);
  *  (always 1 when serial). */
 int an_par_mine(uint32_t rank, uint32_t P);
 /** After every process read its slices of the runs of a (runs in the same
- *  order everywhere): the processes other than 0 send their vertices, the
+ *  order everywhere; ready: this process found a readable run and its
+ *  executable): the processes other than 0 send their vertices, the
  *  per-rank figures of their ranks and their warnings to process 0, which
  *  merges them into a as if it had read every rank itself; then every
  *  process's peak resident memory is gathered into a->peak_rss (on 0).
- *  Serial: only a->peak_rss = this process's.  Aborts the job (MPI_Abort)
- *  when a message cannot be sent or received. */
-void an_par_combine(struct an_analysis *a);
+ *  Serial: only a->peak_rss = this process's.  Aborts the job (MPI_Abort,
+ *  one line on stderr naming the process) when a message cannot be sent,
+ *  received or merged, or when the processes did not find the same runs
+ *  (one is ready and another not, a run's world size differs: the run
+ *  directories are not on a file system all of them see). */
+void an_par_combine(struct an_analysis *a, int ready);
 /** MPI_Finalize when parallel. */
 void an_par_end(void);
 /** Peak resident set of this process in bytes (getrusage ru_maxrss). */

@@ -163,9 +163,10 @@ static void put_run(struct wbuf *b, const struct an_run *r)
     free(ranks);
 }
 
-/* This process's vertices, warnings and runs. */
-static void put_analysis(struct wbuf *b, const struct an_analysis *a)
+/* This process's vertices, warnings and runs (ready: it found a run to read). */
+static void put_analysis(struct wbuf *b, const struct an_analysis *a, int ready)
 {
+    put_u32(b, (uint32_t)ready);
     put_u32(b, a->g.n);
     for (uint32_t i = 0; i < a->g.n; i++) {
         const struct an_vertex *v = &a->g.v[i];
@@ -306,12 +307,14 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
     free(ranks);
 }
 
-/* Merges one process's buffer into a.  Returns 0, or -1 when it is short or
- * inconsistent. */
-static int merge_analysis(struct an_analysis *a, const char *p, uint64_t n)
+/* Merges one process's buffer into a (ready: ours found a run to read).
+ * Returns 0, or -1 when it is short or inconsistent with ours. */
+static int merge_analysis(struct an_analysis *a, int ready, const char *p, uint64_t n)
 {
     struct rbuf b = {p, n, 0, 0};
     struct an_graph *g = &a->g;
+    if (get_u32(&b) != (uint32_t)ready) return -1; /* one found the runs, the other not */
+    if (!ready) return 0;
     uint32_t nv = get_u32(&b);
     if (b.bad || nv > n / 8) return -1;
     uint32_t *map = malloc(((size_t)nv + 1) * sizeof *map);
@@ -352,7 +355,7 @@ static int merge_analysis(struct an_analysis *a, const char *p, uint64_t n)
     return b.bad || b.off != b.n ? -1 : 0;
 }
 
-void an_par_combine(struct an_analysis *a)
+void an_par_combine(struct an_analysis *a, int ready)
 {
     const struct an_mpi_ops *ops = an_par_ops();
     int N = an_par_size(), me = an_par_rank();
@@ -365,7 +368,7 @@ void an_par_combine(struct an_analysis *a)
     }
     if (me != 0) {
         struct wbuf b = {0};
-        put_analysis(&b, a);
+        put_analysis(&b, a, ready);
         if (ops->send(0, b.p, b.n) != 0) {
             fprintf(stderr, "scalana-analyze: error: analyzer process %d: cannot send its part to process 0\n", me);
             ops->abort(1);
@@ -375,9 +378,14 @@ void an_par_combine(struct an_analysis *a)
         for (int k = 1; k < N; k++) {
             void *p = NULL;
             uint64_t n = 0;
-            if (ops->recv(k, &p, &n) != 0 || merge_analysis(a, p, n) != 0) {
-                fprintf(stderr, "scalana-analyze: error: the part of analyzer process %d could not be %s\n", k,
-                        p ? "merged (inconsistent)" : "received");
+            if (ops->recv(k, &p, &n) != 0 || merge_analysis(a, ready, p, n) != 0) {
+                if (p)
+                    fprintf(stderr, "scalana-analyze: error: analyzer process %d did not find the runs process 0 "
+                                    "found (other run directories, world sizes or executable): every analyzer "
+                                    "process must see the same run directories (a shared file system)\n", k);
+                else
+                    fprintf(stderr, "scalana-analyze: error: the part of analyzer process %d could not be "
+                                    "received\n", k);
                 ops->abort(1);
             }
             free(p);

@@ -95,18 +95,23 @@ def find_planted(report_path, planted, top):
 
 
 def cause_keys(report_path):
-    """The root causes of a report as comparable tuples (costs rounded to 1e-4 of the first)."""
+    """The root causes and the candidates under the thresholds of a report as
+    comparable tuples (costs rounded to 1e-4 of the largest)."""
     with open(report_path) as f:
-        causes = json.load(f).get("root_causes", [])
-    scale = max([abs(c.get("cost_seconds", 0)) for c in causes] + [1e-9])
-    return [(c.get("category"), c.get("file"), c.get("line"), c.get("last_line"), c.get("function"),
-             tuple(c.get("processes", [])), tuple(c.get("waiting_processes", [])),
-             round(c.get("cost_seconds", 0) / scale, 4)) for c in causes]
+        report = json.load(f)
+    keys = []
+    for field in ("root_causes", "candidates"):
+        causes = report.get(field, [])
+        scale = max([abs(c.get("cost_seconds", 0)) for c in causes] + [1e-9])
+        keys.append([(c.get("category"), c.get("file"), c.get("line"), c.get("last_line"), c.get("function"),
+                      tuple(c.get("processes", [])), tuple(c.get("waiting_processes", [])),
+                      round(c.get("cost_seconds", 0) / scale, 4)) for c in causes])
+    return keys
 
 
 def parallel_run(a, n, runs, out, log):
     """mpirun -n n scalana-analyze: (rc, seconds, [peak MiB per analyzer process])."""
-    cmd = [a.analyze, "-o", out, "--no-viewer", "-q"] + runs
+    cmd = [a.analyze, "-o", out, "--no-viewer", "-q"] + a.analyze_args + runs
     if n > 1:
         cmd = [a.mpirun, "--allow-run-as-root", "--oversubscribe", "-n", str(n)] + cmd
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -138,7 +143,7 @@ def parallel_bench(a, sizes, failures, planted):
     ns = [1] + [n for n in a.analyzers if n > 1]
     print("\nparallel analysis (mpirun -n N scalana-analyze; ratios against N=1 of the same size):")
     print("%7s %7s %3s %9s %7s %-30s %8s  %s" % ("size", "ranks", "N", "time_s", "t/t1", "peak_MiB per process",
-                                                 "max/m1", "root causes"))
+                                                 "max/m1", "causes+candidates"))
     rows = {n: [] for n in ns}
     for s in sizes:
         runs = [run_dir(a.work, p) for p in counts_of(s)]
@@ -155,13 +160,14 @@ def parallel_bench(a, sizes, failures, planted):
             if n == 1:
                 base = (secs, max(rss), keys)
                 pos, cause = find_planted(os.path.join(out, "report.json"), planted, a.top)
-                same = "%d (baseline; planted cause %s)" % (len(keys), "#%d" % pos if pos else "NOT FOUND")
+                same = "%d+%d (baseline; planted cause %s)" % (len(keys[0]), len(keys[1]),
+                                                               "#%d" % pos if pos else "NOT FOUND")
                 if pos is None:
                     failures.append("size %d: planted cause %s" % (s, cause))
             elif base is None:
                 same = "no baseline"
             else:
-                same = "%d, same as N=1" % len(keys) if keys == base[2] else "DIFFERENT from N=1"
+                same = "%d+%d, same as N=1" % (len(keys[0]), len(keys[1])) if keys == base[2] else "DIFFERENT from N=1"
                 if keys != base[2]:
                     failures.append("size %d, N=%d: root causes differ from the serial analysis" % (s, n))
             rows[n].append((ranks, secs, rss))
@@ -196,6 +202,8 @@ def main():
     ap.add_argument("--analyzers", default="", help="also mpirun -n N for these N (e.g. 1,2,4)")
     ap.add_argument("--mpirun", default="mpirun.openmpi", help="the launcher for --analyzers")
     ap.add_argument("--parallel-only", action="store_true", help="skip the serial size table")
+    ap.add_argument("--analyze-arg", action="append", default=[], dest="analyze_args",
+                    help="an argument for scalana-analyze in the --analyzers runs (repeatable)")
     a = ap.parse_args()
     a.analyzers = [int(x) for x in a.analyzers.split(",") if x.strip()]
 
