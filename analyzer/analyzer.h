@@ -351,6 +351,10 @@ struct an_run {
     uint32_t *ranks_on_host, *usable_cores; /* [P] */
     /* per vertex, indexed by vertex id */
     struct an_vrun *vr; uint32_t nvr;
+    /* the ranks the per-vertex, per-interval and per-phase arrays hold: all
+     * (0, P), except in an analyzer process other than 0 of a parallel
+     * analysis, which holds its slice only (index rank - slice_lo; par.h) */
+    uint32_t slice_lo, slice_n;
     struct an_peer_rec *peers; size_t npeers, peers_cap; /* sorted by rank after finish */
     size_t *peer_first;         /* [P+1] offsets into peers by rank, after finish */
     struct an_edge *edges; size_t nedges;

@@ -367,6 +367,9 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         r->bad = 1;
     } else {
         an_run_init(r, P);
+        /* the processes other than 0 of a parallel analysis hold only their slice's per-rank
+         * arrays; process 0 merges every slice into arrays of all ranks (par_combine.c) */
+        if (an_par_rank() != 0) an_par_slice(P, &r->slice_lo, &r->slice_n);
         r->unreadable = calloc(P, 1);
         if (!r->unreadable) abort();
         mark_unreadable_files(r, files, nf, ok);

@@ -113,12 +113,19 @@ int an_par_start(void)
     return 0;
 }
 
+void an_par_slice(uint32_t P, uint32_t *lo, uint32_t *n)
+{
+    uint64_t a = (uint64_t)P * (uint64_t)par_rank / (uint64_t)par_size;
+    uint64_t b = (uint64_t)P * (uint64_t)(par_rank + 1) / (uint64_t)par_size;
+    *lo = (uint32_t)a, *n = (uint32_t)(b - a);
+}
+
 int an_par_mine(uint32_t rank, uint32_t P)
 {
     if (par_size <= 1) return 1;
-    uint64_t lo = (uint64_t)P * (uint64_t)par_rank / (uint64_t)par_size;
-    uint64_t hi = (uint64_t)P * (uint64_t)(par_rank + 1) / (uint64_t)par_size;
-    return rank >= lo && rank < hi;
+    uint32_t lo, n;
+    an_par_slice(P, &lo, &n);
+    return rank >= lo && rank - lo < n;
 }
 
 void an_par_end(void)

@@ -26,9 +26,12 @@ int an_par_size(void);
 int an_par_rank(void);
 /** The MPI library of the loaded module ("openmpi"), or "" when serial. */
 const char *an_par_library(void);
+/** The slice of a run of P processes this analyzer process reads: world
+ *  ranks [*lo, *lo + *n) = [k P / N, (k + 1) P / N) for process k of N (*n
+ *  may be 0 when N > P); (0, P) when serial. */
+void an_par_slice(uint32_t P, uint32_t *lo, uint32_t *n);
 /** Whether this analyzer process reads world rank `rank` of a run of P
- *  processes: the contiguous slice [k P / N, (k + 1) P / N) of analyzer k
- *  (always 1 when serial). */
+ *  processes: whether it lies in its an_par_slice (always 1 when serial). */
 int an_par_mine(uint32_t rank, uint32_t P);
 /** After every process read its slices of the runs of a (runs in the same
  *  order everywhere; ready: this process found a readable run and its

@@ -75,10 +75,11 @@ static const char *get_str(struct rbuf *b, struct an_strpool *pool)
     return r;
 }
 
-/* The per-rank values of a float array at the ranks listed. */
-static void put_ranks_f32(struct wbuf *b, const float *x, const uint32_t *ranks, uint32_t n)
+/* The per-rank values of a float array that holds the ranks from lo on, at
+ * the ranks listed. */
+static void put_ranks_f32(struct wbuf *b, const float *x, uint32_t lo, const uint32_t *ranks, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++) put(b, &x[ranks[i]], sizeof(float));
+    for (uint32_t i = 0; i < n; i++) put(b, &x[ranks[i] - lo], sizeof(float));
 }
 static void get_ranks_f32(struct rbuf *b, float *x, const uint32_t *ranks, uint32_t n)
 {
@@ -137,12 +138,12 @@ static void put_run(struct wbuf *b, const struct an_run *r)
         double d[] = {x->samples, x->mpi_samples, x->signals, x->calls, x->bytes_sent, x->bytes_recv,
                       x->gpu_kernel_s, x->gpu_copy_s, x->gpu_sync_s, x->min_call_s};
         put(b, d, sizeof d);
-        if (x->cpu) put_ranks_f32(b, x->cpu, ranks, n);
-        if (x->mpi) put_ranks_f32(b, x->mpi, ranks, n);
-        if (x->ncalls) put_ranks_f32(b, x->ncalls, ranks, n);
-        if (x->gpu) put_ranks_f32(b, x->gpu, ranks, n);
+        if (x->cpu) put_ranks_f32(b, x->cpu, r->slice_lo, ranks, n);
+        if (x->mpi) put_ranks_f32(b, x->mpi, r->slice_lo, ranks, n);
+        if (x->ncalls) put_ranks_f32(b, x->ncalls, r->slice_lo, ranks, n);
+        if (x->gpu) put_ranks_f32(b, x->gpu, r->slice_lo, ranks, n);
         if (x->comm)
-            for (uint32_t i = 0; i < n; i++) put_u64(b, x->comm[ranks[i]]);
+            for (uint32_t i = 0; i < n; i++) put_u64(b, x->comm[ranks[i] - r->slice_lo]);
     }
     put_u64(b, r->npeers);
     put(b, r->peers, r->npeers * sizeof *r->peers);
@@ -150,15 +151,15 @@ static void put_run(struct wbuf *b, const struct an_run *r)
     for (uint32_t k = 0; k < r->nphases; k++) {
         put_str(b, r->phases[k].name);
         put_u32(b, r->phases[k].vertex);
-        put_ranks_f32(b, r->phases[k].time, ranks, n);
-        put_ranks_f32(b, r->phases[k].count, ranks, n);
+        put_ranks_f32(b, r->phases[k].time, r->slice_lo, ranks, n);
+        put_ranks_f32(b, r->phases[k].count, r->slice_lo, ranks, n);
     }
     put_u32(b, r->nintervals);
     for (uint32_t k = 0; k < r->nintervals; k++) {
         const struct an_interval *x = &r->intervals[k];
         put_u32(b, x->prev_vertex), put_u32(b, x->next_vertex), put_u32(b, (uint32_t)x->cpu_exact);
         const float *arr[] = {x->count, x->wall, x->wall_min, x->wall_max, x->wall_sq, x->cpu};
-        for (int j = 0; j < 6; j++) put_ranks_f32(b, arr[j], ranks, n);
+        for (int j = 0; j < 6; j++) put_ranks_f32(b, arr[j], r->slice_lo, ranks, n);
     }
     free(ranks);
 }
@@ -194,7 +195,7 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
     uint32_t bad = get_u32(b), P = get_u32(b);
     if (bad) r->bad = 1;
     if (!P) return;
-    if (P != r->P) {
+    if (P != r->P || r->slice_lo != 0 || r->slice_n != P) {
         b->bad = 1; /* the processes disagree on the run's world size: cannot happen with the same files */
         return;
     }
