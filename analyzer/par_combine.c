@@ -164,8 +164,10 @@ static void put_run(struct wbuf *b, const struct an_run *r)
     free(ranks);
 }
 
-/* This process's vertices, warnings and runs (ready: it found a run to read). */
-static void put_analysis(struct wbuf *b, const struct an_analysis *a, int ready)
+/* The first message: ready (this process found a run to read), its
+ * vertices, warnings and the number of runs; one message per run follows
+ * (put_run). */
+static void put_header(struct wbuf *b, const struct an_analysis *a, int ready)
 {
     put_u32(b, (uint32_t)ready);
     put_u32(b, a->g.n);
@@ -181,7 +183,6 @@ static void put_analysis(struct wbuf *b, const struct an_analysis *a, int ready)
     put_u32(b, a->nwarnings);
     for (uint32_t i = 0; i < a->nwarnings; i++) put_str(b, a->warnings[i]);
     put_u32(b, a->nruns);
-    for (uint32_t j = 0; j < a->nruns; j++) put_run(b, &a->runs[j]);
 }
 
 static uint32_t remap(const uint32_t *map, uint32_t nmap, uint32_t v)
@@ -308,9 +309,11 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
     free(ranks);
 }
 
-/* Merges one process's buffer into a (ready: ours found a run to read).
- * Returns 0, or -1 when it is short or inconsistent with ours. */
-static int merge_analysis(struct an_analysis *a, int ready, const char *p, uint64_t n)
+/* Merges one process's first message into a (ready: ours found a run to
+ * read): its vertices into our table, *map (malloc'ed, *nmap entries) from
+ * its vertex ids to ours, its warnings.  Returns 0, or -1 when the message
+ * is short or inconsistent with ours. */
+static int merge_header(struct an_analysis *a, int ready, const char *p, uint64_t n, uint32_t **mapp, uint32_t *nmap)
 {
     struct rbuf b = {p, n, 0, 0};
     struct an_graph *g = &a->g;
@@ -349,11 +352,46 @@ static int merge_analysis(struct an_analysis *a, int ready, const char *p, uint6
     }
     uint32_t nw = get_u32(&b);
     for (uint32_t i = 0; i < nw && !b.bad; i++) an_warn(a, "%s", get_str(&b, &g->strings));
-    uint32_t nr = get_u32(&b);
-    if (nr != a->nruns) b.bad = 1;
-    for (uint32_t j = 0; j < nr && !b.bad; j++) merge_run(&b, &a->runs[j], &g->strings, map, nv);
-    free(map);
+    if (get_u32(&b) != a->nruns) b.bad = 1;
+    *mapp = map, *nmap = nv;
     return b.bad || b.off != b.n ? -1 : 0;
+}
+
+static void send_or_abort(const struct an_mpi_ops *ops, struct wbuf *b, int me)
+{
+    if (ops->send(0, b->p, b->n) != 0) {
+        fprintf(stderr, "scalana-analyze: error: analyzer process %d: cannot send its part to process 0\n", me);
+        ops->abort(1);
+    }
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+/* Receives the next message of process k and merges it: the header when
+ * run is NULL (*map set), else its part of run.  Aborts the job on failure. */
+static void recv_merge(const struct an_mpi_ops *ops, struct an_analysis *a, int ready, int k, struct an_run *run,
+                       uint32_t **map, uint32_t *nmap)
+{
+    void *p = NULL;
+    uint64_t n = 0;
+    int rc = ops->recv(k, &p, &n);
+    if (rc == 0 && !run) {
+        rc = merge_header(a, ready, p, n, map, nmap);
+    } else if (rc == 0) {
+        struct rbuf b = {p, n, 0, 0};
+        merge_run(&b, run, &a->g.strings, *map, *nmap);
+        rc = b.bad || b.off != b.n ? -1 : 0;
+    }
+    if (rc != 0) {
+        if (p)
+            fprintf(stderr, "scalana-analyze: error: analyzer process %d did not find the runs process 0 found "
+                            "(other run directories, world sizes or executable): every analyzer process must "
+                            "see the same run directories (a shared file system)\n", k);
+        else
+            fprintf(stderr, "scalana-analyze: error: the part of analyzer process %d could not be received\n", k);
+        ops->abort(1);
+    }
+    free(p);
 }
 
 void an_par_combine(struct an_analysis *a, int ready)
@@ -368,28 +406,21 @@ void an_par_combine(struct an_analysis *a, int ready)
         return;
     }
     if (me != 0) {
+        /* one message per run, each run freed once sent: the peak is the state plus one run's message */
         struct wbuf b = {0};
-        put_analysis(&b, a, ready);
-        if (ops->send(0, b.p, b.n) != 0) {
-            fprintf(stderr, "scalana-analyze: error: analyzer process %d: cannot send its part to process 0\n", me);
-            ops->abort(1);
+        put_header(&b, a, ready);
+        send_or_abort(ops, &b, me);
+        for (uint32_t j = 0; ready && j < a->nruns; j++) {
+            put_run(&b, &a->runs[j]);
+            send_or_abort(ops, &b, me);
+            an_run_free(&a->runs[j]);
         }
-        free(b.p);
     } else {
         for (int k = 1; k < N; k++) {
-            void *p = NULL;
-            uint64_t n = 0;
-            if (ops->recv(k, &p, &n) != 0 || merge_analysis(a, ready, p, n) != 0) {
-                if (p)
-                    fprintf(stderr, "scalana-analyze: error: analyzer process %d did not find the runs process 0 "
-                                    "found (other run directories, world sizes or executable): every analyzer "
-                                    "process must see the same run directories (a shared file system)\n", k);
-                else
-                    fprintf(stderr, "scalana-analyze: error: the part of analyzer process %d could not be "
-                                    "received\n", k);
-                ops->abort(1);
-            }
-            free(p);
+            uint32_t *map = NULL, nmap = 0;
+            recv_merge(ops, a, ready, k, NULL, &map, &nmap);
+            for (uint32_t j = 0; ready && j < a->nruns; j++) recv_merge(ops, a, ready, k, &a->runs[j], &map, &nmap);
+            free(map);
         }
     }
     if (ops->gather_u64(an_peak_rss_bytes(), a->peak_rss) != 0) ops->abort(1);
