@@ -112,7 +112,9 @@ def cause_keys(report_path):
 def parallel_run(a, n, runs, out, log):
     """mpirun -n n scalana-analyze: (rc, seconds, [peak MiB per analyzer process])."""
     cmd = [a.analyze, "-o", out, "--no-viewer", "-q"] + a.analyze_args + runs
-    if n > 1:
+    if n > 1 and "mpich" in os.path.basename(a.mpirun):  # Hydra: oversubscribes by itself
+        cmd = [a.mpirun, "-n", str(n)] + cmd
+    elif n > 1:
         cmd = [a.mpirun, "--allow-run-as-root", "--oversubscribe", "-n", str(n)] + cmd
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     t0 = time.monotonic()
@@ -129,9 +131,7 @@ def parallel_run(a, n, runs, out, log):
 
 
 def fit_line(xs, ys):
-    """Least-squares y = c0 + c1 x (through the origin with one point)."""
-    if len(xs) == 1:
-        return 0.0, ys[0] / xs[0]
+    """Least-squares y = c0 + c1 x (two points or more)."""
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     sxx = sum((x - mx) ** 2 for x in xs)
     c1 = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
@@ -175,10 +175,13 @@ def parallel_bench(a, sizes, failures, planted):
                 s, ranks, n, secs, secs / base[0] if base else float("nan"), " ".join("%.0f" % m for m in rss),
                 max(rss) / base[1] if base else float("nan"), same), flush=True)
     # the model: linear in the ranks analysed, per N, extrapolated to 10^6 processes
+    if len(sizes) < 2:
+        print("\n(model at 10^6 processes: needs two sizes or more)")
+        return
     R = sum(counts_of(1 << 20)) * 1e6 / (1 << 20)  # five counts 62 500 .. 10^6
     print("\nmodel at 10^6 processes (five counts, %.3g ranks in all; linear fit on the sizes run):" % R)
     for n in ns:
-        if not rows[n]:
+        if len(rows[n]) < 2:
             continue
         xs = [r[0] for r in rows[n]]
         t0, t1 = fit_line(xs, [r[1] for r in rows[n]])

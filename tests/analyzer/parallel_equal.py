@@ -79,7 +79,9 @@ def series_of(e2e_dir, modes):
 def analyze(a, n, runs, out, env):
     full = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", **env)
     cmd = [a.analyze] + runs + ["-o", out, "--no-viewer", "-q"]
-    if n > 1:
+    if n > 1 and "mpich" in os.path.basename(a.mpirun):  # Hydra passes the environment on
+        cmd = [a.mpirun, "-n", str(n)] + cmd
+    elif n > 1:
         cmd = [a.mpirun, "--allow-run-as-root", "--oversubscribe", "-n", str(n)] + [
             x for k in env for x in ("-x", k)] + cmd
     p = subprocess.run(cmd, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=a.timeout)
