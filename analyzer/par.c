@@ -113,12 +113,14 @@ int an_par_start(void)
     return 0;
 }
 
-void an_par_slice(uint32_t P, uint32_t *lo, uint32_t *n)
+void an_par_slice_of(uint32_t P, int k, int N, uint32_t *lo, uint32_t *n)
 {
-    uint64_t a = (uint64_t)P * (uint64_t)par_rank / (uint64_t)par_size;
-    uint64_t b = (uint64_t)P * (uint64_t)(par_rank + 1) / (uint64_t)par_size;
+    uint64_t a = (uint64_t)P * (uint64_t)k / (uint64_t)N;
+    uint64_t b = (uint64_t)P * (uint64_t)(k + 1) / (uint64_t)N;
     *lo = (uint32_t)a, *n = (uint32_t)(b - a);
 }
+
+void an_par_slice(uint32_t P, uint32_t *lo, uint32_t *n) { an_par_slice_of(P, par_rank, par_size, lo, n); }
 
 int an_par_mine(uint32_t rank, uint32_t P)
 {

@@ -30,6 +30,8 @@ const char *an_par_library(void);
  *  ranks [*lo, *lo + *n) = [k P / N, (k + 1) P / N) for process k of N (*n
  *  may be 0 when N > P); (0, P) when serial. */
 void an_par_slice(uint32_t P, uint32_t *lo, uint32_t *n);
+/** The slice of analyzer process k of N in a run of P processes (k < N). */
+void an_par_slice_of(uint32_t P, int k, int N, uint32_t *lo, uint32_t *n);
 /** Whether this analyzer process reads world rank `rank` of a run of P
  *  processes: whether it lies in its an_par_slice (always 1 when serial). */
 int an_par_mine(uint32_t rank, uint32_t P);
