@@ -29,8 +29,11 @@ test: build
 bench: build
 	@cmake --build $(BUILD) --target bench
 
+# make install PREFIX=/opt/scalana [DESTDIR=/tmp/stage]: installs the build into
+# PREFIX (default: CMAKE_INSTALL_PREFIX, /usr/local); the installation is
+# relocatable (docs/install.md).
 install: build
-	@cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
+	@$(if $(DESTDIR),DESTDIR=$(DESTDIR)) cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
 clean:
 	@rm -rf $(BUILD)

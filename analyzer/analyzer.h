@@ -143,6 +143,8 @@ struct an_options {
     int no_recover;           /* --no-recover: no structure from machine code (docs/binstruct.md) */
     const char *psg_cache;    /* --psg-cache DIR|off, or NULL: $SCALANA_PSG_CACHE, XDG default */
     int recover_libs;         /* --recover-libs: also the application's shared libraries */
+    int force;                /* --force: write into an output directory that is not ours */
+    int no_caliper;           /* --no-caliper: the viewer writes no caliper/ (Hatchet/Thicket) */
     struct an_thresholds th;
 };
 
@@ -152,6 +154,10 @@ void an_options_defaults(struct an_options *o);
  *  (exit 0), -1 on a usage error (message printed on stderr). */
 int an_options_parse(struct an_options *o, int argc, char **argv);
 void an_options_free(struct an_options *o);
+/** Prints the one line of a usage error getopt_long reported (optstring
+ *  starting with ':', opterr 0): c is what it returned ('?' unknown or
+ *  ambiguous, ':' value missing); names the word of argv at fault. */
+void an_bad_option(const char *prog, int c, char **argv);
 /** Iterates the threshold table: name, value, source; returns 0 past the end. */
 int an_threshold_at(const struct an_thresholds *t, size_t i, const char **name, double *value,
                     const char **source);

@@ -4,6 +4,7 @@
  * writes report.json, the viewer's files and the terminal summary. */
 #include "analyzer.h"
 #include "par.h"
+#include "scalana/outdir.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -480,6 +481,12 @@ static int check_paths(struct an_options *o, char *buf, size_t buflen)
             fprintf(stderr, "scalana-analyze: error: cannot write the report to %s: %s\n", buf, strerror(errno));
             return 1;
         }
+        char foreign[256];
+        if (!o->force && scalana_outdir_is_ours(buf, foreign, sizeof foreign) == 0) {
+            fprintf(stderr, "scalana-analyze: error: %s holds files that are not a ScalAna report (%s): not "
+                            "overwritten; give another -o DIR, or --force to write there anyway\n", buf, foreign);
+            return 2;
+        }
         return 0;
     }
     /* it will be created: the nearest existing ancestor must be a writable directory */
@@ -636,6 +643,10 @@ static int write_report(const struct an_options *opt, json_t *report, const char
         return 1;
     }
     char path[4096];
+    if (scalana_outdir_mark(dir) != 0) {
+        fprintf(stderr, "scalana-analyze: error: cannot write %s/%s: %s\n", dir, SCALANA_REPORT_MARKER, strerror(errno));
+        return 1;
+    }
     snprintf(path, sizeof path, "%s/report.json", dir);
     if (json_dump_file(report, path, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
         fprintf(stderr, "scalana-analyze: error: cannot write %s: %s\n", path, strerror(errno));
@@ -654,6 +665,7 @@ static int write_report(const struct an_options *opt, json_t *report, const char
         vo.source_path_to = opt->remap_to;
         vo.source_path_count = (size_t)opt->remap_count;
         vo.write_svg = 1, vo.write_html = 1, vo.write_extrap = 1;
+        vo.write_caliper = !opt->no_caliper;
         char err[1024] = "";
         if (scalana_viewer_write(report, dir, &vo, err, sizeof err) != 0)
             fprintf(stderr, "scalana-analyze: viewer: %s (report.json is complete)\n", err);

@@ -146,7 +146,9 @@ static void usage(FILE *out)
         "change saved (report.json \"comparison\"; the earlier build's own report in\n"
         "OUT_DIR/before/).\n\n"
         "Options:\n"
-        "  -o, --output DIR        output directory (default scalana-report/)\n"
+        "  -o, --output DIR        output directory (default scalana-report/): absent, empty\n"
+        "                          or holding an earlier report (else see --force)\n"
+        "      --force             write into DIR even when it holds other files\n"
         "      --exe PATH          the executable (default: from each run.json, else the\n"
         "                          run's own copy in RUN_DIR/exe/)\n"
         "      --before DIR        runs of the build before a change (repeatable)\n"
@@ -162,6 +164,7 @@ static void usage(FILE *out)
         "      --list-thresholds   print every threshold, its value and source\n"
         "      --json              also print report.json on stdout\n"
         "      --no-viewer         write report.json only (no DOT/HTML)\n"
+        "      --no-caliper        no caliper/ (Hatchet/Thicket profiles, docs/hatchet.md)\n"
         "      --no-recover        a binary without a PSG is not disassembled: call\n"
         "                          paths only, no loops (docs/binstruct.md)\n"
         "      --recover-libs      also the structure of the application's shared\n"
@@ -238,9 +241,22 @@ static int set_threshold(struct an_options *o, const char *name, const char *val
     return -1;
 }
 
+void an_bad_option(const char *prog, int c, char **argv)
+{
+    const char *word = argv[optind - 1]; /* the word getopt stopped at */
+    if (c == ':')
+        fprintf(stderr, "%s: option '%s' needs a value (see %s --help)\n", prog, word, prog);
+    else if (optopt && !(word[0] == '-' && word[1] == '-'))
+        fprintf(stderr, "%s: unknown option '-%c' (see %s --help)\n", prog, optopt, prog);
+    else
+        fprintf(stderr, "%s: unknown option '%s' (see %s --help)\n", prog, word, prog);
+}
+
 int an_options_parse(struct an_options *o, int argc, char **argv)
 {
     enum { O_NORECOVER = 400, O_PSGCACHE, O_RECLIBS }; /* structure recovery (docs/binstruct.md) */
+    enum { O_FORCE = 450 };
+    enum { O_NOCALIPER = 420 };
     enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
            O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_BEFORE, O_AFTER };
     static const struct option longopts[] = {
@@ -252,7 +268,8 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         {"list-thresholds", no_argument, 0, O_LIST}, {"json", no_argument, 0, O_JSON},
         {"no-viewer", no_argument, 0, O_NOVIEW}, {"color", required_argument, 0, O_COLOR},
         {"no-recover", no_argument, 0, O_NORECOVER}, {"psg-cache", required_argument, 0, O_PSGCACHE},
-        {"recover-libs", no_argument, 0, O_RECLIBS},
+        {"recover-libs", no_argument, 0, O_RECLIBS}, {"force", no_argument, 0, O_FORCE},
+        {"no-caliper", no_argument, 0, O_NOCALIPER},
         {"colour", required_argument, 0, O_COLOR},
         {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
         {"before", required_argument, 0, O_BEFORE}, {"after", required_argument, 0, O_AFTER},
@@ -260,8 +277,10 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         {0, 0, 0, 0}};
     int c, scaling_set = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:t:qhV", longopts, NULL)) != -1) {
+    opterr = 0; /* one line of ours (an_bad_option) instead of getopt's and the usage */
+    while ((c = getopt_long(argc, argv, ":o:t:qhV", longopts, NULL)) != -1) {
         switch (c) {
+        case O_FORCE: o->force = 1; break;
         case 'o': o->out_dir = optarg; break;
         case O_EXE: o->exe = optarg; break;
         case O_WEAK:
@@ -307,6 +326,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
             return 1;
         case O_JSON: o->json_stdout = 1; break;
         case O_NOVIEW: o->no_viewer = 1; break;
+        case O_NOCALIPER: o->no_caliper = 1; break;
         case O_NORECOVER: o->no_recover = 1; break;
         case O_PSGCACHE: o->psg_cache = optarg; break;
         case O_RECLIBS: o->recover_libs = 1; break;
@@ -315,7 +335,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
             else if (strcmp(optarg, "never") == 0) o->color = 0;
             else if (strcmp(optarg, "auto") == 0) o->color = isatty(1);
             else {
-                fprintf(stderr, "scalana-analyze: --color wants auto, always or never\n");
+                fprintf(stderr, "scalana-analyze: --color '%s': want auto, always or never\n", optarg);
                 return -1;
             }
             break;
@@ -334,7 +354,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         case 'q': o->quiet = 1, o->progress = 0; break;
         case 'h': usage(stdout); return 1;
         case 'V': printf("scalana-analyze (ScalAna) %s\n", SCALANA_VERSION_STRING); return 1;
-        default: usage(stderr); return -1;
+        default: an_bad_option("scalana-analyze", c, argv); return -1;
         }
     }
     if (o->before_count || o->after_count) {
@@ -357,8 +377,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         return 0;
     }
     if (optind >= argc) {
-        fputs("scalana-analyze: no run directory given\n", stderr);
-        usage(stderr);
+        fputs("scalana-analyze: no run directory given (see scalana-analyze --help)\n", stderr);
         return -1;
     }
     o->run_dir_count = argc - optind;

@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef SCALANA_VERSION_STRING
+#define SCALANA_VERSION_STRING "0.1.0"
+#endif
+
 static const char usage[] =
     "usage: scalana-dump [--json] [--rank N] RUN_DIR | PROFILE.sclp\n"
     "       scalana-dump --psg [--json | --dot] BINARY...\n"
@@ -21,6 +25,8 @@ static const char usage[] =
     "  --json     machine-readable output\n"
     "  --dot      (with --psg) Graphviz DOT of the structure graph\n"
     "  --rank N   only world rank N\n"
+    "  -h, --help     this text\n"
+    "  -V, --version  ScalAna's version\n"
     "Exit status: 0 success, 1 a file was unreadable or corrupt (named on stderr), 2 usage.\n";
 
 static const char *cct_kind_name(uint32_t k)
@@ -573,27 +579,39 @@ int main(int argc, char **argv)
             as_dot = 1;
         else if (!strcmp(argv[i], "--psg"))
             psg = 1;
-        else if (!strcmp(argv[i], "--rank") && i + 1 < argc) {
+        else if (!strcmp(argv[i], "--rank") || !strncmp(argv[i], "--rank=", 7)) {
+            const char *v = argv[i][6] == '=' ? argv[i] + 7 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v) {
+                fputs("scalana-dump: option --rank needs a value (a world rank)\n", stderr);
+                return 2;
+            }
             char *end;
-            only_rank = strtol(argv[++i], &end, 10);
-            if (*argv[i] == '\0' || *end || only_rank < 0 || only_rank >= (1L << 24)) {
-                fprintf(stderr, "scalana-dump: --rank wants a world rank (0, 1, ...), not '%s'\n",
-                        argv[i]);
+            only_rank = strtol(v, &end, 10);
+            if (*v == '\0' || *end || only_rank < 0 || only_rank >= (1L << 24)) {
+                fprintf(stderr, "scalana-dump: --rank wants a world rank (0, 1, ...), not '%s'\n", v);
                 return 2;
             }
         }
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(usage, stdout);
             return 0;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "scalana-dump: unknown option %s\n%s", argv[i], usage);
+        } else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+            printf("scalana-dump (ScalAna) %s\n", SCALANA_VERSION_STRING);
+            return 0;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "scalana-dump: unknown option '%s' (see scalana-dump --help)\n", argv[i]);
             return 2;
         } else {
             argv[first++] = argv[i];
         }
     }
-    if (first == 0 || (as_dot && !psg) || (as_dot && as_json) || (!psg && first != 1)) {
-        fputs(usage, stderr);
+    const char *why = first == 0 ? "no run directory, profile or binary given"
+                      : as_dot && !psg ? "--dot needs --psg"
+                      : as_dot && as_json ? "--dot and --json exclude each other"
+                      : !psg && first != 1 ? "one run directory or profile at a time (several binaries with --psg)"
+                      : NULL;
+    if (why) {
+        fprintf(stderr, "scalana-dump: %s (see scalana-dump --help)\n", why);
         return 2;
     }
     int status = 0;

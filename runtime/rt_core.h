@@ -45,6 +45,9 @@ RT_HIDDEN uint32_t rt_options_cct_nodes(void);
 /** Reads the SCALANA_* environment into rt_opt (defaults, clamping, one line
  *  for each invalid value).  Called once at activation. */
 RT_HIDDEN void rt_options_read(void);
+/** Whether SCALANA is off (off, 0, no, false): the runtime then stays inert
+ *  from load on and writes nothing. */
+RT_HIDDEN int rt_options_off(void);
 /** Prints the options table (name, default, help) to stderr. */
 RT_HIDDEN void rt_options_help(void);
 

@@ -217,8 +217,7 @@ void rt_keep_exe_begin(void)
         return;
     rt_keep_copy_only = s && !strcmp(s, "copy");
     rt_keep_libs = s && !strcmp(s, "all");
-    if (s && *s && !rt_keep_copy_only && !rt_keep_libs && strcmp(s, "on") && strcmp(s, "1") && strcmp(s, "link"))
-        rt_info("SCALANA_KEEP_EXE=%s not understood (on, all, copy, off): using on", s);
+    /* a value not understood is "on": rt_options_read warned */
     if (rt_g.writer_off)
         return;
     char exe[4096];

@@ -34,6 +34,8 @@ static const struct {
     {"SCALANA_INTERVALS", "auto", "computation between MPI calls, CPU time by: auto | clock | samples | off"},
     {"SCALANA_CALLPATH", "auto", "MPI call paths: auto (frame pointers + cached libunwind) | libunwind | nocache"},
     {"SCALANA_INTERVAL_LONG_US", "1000", "auto: intervals read with the thread CPU clock are >= this (us)"},
+    {"SCALANA", "on", "off: no measurement at all, no run directory"},
+    {"SCALANA_GPU", "1", "0: scalana-run does not load the GPU collector"},
 };
 
 void rt_options_help(void)
@@ -101,66 +103,113 @@ static int rt_parse_signal(const char *s)
 
 uint32_t rt_options_cct_nodes(void)
 {
+    /* the same value rt_options_read takes (and warns about): clamped to 64..2^24 */
     const char *s = getenv("SCALANA_CCT_NODES");
-    char *end;
-    long v = s && *s ? strtol(s, &end, 10) : 0;
-    return s && *s && *end == '\0' && v >= 64 && v <= (1l << 24) ? (uint32_t)v : RT_CCT_NODES_DEFAULT;
+    long v = s && *s ? rt_whole_number(s) : -1;
+    if (v < 0)
+        return s && s[0] == '-' && rt_whole_number(s + 1) >= 0 ? 64u : RT_CCT_NODES_DEFAULT;
+    return v < 64 ? 64u : v > (1l << 24) ? (uint32_t)(1l << 24) : (uint32_t)v;
 }
 
 /* SCALANA_CALLPATH: how MPI calls take their call path (rt_fpwalk.c). */
 int rt_callpath_mode;
 
-static void rt_options_read_callpath(void)
+/* ---- validation ----------------------------------------------------------------
+ * Every SCALANA_* value is checked when the runtime activates; a value that
+ * is not understood never stops the application: one warning (world rank 0,
+ * kept in run.json "warnings") names the variable, the value and the value
+ * used instead. */
+
+/* The variable's value, or NULL when unset or empty (empty means "default"). */
+static const char *rt_env(const char *name)
 {
-    const char *s = getenv("SCALANA_CALLPATH");
-    rt_callpath_mode = RT_CALLPATH_AUTO;
-    if (!s || !*s || strcmp(s, "auto") == 0)
-        return;
-    if (strcmp(s, "libunwind") == 0)
-        rt_callpath_mode = RT_CALLPATH_UNWIND;
-    else if (strcmp(s, "nocache") == 0)
-        rt_callpath_mode = RT_CALLPATH_NOCACHE;
-    else
-        rt_info("SCALANA_CALLPATH=%s not understood (auto, libunwind, nocache): using auto", s);
+    const char *s = getenv(name);
+    return s && *s ? s : NULL;
+}
+
+/* Index of s in the NULL-terminated list words, or -1. */
+static int rt_word(const char *s, const char *const *words)
+{
+    for (int i = 0; words[i]; i++)
+        if (strcmp(s, words[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* A whole number of name in lo..hi: the value; a number outside: clamped to
+ * the nearer end with a warning; anything else: def with a warning.  what
+ * says what the number counts. */
+static long rt_env_range(const char *name, long lo, long hi, long def, const char *what)
+{
+    const char *s = rt_env(name);
+    if (!s)
+        return def;
+    long v = rt_whole_number(s);
+    if (v < 0 && !(s[0] == '-' && rt_whole_number(s + 1) >= 0)) {
+        rt_warn(0, "%s=%s is not a whole number (%s, %ld..%ld): using %ld", name, s, what, lo, hi, def);
+        return def;
+    }
+    if (v < lo || v > hi) {
+        long used = v < lo ? lo : hi;
+        rt_warn(0, "%s=%s is outside %ld..%ld (%s): using %ld", name, s, lo, hi, what, used);
+        return used;
+    }
+    return v;
+}
+
+/* On/off variables: 1, on, yes, true / 0, off, no, false (any case). */
+static int rt_env_bool(const char *name, int def)
+{
+    const char *s = rt_env(name);
+    if (!s)
+        return def;
+    if (!strcasecmp(s, "1") || !strcasecmp(s, "on") || !strcasecmp(s, "yes") || !strcasecmp(s, "true"))
+        return 1;
+    if (!strcasecmp(s, "0") || !strcasecmp(s, "off") || !strcasecmp(s, "no") || !strcasecmp(s, "false"))
+        return 0;
+    rt_warn(0, "%s=%s is not 0 or 1 (off or on): using %s", name, s, def ? "1 (on)" : "0 (off)");
+    return def;
+}
+
+int rt_options_off(void)
+{
+    const char *s = rt_env("SCALANA");
+    return s && (!strcasecmp(s, "off") || !strcmp(s, "0") || !strcasecmp(s, "no") || !strcasecmp(s, "false"));
+}
+
+/* SCALANA=off: the runtime stays out of the program from load on (wrappers
+ * pass every call through, no timer, no thread state, no directory).  The
+ * other constructor (rt_init.c) never sets the state back. */
+__attribute__((constructor)) static void rt_options_off_at_load(void)
+{
+    if (rt_options_off())
+        rt_g.state = RT_REFUSED;
 }
 
 void rt_options_read(void)
 {
     const char *s;
+    static const char *const samplers[] = {"cputime", "realtime", "taskclock", "none", NULL};
+    static const int sampler_ids[] = {PRF_SAMPLER_CPUTIME, PRF_SAMPLER_REALTIME, PRF_SAMPLER_TASKCLOCK,
+                                      PRF_SAMPLER_NONE};
     rt_opt.sampler = PRF_SAMPLER_CPUTIME;
-    rt_opt.freq = RT_FREQ_DEFAULT;
     rt_opt.signo = SIGPROF;
-    rt_opt.waitall_split = 1;
-    rt_opt.cct_nodes = RT_CCT_NODES_DEFAULT;
     rt_opt.papi_event[0] = '\0';
-    if ((s = getenv("SCALANA_SAMPLER")) && *s) {
-        if (strcmp(s, "cputime") == 0)
-            rt_opt.sampler = PRF_SAMPLER_CPUTIME;
-        else if (strcmp(s, "realtime") == 0)
-            rt_opt.sampler = PRF_SAMPLER_REALTIME;
-        else if (strcmp(s, "taskclock") == 0)
-            rt_opt.sampler = PRF_SAMPLER_TASKCLOCK;
-        else if (strcmp(s, "none") == 0)
-            rt_opt.sampler = PRF_SAMPLER_NONE;
+    rt_env_bool("SCALANA", 1); /* off was taken at load (rt_options_off): here only the check */
+    if ((s = rt_env("SCALANA_SAMPLER"))) {
+        int k = rt_word(s, samplers);
+        if (k >= 0)
+            rt_opt.sampler = sampler_ids[k];
         else if (strncmp(s, "papi:", 5) == 0 && s[5]) {
             rt_opt.sampler = PRF_SAMPLER_PAPI;
             snprintf(rt_opt.papi_event, sizeof rt_opt.papi_event, "%s", s + 5);
         } else
-            rt_info("SCALANA_SAMPLER=%s not understood (cputime, taskclock, realtime, papi:<EVENT>, none): "
-                    "using cputime", s);
+            rt_warn(0, "SCALANA_SAMPLER=%s is not cputime, taskclock, realtime, papi:<EVENT> or none: using cputime",
+                    s);
     }
-    if ((s = getenv("SCALANA_FREQ")) && *s) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (*end || v <= 0) {
-            rt_info("SCALANA_FREQ=%s is not a positive integer: using %u", s, RT_FREQ_DEFAULT);
-        } else if (v < (long)RT_FREQ_MIN || v > (long)RT_FREQ_MAX) {
-            rt_opt.freq = v < (long)RT_FREQ_MIN ? RT_FREQ_MIN : RT_FREQ_MAX;
-            rt_info("SCALANA_FREQ=%s clamped to %u", s, rt_opt.freq);
-        } else
-            rt_opt.freq = (unsigned)v;
-    }
-    if ((s = getenv("SCALANA_SIGNAL")) && *s) {
+    rt_opt.freq = (unsigned)rt_env_range("SCALANA_FREQ", RT_FREQ_MIN, RT_FREQ_MAX, RT_FREQ_DEFAULT,
+                                         "samples per second per thread");
+    if ((s = rt_env("SCALANA_SIGNAL"))) {
         int v = rt_parse_signal(s);
         if (v < 0)
             rt_warn(0, "SCALANA_SIGNAL=%s is not a usable signal (a name such as SIGPROF, PROF or "
@@ -168,43 +217,40 @@ void rt_options_read(void)
         else
             rt_opt.signo = v;
     }
-    if ((s = getenv("SCALANA_WAITALL_SPLIT")) && *s)
-        rt_opt.waitall_split = strcmp(s, "0") != 0;
-    if ((s = getenv("SCALANA_CCT_NODES")) && *s) {
-        uint32_t v = rt_options_cct_nodes();
-        if (v != RT_CCT_NODES_DEFAULT || atol(s) == RT_CCT_NODES_DEFAULT)
-            rt_opt.cct_nodes = v;
-        else
-            rt_info("SCALANA_CCT_NODES=%s outside 64..16777216: using %u", s, rt_opt.cct_nodes);
-    }
+    rt_opt.waitall_split = rt_env_bool("SCALANA_WAITALL_SPLIT", 1);
+    rt_opt.cct_nodes = (uint32_t)rt_env_range("SCALANA_CCT_NODES", 64, 1l << 24, RT_CCT_NODES_DEFAULT,
+                                              "calling-context nodes per thread");
+    static const char *const ivs[] = {"auto", "clock", "samples", "off", "0", NULL};
+    static const int iv_ids[] = {PRF_IV_CPU_AUTO, PRF_IV_CPU_CLOCK, PRF_IV_CPU_SAMPLES, -1, -1};
     rt_opt.intervals = PRF_IV_CPU_AUTO;
-    if ((s = getenv("SCALANA_INTERVALS")) && *s) {
-        if (strcmp(s, "auto") == 0)
-            rt_opt.intervals = PRF_IV_CPU_AUTO;
-        else if (strcmp(s, "clock") == 0)
-            rt_opt.intervals = PRF_IV_CPU_CLOCK;
-        else if (strcmp(s, "samples") == 0)
-            rt_opt.intervals = PRF_IV_CPU_SAMPLES;
-        else if (strcmp(s, "off") == 0 || strcmp(s, "0") == 0)
-            rt_opt.intervals = -1;
+    if ((s = rt_env("SCALANA_INTERVALS"))) {
+        int k = rt_word(s, ivs);
+        if (k >= 0)
+            rt_opt.intervals = iv_ids[k];
         else
-            rt_info("SCALANA_INTERVALS=%s not understood (auto, clock, samples, off): using auto", s);
+            rt_warn(0, "SCALANA_INTERVALS=%s is not auto, clock, samples or off: using auto", s);
     }
     /* 1 ms: two CPU-clock reads (about 0.4 us each, a system call) per interval of at
      * least this long, plus at most one mispredicted pair per such interval, cost at
      * most 0.15 % of the time they measure (docs/runtime.md). */
-    rt_opt.interval_long_ns = 1000000;
-    if ((s = getenv("SCALANA_INTERVAL_LONG_US")) && *s) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (*end || v < 1 || v > 10000000)
-            rt_info("SCALANA_INTERVAL_LONG_US=%s outside 1..10000000: using 1000", s);
+    rt_opt.interval_long_ns =
+        (uint64_t)rt_env_range("SCALANA_INTERVAL_LONG_US", 1, 10000000, 1000, "microseconds") * 1000u;
+    static const char *const paths[] = {"auto", "libunwind", "nocache", NULL};
+    static const int path_ids[] = {RT_CALLPATH_AUTO, RT_CALLPATH_UNWIND, RT_CALLPATH_NOCACHE};
+    rt_callpath_mode = RT_CALLPATH_AUTO;
+    if ((s = rt_env("SCALANA_CALLPATH"))) {
+        int k = rt_word(s, paths);
+        if (k >= 0)
+            rt_callpath_mode = path_ids[k];
         else
-            rt_opt.interval_long_ns = (uint64_t)v * 1000u;
+            rt_warn(0, "SCALANA_CALLPATH=%s is not auto, libunwind or nocache: using auto", s);
     }
-    rt_options_read_callpath();
+    /* read by rt_keepexe.c at MPI_Init (after this) and by scalana-run: checked here */
+    static const char *const keeps[] = {"on", "1", "link", "all", "copy", "off", "0", "no", NULL};
+    if ((s = rt_env("SCALANA_KEEP_EXE")) && rt_word(s, keeps) < 0)
+        rt_warn(0, "SCALANA_KEEP_EXE=%s is not on, all, copy or off: using on", s);
+    rt_env_bool("SCALANA_GPU", 1);
     s = getenv("SCALANA_OUTPUT");
     rt_opt.output = (s && *s) ? s : NULL;
-    s = getenv("SCALANA_QUIET");
-    rt_opt.quiet = s && strcmp(s, "0") != 0;
+    rt_opt.quiet = rt_env_bool("SCALANA_QUIET", 0);
 }

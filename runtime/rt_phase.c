@@ -1,6 +1,7 @@
 /* rt_phase.c — user phases: scalana_phase_begin/end (C and Fortran) and
  * MPI_Pcontrol levels, aggregated per name (count and time). */
 #include "rt_core.h"
+#include "scalana/phase.h" /* the public declarations (installed) */
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* rt_rundir.c — the run directory: its name (SCALANA_OUTPUT or
  * scalana-<exe>-<p>p, absolute at start-up), its ownership (one live process
- * per directory), moving an earlier one aside, the one-rank profile written
- * at exit or abort, and run.json. */
+ * per directory), an earlier run never touched under the default name (a
+ * new <name>.N) and replaced where SCALANA_OUTPUT names it, the one-rank
+ * profile written at exit or abort, and run.json. */
 #include "rt_core.h"
 #include "rt_rate.h"
 #include "scalana/profile_format.h"
@@ -11,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,10 +111,10 @@ static int rt_mkdir_p(const char *path)
  * A run directory belongs to the process that created its owner file
  * (O_EXCL) and holds a shared flock on it for its whole life: the lock goes
  * with the process, so "in use" needs no pid or host checks.  Looking at an
- * existing directory, claiming it and moving it aside happen under an
- * exclusive flock of the directory itself, so two processes starting at once
- * (two jobs, or a singleton beside a job) never both own one directory and
- * never move a live one aside. */
+ * existing directory, claiming it and replacing an earlier run in it happen
+ * under an exclusive flock of the directory itself, so two processes
+ * starting at once (two jobs, or a singleton beside a job) never both own one
+ * directory and never remove a live job's files. */
 #define RT_OWNER_FILE ".scalana-owner"
 static int rt_owner_fd = -1;
 
@@ -196,25 +198,52 @@ static int rt_dir_kind(const char *path)
     return kind;
 }
 
-/* Moves an earlier run (its owner gone) aside: dir.<time>[-i]. */
-static int rt_move_aside(const char *dir)
+/* nftw callback: removes each file and (depth first) directory of exe/. */
+static int rt_unlink_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
-    char stamp[32], aside[4400];
-    struct stat sb;
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(aside, sizeof aside, "%s.%s", dir, stamp);
-    for (int i = 1; stat(aside, &sb) == 0 && i < 100; i++)
-        snprintf(aside, sizeof aside, "%s.%s-%d", dir, stamp, i);
-    if (rename(dir, aside) != 0) {
-        rt_fail("writer", "cannot move %s aside: %s", dir, strerror(errno));
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/* Removes an earlier run's files from dir (its owner gone, dir locked):
+ * the owner file, our run.json, profile files with the profile magic, our
+ * temporaries and the kept executable (exe/); any other file stays.  The
+ * name was given (SCALANA_OUTPUT): the user asked for this directory, and
+ * what we wrote there before is ours to replace.  0, or -1 with one line. */
+static int rt_replace_earlier(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        rt_fail("writer", "cannot read %s: %s", dir, strerror(errno));
         return -1;
     }
-    rt_log("%s existed: moved to %s", dir, aside);
+    char p[4700];
+    int bad = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *n = e->d_name;
+        size_t len = strlen(n);
+        snprintf(p, sizeof p, "%s/%s", dir, n);
+        int ours = strcmp(n, RT_OWNER_FILE) == 0 ||
+                   (strcmp(n, SCALANA_RUN_INFO_FILE) == 0 && rt_is_our_run_json(p)) ||
+                   (strncmp(n, "profile-", 8) == 0 && strstr(n, SCALANA_PROFILE_SUFFIX) &&
+                    rt_file_starts(p, SCALANA_PROFILE_MAGIC, SCALANA_PROFILE_MAGIC_LEN)) ||
+                   (strncmp(n, ".profile-", 9) == 0 && len > 4 && strcmp(n + len - 4, ".tmp") == 0) ||
+                   strncmp(n, SCALANA_RUN_INFO_FILE ".tmp.", sizeof SCALANA_RUN_INFO_FILE + 4) == 0;
+        if (ours && unlink(p) != 0 && errno != ENOENT)
+            bad = errno;
+        else if (strcmp(n, "exe") == 0 && nftw(p, rt_unlink_cb, 16, FTW_DEPTH | FTW_PHYS) != 0)
+            bad = errno ? errno : EIO;
+    }
+    closedir(d);
+    if (bad) {
+        rt_fail("writer", "cannot replace the earlier run in %s: %s", dir, strerror(bad));
+        return -1;
+    }
+    rt_info("%s held an earlier run: replaced", dir);
     return 0;
 }
+
+static int rt_taken_by_earlier; /* the name asked for held a finished run (default name) */
 
 /* One try at name: 0 owned now, 1 taken by a live job (try another name),
  * 2 retry the same name (it changed under us), -1 refused (one line when
@@ -251,10 +280,17 @@ static int rt_try_dir(const char *name, int first)
             int c = rt_claim(name); /* an empty directory is used as is */
             rc = c == 0 ? 0 : c == 1 ? 1 : -1;
         } else if (kind == 1) {
-            if (rt_owner_alive(name))
+            if (rt_owner_alive(name)) {
                 rc = 1;
-            else
-                rc = rt_move_aside(name) == 0 ? 2 : -1;
+            } else if (!rt_opt.output) {
+                rc = 1; /* the default name: an earlier run is never touched, a new directory */
+                rt_taken_by_earlier |= first;
+            } else if (rt_replace_earlier(name) != 0) {
+                rc = -1;
+            } else {
+                int c = rt_claim(name);
+                rc = c == 0 ? 0 : c == 1 ? 1 : -1;
+            }
         } else {
             if (first)
                 rt_fail("writer", "%s %s: not touched, no profile written (set SCALANA_OUTPUT to a new path)", name,
@@ -302,7 +338,8 @@ int rt_rundir_prepare(void)
             continue;
         if (k > 1) {
             snprintf(rt_g.run_dir, sizeof rt_g.run_dir, "%s", name);
-            rt_log("%s is in use by a running job: writing to %s", want, name);
+            rt_log("%s %s: writing to %s", want,
+                   rt_taken_by_earlier ? "holds an earlier run" : "is in use by a running job", name);
         }
         return 0;
     }

@@ -2,6 +2,7 @@
  * extrap.jsonl, terminal summary) without re-running the analysis, e.g. with
  * other --source-path mappings or another graph bound. */
 #include "viewer.h"
+#include "scalana/outdir.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -14,17 +15,22 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: scalana-view [options] REPORT.json\n"
         "Renders a report.json written by scalana-analyze into a directory:\n"
-        "psg.dot/.svg, rootcause-N.dot/.svg, index.html, extrap.jsonl; prints the summary.\n"
+        "psg.dot/.svg, rootcause-N.dot/.svg, index.html, extrap.jsonl, caliper/; prints the summary.\n"
         "  -o, --output DIR            output directory (default: the report's directory)\n"
         "      --source-path OLD=NEW   look for sources under NEW instead of OLD (repeatable)\n"
         "      --max-graph-vertices N  lay out at most about N vertices per graph (default %d)\n"
         "      --no-svg                do not write psg.svg and rootcause-N.svg\n"
         "      --no-html               do not write index.html\n"
         "      --no-extrap             do not write extrap.jsonl\n"
+        "      --no-caliper            do not write caliper/ (Hatchet/Thicket profiles)\n"
         "  -s, --summary               print the summary only, write nothing\n"
         "  -q, --quiet                 do not print the summary\n"
         "      --color WHEN            auto (default), always or never\n"
-        "  -h, --help                  this text\n",
+        "      --force                 write into DIR even when it holds files that are not\n"
+        "                              a ScalAna report (by default such a DIR is refused)\n"
+        "  -h, --help                  this text\n"
+        "  -V, --version               ScalAna's version\n"
+        "Exit status: 0 written, 1 the report or DIR unusable, 2 usage error.\n",
         SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES);
 }
 
@@ -84,25 +90,50 @@ static int check_report(const json_t *r, char *why, size_t len)
     return n;
 }
 
+#ifndef SCALANA_VERSION_STRING
+#define SCALANA_VERSION_STRING "0.1.0"
+#endif
+
+/* The one line of a usage error getopt_long reported (optstring starting with
+ * ':', opterr 0): c is '?' (unknown) or ':' (value missing). */
+static void bad_option(int c, char **argv)
+{
+    const char *word = argv[optind - 1];
+    if (c == ':')
+        fprintf(stderr, "scalana-view: option '%s' needs a value (see scalana-view --help)\n", word);
+    else if (optopt && !(word[0] == '-' && word[1] == '-'))
+        fprintf(stderr, "scalana-view: unknown option '-%c' (see scalana-view --help)\n", optopt);
+    else
+        fprintf(stderr, "scalana-view: unknown option '%s' (see scalana-view --help)\n", word);
+}
+
 int main(int argc, char **argv)
 {
-    enum { O_SRC = 256, O_MAXV, O_NOSVG, O_NOHTML, O_NOEXTRAP, O_COLOR };
+    enum { O_SRC = 256, O_MAXV, O_NOSVG, O_NOHTML, O_NOEXTRAP, O_COLOR, O_FORCE };
+    enum { O_NOCALIPER = 300 };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'}, {"source-path", required_argument, 0, O_SRC},
         {"max-graph-vertices", required_argument, 0, O_MAXV}, {"no-svg", no_argument, 0, O_NOSVG},
         {"no-html", no_argument, 0, O_NOHTML}, {"no-extrap", no_argument, 0, O_NOEXTRAP},
+        {"no-caliper", no_argument, 0, O_NOCALIPER},
         {"summary", no_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'},
-        {"color", required_argument, 0, O_COLOR}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"color", required_argument, 0, O_COLOR}, {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, 'V'}, {"force", no_argument, 0, O_FORCE}, {0, 0, 0, 0}};
+    int force = 0;
     const char *out = NULL;
     const char **from = calloc((size_t)argc, sizeof *from), **to = calloc((size_t)argc, sizeof *to);
     size_t nmap = 0;
     struct scalana_viewer_options opt = {0};
     opt.write_svg = opt.write_html = opt.write_extrap = 1;
+    opt.write_caliper = 1;
     int summary_only = 0, quiet = 0, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     if (!from || !to) { fprintf(stderr, "scalana-view: out of memory\n"); return 1; }
     int c;
-    while ((c = getopt_long(argc, argv, "o:sqh", longopts, NULL)) != -1) {
+    opterr = 0; /* one line of ours (bad_option) instead of getopt's and the usage */
+    while ((c = getopt_long(argc, argv, ":o:sqhV", longopts, NULL)) != -1) {
         switch (c) {
+        case O_FORCE: force = 1; break;
+        case 'V': printf("scalana-view (ScalAna) %s\n", SCALANA_VERSION_STRING); return 0;
         case 'o': out = optarg; break;
         case O_SRC: {
             char *eq = strchr(optarg, '=');
@@ -118,25 +149,30 @@ int main(int argc, char **argv)
         case O_MAXV: {
             char *end;
             long n = strtol(optarg, &end, 10);
-            if (*end || n <= 0) { fprintf(stderr, "scalana-view: --max-graph-vertices wants a positive number\n"); return 2; }
+            if (*end || n <= 0) { fprintf(stderr, "scalana-view: --max-graph-vertices '%s': want a positive number\n", optarg); return 2; }
             opt.max_graph_vertices = (size_t)n;
             break;
         }
         case O_NOSVG: opt.write_svg = 0; break;
         case O_NOHTML: opt.write_html = 0; break;
         case O_NOEXTRAP: opt.write_extrap = 0; break;
+        case O_NOCALIPER: opt.write_caliper = 0; break;
         case 's': summary_only = 1; break;
         case 'q': quiet = 1; break;
         case O_COLOR:
             if (!strcmp(optarg, "always")) color = 1;
             else if (!strcmp(optarg, "never")) color = 0;
-            else if (strcmp(optarg, "auto") != 0) { fprintf(stderr, "scalana-view: --color wants auto, always or never\n"); return 2; }
+            else if (strcmp(optarg, "auto") != 0) { fprintf(stderr, "scalana-view: --color '%s': want auto, always or never\n", optarg); return 2; }
             break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default: bad_option(c, argv); return 2;
         }
     }
-    if (optind != argc - 1) { usage(stderr); return 2; }
+    if (optind != argc - 1) {
+        fprintf(stderr, "scalana-view: %s (see scalana-view --help)\n",
+                optind >= argc ? "no report.json given" : "one report.json at a time");
+        return 2;
+    }
     const char *path = argv[optind];
     json_error_t je;
     json_t *report = json_load_file(path, 0, &je);
@@ -166,7 +202,12 @@ int main(int argc, char **argv)
         opt.source_path_to = to;
         opt.source_path_count = nmap;
         char err[1024];
-        if (mkdir_p(out) != 0) {
+        char foreign[256];
+        if (!force && scalana_outdir_is_ours(out, foreign, sizeof foreign) == 0) {
+            fprintf(stderr, "scalana-view: %s holds files that are not a ScalAna report (%s): not overwritten; "
+                            "give another -o DIR, or --force to write there anyway\n", out, foreign);
+            rc = 2;
+        } else if (mkdir_p(out) != 0 || scalana_outdir_mark(out) != 0) {
             fprintf(stderr, "scalana-view: cannot create %s: %s\n", out, strerror(errno));
             rc = 1;
         } else if (scalana_viewer_write(report, out, &opt, err, sizeof err) != 0) {

@@ -133,6 +133,7 @@ int scalana_viewer_write(const json_t *report, const char *out_dir, const struct
         vw_out_free(&o);
         if (e != 0) goto out;
     }
+    if (opt->write_caliper && vw_caliper_write(&r, out_dir, err, errlen) != 0) goto out;
     rc = 0;
 out:
     for (size_t i = 0; path_svgs && i < ncause; i++) free(path_svgs[i]);

@@ -26,8 +26,10 @@ extern "C" {
  * write_svg: also render psg.svg and rootcause-N.svg through libgvc.
  * write_html: also write index.html (implies the SVGs it embeds are rendered
  *   in memory even when write_svg is 0).
- * write_extrap: also write extrap.jsonl (Extra-P JSON Lines input). */
-struct scalana_viewer_options { const char *const *source_path_from; const char *const *source_path_to; size_t source_path_count; size_t max_graph_vertices; int write_svg; int write_html; int write_extrap; };
+ * write_extrap: also write extrap.jsonl (Extra-P JSON Lines input).
+ * write_caliper: also write caliper/scalana-<P>p.json, one Caliper JSON
+ *   profile per process count, read by Hatchet and Thicket. */
+struct scalana_viewer_options { const char *const *source_path_from; const char *const *source_path_to; size_t source_path_count; size_t max_graph_vertices; int write_svg; int write_html; int write_extrap; int write_caliper; };
 
 /* Default layout bound: above this many vertices a graph is cut; chosen so
  * that dot lays the graph out in about a second on one core. */
@@ -36,7 +38,7 @@ struct scalana_viewer_options { const char *const *source_path_from; const char 
 /* Render `report` (a report.json object conforming to docs/report.schema.json)
  * into the existing directory out_dir: psg.dot, rootcause-N.dot (N = 1.. the
  * root cause's rank) and, as opt asks, psg.svg, rootcause-N.svg, index.html,
- * extrap.jsonl.  opt may be NULL (DOT files only).
+ * extrap.jsonl, caliper/.  opt may be NULL (DOT files only).
  * Returns 0 on success, -1 on error with a one-line reason in err (errlen
  * bytes, may be NULL/0); files written before the error are left in place.
  * A report that does not follow the schema still renders (missing or mistyped

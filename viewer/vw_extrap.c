@@ -1,140 +1,259 @@
 /* vw_extrap.c — extrap.jsonl: Extra-P's JSON Lines input, one line per call
- * path, process count and metric, so a user can cross-check our models. */
+ * path, process count and metric, so a user can cross-check our models.
+ *
+ * Extra-P refuses an experiment in which one (call path, metric) pair lacks a
+ * measurement at one of the coordinates, merges two lines of the same call
+ * path and count into repetitions, and splits call paths at "->".  So the
+ * file is a complete cube: every call path (vertex), every process count of
+ * the study and every metric below, 0 where nothing was measured (a vertex
+ * not sampled, or not reached, at that count); every call path is unique and
+ * no name holds the separator.  The rules are in docs/viewer.md. */
 #include "vw_internal.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One call-path segment: the vertex name, disambiguated from an earlier
- * sibling of the same name by its line, then by its id. */
-static char *segment(const struct vw_report *r, long i)
+/* The metrics, each written for every call path at every count. */
+enum { M_TIME, M_TIME_MEAN, M_TIME_MAX, M_EXCL_MEAN, M_EXCL_MAX, M_BYTES, M_CALLS, NMETRICS };
+static const char *const metric_names[NMETRICS] = {
+    "time",                /* inclusive mean seconds: the series `model` is fitted on */
+    "time_mean",           /* inclusive seconds of the subtree, mean over processes */
+    "time_max",            /* ... the slowest process's (the series of `model_max`) */
+    "exclusive_time_mean", /* the vertex's own seconds, mean over processes */
+    "exclusive_time_max",  /* ... the slowest process's */
+    "bytes",               /* bytes sent + received by the subtree's MPI calls, all processes */
+    "mpi_calls",           /* MPI calls of the subtree, all processes */
+};
+
+/* A report value as a measurement: finite and not negative (the schema's
+ * minimum); `missing` when the key is absent or not a number. */
+static double measured(const json_t *m, const char *key, double missing)
 {
-    const json_t *v = vw_vertex(r, i);
-    const char *name = vw_str(v, "name", "?");
-    int p = r->parent[i];
-    int same_name = 0, same_line = 0;
-    long line = vw_int(v, "line", 0);
-    long first = p >= 0 ? r->children_first[p] : -1;
-    if (p < 0) {   /* roots: siblings are the other roots */
-        for (long k = 0; k < i; k++)
-            if (r->parent[k] < 0 && !strcmp(vw_str(vw_vertex(r, k), "name", "?"), name)) {
-                same_name = 1;
-                if (vw_int(vw_vertex(r, k), "line", 0) == line) same_line = 1;
-            }
-    } else {
-        for (long k = first; k >= 0 && k != i; k = r->children_next[k])
-            if (!strcmp(vw_str(vw_vertex(r, k), "name", "?"), name)) {
-                same_name = 1;
-                if (vw_int(vw_vertex(r, k), "line", 0) == line) same_line = 1;
-            }
-    }
-    /* "->" separates call-path levels in Extra-P; keep it out of names */
-    size_t n = strlen(name);
-    char *s = malloc(n + 48);
-    if (!s) return NULL;
-    size_t w = 0;
-    for (size_t k = 0; k < n; k++) {
-        if (name[k] == '-' && name[k + 1] == '>') { s[w++] = '-'; s[w++] = '_'; k++; continue; }
-        s[w++] = name[k];
-    }
-    s[w] = '\0';
-    if (same_line) snprintf(s + w, 48, "@%ld#%ld", line, i);
-    else if (same_name) snprintf(s + w, 48, "@%ld", line);
-    return s;
+    const json_t *x = json_object_get(m, key);
+    if (!json_is_number(x)) return missing;
+    double v = json_number_value(x);
+    return isfinite(v) && v > 0 ? v : 0.0;
 }
 
-static int emit(struct vw_out *o, const char *callpath, long p, const char *metric, double value)
+static int cmp_long(const void *a, const void *b)
 {
-    json_t *line = json_pack("{s:{s:I},s:s,s:s,s:f}", "params", "p", (json_int_t)p, "callpath", callpath,
-                             "metric", metric, "value", value);
-    if (!line) return -1;
-    char *txt = json_dumps(line, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(15));
-    json_decref(line);
-    if (!txt) return -1;
-    vw_puts(o, txt);
-    vw_puts(o, "\n");
-    free(txt);
-    return 0;
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
 }
 
-/* Call path of vertex i ("main->loop->MPI_Allreduce"), memoised in path[]. */
-static const char *callpath(const struct vw_report *r, char **path, long *chain, long i)
+/* The study's process counts, ascending and distinct: those of runs[] and of
+ * every vertex's metrics[] (a count a vertex has but runs[] lacks is kept). */
+static long *study_counts(const struct vw_report *r, size_t *n)
 {
-    size_t depth = 0;
-    long a = i;
-    while (a >= 0 && !path[a] && depth < r->nvert) { chain[depth++] = a; a = r->parent[a]; }
-    while (depth-- > 0) {
-        long v = chain[depth];
-        char *seg = segment(r, v);
-        if (!seg) return NULL;
-        int p = r->parent[v];
-        if (p >= 0 && path[p]) {
-            size_t lp = strlen(path[p]), ls = strlen(seg);
-            char *s = malloc(lp + ls + 3);
-            if (!s) { free(seg); return NULL; }
-            memcpy(s, path[p], lp);
-            memcpy(s + lp, "->", 2);
-            memcpy(s + lp + 2, seg, ls + 1);
-            free(seg);
-            path[v] = s;
-        } else {
-            path[v] = seg;
-        }
-    }
-    return path[i];
+    size_t cap = json_array_size(r->runs) + 1, k = 0, i, j;
+    for (i = 0; i < r->nvert; i++) cap += json_array_size(json_object_get(vw_vertex(r, (long)i), "metrics"));
+    long *c = malloc(cap * sizeof *c);
+    if (!c) return NULL;
+    const json_t *x;
+    json_array_foreach(r->runs, i, x)
+        if (vw_int(x, "processes", 0) > 0) c[k++] = vw_int(x, "processes", 0);
+    for (i = 0; i < r->nvert; i++)
+        json_array_foreach(json_object_get(vw_vertex(r, (long)i), "metrics"), j, x)
+            if (vw_int(x, "processes", 0) > 0) c[k++] = vw_int(x, "processes", 0);
+    qsort(c, k, sizeof *c, cmp_long);
+    size_t u = 0;
+    for (i = 0; i < k; i++)
+        if (!u || c[u - 1] != c[i]) c[u++] = c[i];
+    *n = u;
+    return c;
 }
 
-void vw_extrap_write(struct vw_out *o, const struct vw_report *r)
+static long count_index(const long *c, size_t n, long p)
 {
-    size_t n = r->nvert;
-    char **path = calloc(n ? n : 1, sizeof *path);
-    long *chain = malloc((n ? n : 1) * sizeof *chain);
-    if (!path || !chain) { free(path); free(chain); o->failed = 1; return; }
-    /* besides "time", a few series worth a second model; zero counts are left out
-     * (the file grows with vertices x depth x counts x metrics) */
-    static const struct { const char *key, *metric; int skip_zero; } metrics[] = {
-        {"time_mean_seconds", "time_mean", 0},
-        {"time_max_seconds", "time_max", 0},
-        {"bytes", "bytes", 1},
-        {"mpi_calls", "mpi_calls", 1},
-    };
-    /* Extra-P builds its call tree from the order of the lines: parents first,
-     * so walk the tree in pre-order (roots, then children, in index order) */
-    long *order = malloc((n ? n : 1) * sizeof *order), *stack = malloc((n ? n : 1) * sizeof *stack);
-    size_t norder = 0, sp = 0;
-    if (!order || !stack) { free(order); free(stack); free(path); free(chain); o->failed = 1; return; }
-    for (size_t root = n; root-- > 0;)
+    const long *hit = bsearch(&p, c, n, sizeof *c, cmp_long);
+    return hit ? (long)(hit - c) : -1;
+}
+
+/* Vertices in pre-order (roots, then children, in index order): a parent's
+ * line comes before its children's, as Extra-P lists its call tree. */
+static long *preorder(const struct vw_report *r, size_t *norder)
+{
+    size_t n = r->nvert ? r->nvert : 1, k = 0, sp = 0;
+    long *order = malloc(n * sizeof *order), *stack = malloc(n * sizeof *stack);
+    if (!order || !stack) { free(order); free(stack); return NULL; }
+    for (size_t root = r->nvert; root-- > 0;)
         if (r->parent[root] < 0) stack[sp++] = (long)root;
-    while (sp > 0 && norder < n) {
+    while (sp > 0 && k < r->nvert) {
         long v = stack[--sp];
-        order[norder++] = v;
+        order[k++] = v;
         size_t first = sp;
         for (int c = r->children_first[v]; c >= 0; c = r->children_next[c]) stack[sp++] = c;
         for (size_t a = first, b = sp; b > a + 1; a++, b--) { long t = stack[a]; stack[a] = stack[b - 1]; stack[b - 1] = t; }
     }
-    for (size_t k = 0; k < norder && !o->failed; k++) {
-        size_t i = (size_t)order[k];
-        const char *cp = callpath(r, path, chain, (long)i);
-        if (!cp) { o->failed = 1; break; }
-        const json_t *v = vw_vertex(r, (long)i);
-        const char *fitted = vw_str(json_object_get(v, "model"), "metric", "time_max_seconds");
-        size_t k;
+    free(stack);
+    *norder = k;
+    return order;
+}
+
+/* The vertex's name as one call-path level: "->" (Extra-P's separator) becomes
+ * "-_", control characters become spaces, an empty name becomes "?". */
+static char *level_name(const json_t *v)
+{
+    const char *name = vw_str(v, "name", "");
+    if (!*name) name = "?";
+    size_t n = strlen(name), w = 0;
+    char *s = malloc(n + 1);
+    if (!s) return NULL;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char ch = (unsigned char)name[k];
+        if (ch == '-' && name[k + 1] == '>') { s[w++] = '-'; s[w++] = '_'; k++; continue; }
+        s[w++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
+    }
+    s[w] = '\0';
+    return s;
+}
+
+/* A level name unique among the siblings already named (`taken`, a JSON object
+ * used as a set): the name; else name@line (a repeated function or MPI call at
+ * another line); else "#id" appended until free (ids are unique, so a literal
+ * "x#5" among the names only lengthens the loop).  Adds it to `taken`. */
+static char *unique_level(const json_t *v, json_t *taken)
+{
+    char *base = level_name(v);
+    if (!base) return NULL;
+    size_t cap = strlen(base) + 64;
+    char *s = malloc(cap);
+    if (!s) { free(base); return NULL; }
+    snprintf(s, cap, "%s", base);
+    if (json_object_get(taken, s)) snprintf(s, cap, "%s@%ld", base, vw_int(v, "line", 0));
+    free(base);
+    while (json_object_get(taken, s)) {
+        size_t len = strlen(s);
+        if (len + 32 > cap) {
+            char *t = realloc(s, cap *= 2);
+            if (!t) { free(s); return NULL; }
+            s = t;
+        }
+        snprintf(s + len, cap - len, "#%ld", vw_int(v, "id", 0));
+    }
+    if (json_object_set_new(taken, s, json_true()) != 0) { free(s); return NULL; }
+    return s;
+}
+
+/* Call paths of all vertices (malloc'd strings, parents first by `order`):
+ * "main->LOOP 12-15->MPI_Allreduce". */
+static char **call_paths(const struct vw_report *r, const long *order, size_t norder)
+{
+    size_t n = r->nvert ? r->nvert : 1;
+    char **path = calloc(n, sizeof *path);
+    json_t **taken = calloc(n + 1, sizeof *taken);   /* [v]: names of v's children; [n]: roots */
+    int ok = path && taken;
+    for (size_t k = 0; ok && k < norder; k++) {
+        long v = order[k];
+        int p = r->parent[v];
+        size_t set = p >= 0 ? (size_t)p : n;
+        if (!taken[set] && !(taken[set] = json_object())) { ok = 0; break; }
+        char *level = unique_level(vw_vertex(r, v), taken[set]);
+        if (!level) { ok = 0; break; }
+        if (p < 0) { path[v] = level; continue; }
+        size_t lp = strlen(path[p]), ll = strlen(level);
+        path[v] = malloc(lp + ll + 3);
+        if (path[v]) {
+            memcpy(path[v], path[p], lp);
+            memcpy(path[v] + lp, "->", 2);
+            memcpy(path[v] + lp + 2, level, ll + 1);
+        }
+        free(level);
+        ok = path[v] != NULL;
+    }
+    if (taken)
+        for (size_t i = 0; i <= n; i++) json_decref(taken[i]);
+    free(taken);
+    if (!ok && path) {
+        for (size_t i = 0; i < n; i++) free(path[i]);
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* val[(v * nc + c) * NMETRICS + m] for every vertex, count and metric.  Own
+ * values from report.json (the first metrics[] entry of a count; 0 where the
+ * vertex has none); inclusive ones as measured, or, where report.json lacks
+ * them, from the children: mean = own + sum of the children's (exact: a mean
+ * over the same processes is linear), max = the largest of own, children's
+ * max and the mean (a lower bound); bytes and calls summed over the subtree. */
+static double *values(const struct vw_report *r, const long *counts, size_t nc, const long *order, size_t norder)
+{
+    size_t n = r->nvert ? r->nvert : 1;
+    double *val = calloc(n * nc * NMETRICS + 1, sizeof *val);
+    double *kid_mean = calloc(n * nc + 1, sizeof *kid_mean), *kid_max = calloc(n * nc + 1, sizeof *kid_max);
+    unsigned char *seen = calloc(n * nc + 1, 1);
+    if (!val || !kid_mean || !kid_max || !seen) { free(val); free(kid_mean); free(kid_max); free(seen); return NULL; }
+    for (size_t k = norder; k-- > 0;) {   /* children before their parent */
+        long v = order[k];
+        size_t j;
         const json_t *m;
-        json_array_foreach(json_object_get(v, "metrics"), k, m) {
-            long p = vw_int(m, "processes", 0);
-            const json_t *t = json_object_get(m, fitted);
-            /* "time": the series our model was fitted on */
-            if (json_is_number(t) && emit(o, cp, p, "time", json_number_value(t)) != 0) o->failed = 1;
-            for (size_t q = 0; q < sizeof metrics / sizeof metrics[0]; q++) {
-                const json_t *x = json_object_get(m, metrics[q].key);
-                if (!json_is_number(x) || !strcmp(metrics[q].key, fitted)) continue;   /* that one is "time" */
-                if (metrics[q].skip_zero && json_number_value(x) == 0) continue;
-                if (emit(o, cp, p, metrics[q].metric, json_number_value(x)) != 0) o->failed = 1;
-            }
+        for (size_t c = 0; c < nc; c++) {   /* not measured at this count */
+            double *x = &val[((size_t)v * nc + c) * NMETRICS];
+            x[M_TIME_MEAN] = x[M_TIME_MAX] = NAN;
+        }
+        json_array_foreach(json_object_get(vw_vertex(r, v), "metrics"), j, m) {
+            long c = count_index(counts, nc, vw_int(m, "processes", 0));
+            if (c < 0 || seen[(size_t)v * nc + (size_t)c]) continue;
+            seen[(size_t)v * nc + (size_t)c] = 1;
+            double *x = &val[((size_t)v * nc + (size_t)c) * NMETRICS];
+            x[M_EXCL_MEAN] = measured(m, "time_mean_seconds", 0);
+            x[M_EXCL_MAX] = measured(m, "time_max_seconds", 0);
+            x[M_TIME_MEAN] = measured(m, "inclusive_mean_seconds", NAN);
+            x[M_TIME_MAX] = measured(m, "inclusive_max_seconds", NAN);
+            x[M_BYTES] += measured(m, "bytes", 0);   /* the children's are already there */
+            x[M_CALLS] += measured(m, "mpi_calls", 0);
+        }
+        int p = r->parent[v];
+        for (size_t c = 0; c < nc; c++) {
+            size_t vc = (size_t)v * nc + c;
+            double *x = &val[vc * NMETRICS];
+            if (isnan(x[M_TIME_MEAN])) x[M_TIME_MEAN] = x[M_EXCL_MEAN] + kid_mean[vc];
+            if (isnan(x[M_TIME_MAX])) x[M_TIME_MAX] = fmax(fmax(x[M_EXCL_MAX], kid_max[vc]), x[M_TIME_MEAN]);
+            x[M_TIME] = x[M_TIME_MEAN];
+            if (p < 0) continue;
+            size_t pc = (size_t)p * nc + c;
+            double *y = &val[pc * NMETRICS];
+            kid_mean[pc] += x[M_TIME_MEAN];
+            kid_max[pc] = fmax(kid_max[pc], x[M_TIME_MAX]);
+            y[M_BYTES] += x[M_BYTES];
+            y[M_CALLS] += x[M_CALLS];
         }
     }
-    for (size_t i = 0; i < n; i++) free(path[i]);
-    free(order);
-    free(stack);
+    free(kid_mean);
+    free(kid_max);
+    free(seen);
+    return val;
+}
+
+/* Writes extrap.jsonl of report r into o: call paths x counts x NMETRICS
+ * lines (none for a report without vertices or counts); values in seconds,
+ * bytes and calls as in the table above.  Out of memory sets o->failed. */
+void vw_extrap_write(struct vw_out *o, const struct vw_report *r)
+{
+    size_t nc = 0, norder = 0;
+    long *counts = study_counts(r, &nc);
+    long *order = counts ? preorder(r, &norder) : NULL;
+    char **path = order ? call_paths(r, order, norder) : NULL;
+    double *val = path ? values(r, counts, nc, order, norder) : NULL;
+    if (!val) o->failed = 1;
+    for (size_t k = 0; val && k < norder && !o->failed; k++) {
+        long v = order[k];
+        json_t *s = json_string(path[v]);
+        char *cp = s ? json_dumps(s, JSON_ENCODE_ANY | JSON_ENSURE_ASCII) : NULL;
+        json_decref(s);
+        if (!cp) { o->failed = 1; break; }
+        for (size_t c = 0; c < nc; c++)
+            for (int m = 0; m < NMETRICS; m++)
+                vw_printf(o, "{\"params\":{\"p\":%ld},\"callpath\":%s,\"metric\":\"%s\",\"value\":%.15g}\n",
+                          counts[c], cp, metric_names[m], val[((size_t)v * nc + c) * NMETRICS + m]);
+        free(cp);
+    }
+    if (path)
+        for (size_t i = 0; i < r->nvert; i++) free(path[i]);
     free(path);
-    free(chain);
+    free(val);
+    free(order);
+    free(counts);
 }

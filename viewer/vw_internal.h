@@ -102,6 +102,10 @@ VW_HIDDEN extern const char vw_js[];
 
 /* ---- Extra-P (vw_extrap.c) */
 VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);
+/* ---- Hatchet/Thicket (vw_caliper.c): out_dir/caliper/scalana-<P>p.json, one
+ * Caliper JSON profile per process count of r->runs; files of other counts
+ * there are removed.  Returns 0, or -1 with the reason in err. */
+VW_HIDDEN int vw_caliper_write(const struct vw_report *r, const char *out_dir, char *err, size_t errlen);
 /* The before/after part of the terminal summary (report.json comparison); nothing when absent. */
 VW_HIDDEN void vw_summary_compare(FILE *out, const json_t *report, int use_color);
 

@@ -117,6 +117,7 @@ done
 # stale rootcause-N files of an earlier analysis are removed; others kept; the path is normalised
 mkdir -p "$pre/r4"
 for f in rootcause-9.dot rootcause-9.svg rootcause-notes.txt; do echo old > "$pre/r4/$f"; done
+touch "$pre/r4/.scalana-report"  # an earlier report of ours (a directory without the marker is refused)
 "$ANALYZE" --no-viewer -o "$pre/r4//" "$pre/run-4" "$pre/run-8" > /dev/null 2> "$dir/err" || fail "r4"
 [ -e "$pre/r4/rootcause-9.dot" ] || [ -e "$pre/r4/rootcause-9.svg" ] && fail "stale rootcause-9 kept"
 [ -e "$pre/r4/rootcause-notes.txt" ] || fail "a file the tool did not write was removed"

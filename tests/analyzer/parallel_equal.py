@@ -11,10 +11,11 @@ exactly, and the cost within rounding (1e-6 s, or 1e-4 of the cost: report.json
 keeps six digits and sums over ranks are added in another order; the
 candidates likewise).  It also checks report.json's tool object: analyzer_processes
 equals N, and analyzer_peak_rss_bytes has N positive values.  The e2e runs are not
-rerun: the test reuses them (ctest fixture e2e_runs).
+rerun: the test reuses them (ctest e2e_parallel_equal_<example> requires the fixture
+e2e_<example>).
 
-  parallel_equal.py --analyze BIN --mpirun MPIRUN [--counts 2,4] --work DIR
-                    (--e2e-dir BUILD/tests/e2e [--modes on] | --runs DIR... [--reference REPORT])
+  parallel_equal.py --analyze BIN --mpirun MPIRUN [--counts 2,4] --work DIR [--reanalyze]
+                    (--series DIR... | --e2e-dir BUILD/tests/e2e [--modes on] | --runs DIR... [--reference REPORT])
 
 Exit status: 0 equal, 1 a difference (each one printed), 77 nothing to compare
 (no e2e series found: ctest reports a skip)."""
@@ -60,19 +61,25 @@ def compare(ref, got, what):
     return out
 
 
+def series_at(series):
+    """[(name, [run dirs by process count], serial report path, environment)] of the
+    e2e series in directory series (<test>/defect-<mode>), or [] when it has none."""
+    test = os.path.dirname(series)
+    report = os.path.join(series, "report", "report.json")
+    runs = glob.glob(os.path.join(series, "run-*p"))
+    if not os.path.isfile(report) or not runs:
+        return []
+    runs.sort(key=lambda d: int(re.search(r"run-(\d+)p$", d).group(1)))
+    env = {"SCALANA_PSG_CACHE": os.path.join(test, "psg-cache")}
+    return [("%s/%s" % (os.path.basename(test), os.path.basename(series)), runs, report, env)]
+
+
 def series_of(e2e_dir, modes):
-    """(name, [run dirs by process count], serial report path, environment) of each e2e series."""
+    """The e2e series of every test under e2e_dir, for the modes given."""
     found = []
     for test in sorted(glob.glob(os.path.join(e2e_dir, "*"))):
         for mode in modes:
-            series = os.path.join(test, "defect-" + mode)
-            report = os.path.join(series, "report", "report.json")
-            runs = glob.glob(os.path.join(series, "run-*p"))
-            if not os.path.isfile(report) or not runs:
-                continue
-            runs.sort(key=lambda d: int(re.search(r"run-(\d+)p$", d).group(1)))
-            env = {"SCALANA_PSG_CACHE": os.path.join(test, "psg-cache")}
-            found.append(("%s/defect-%s" % (os.path.basename(test), mode), runs, report, env))
+            found += series_at(os.path.join(test, "defect-" + mode))
     return found
 
 
@@ -99,6 +106,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--e2e-dir")
     ap.add_argument("--modes", default="on")
+    ap.add_argument("--series", action="append", default=[],
+                    help="one e2e series directory (defect-<mode>/ with run-<p>p/ and report/), repeatable")
     ap.add_argument("--runs", nargs="*")
     ap.add_argument("--reference", help="serial report.json of --runs (else analysed here)")
     ap.add_argument("--reanalyze", action="store_true", help="make the serial reference here too")
@@ -107,6 +116,8 @@ def main():
     counts = [int(x) for x in a.counts.split(",")]
     if a.runs:
         series = [("runs", a.runs, a.reference, {})]
+    elif a.series:
+        series = [x for d in a.series for x in series_at(os.path.abspath(d))]
     else:
         series = series_of(a.e2e_dir, a.modes.split(","))
     if not series:

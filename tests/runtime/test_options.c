@@ -1,5 +1,6 @@
 /* test_options.c — SCALANA_SIGNAL as a name, a real-time offset or a
- * number; garbage and unusable signals fall back to SIGPROF with a warning
+ * number; garbage and unusable signals fall back to SIGPROF with a warning;
+ * the other SCALANA_* values clamped or replaced with a warning; SCALANA=off
  * (rt_options.c, rt_warn.c). */
 #include <setjmp.h>
 #include <signal.h>
@@ -58,9 +59,74 @@ static void test_garbage(void **state)
     }
 }
 
+/* The last warning kept names var=value and the value used. */
+static void assert_warned(const char *var_value, const char *used)
+{
+    uint32_t n;
+    const char *const *w = rt_warnings(&n);
+    assert_true(n > 0);
+    assert_non_null(strstr(w[n - 1], var_value));
+    assert_non_null(strstr(w[n - 1], used));
+}
+
+/* Every other SCALANA_* value: numbers clamped into their range, words and
+ * garbage replaced by the default, one warning each (rt_options.c). */
+static void test_values(void **state)
+{
+    (void)state;
+    setenv("SCALANA_FREQ", "abc", 1);
+    rt_options_read();
+    assert_int_equal(rt_opt.freq, 200);
+    assert_warned("SCALANA_FREQ=abc ", "using 200");
+    setenv("SCALANA_FREQ", "0", 1);
+    rt_options_read();
+    assert_int_equal(rt_opt.freq, 1);
+    assert_warned("SCALANA_FREQ=0 ", "using 1");
+    setenv("SCALANA_FREQ", "500", 1);
+    rt_options_read();
+    assert_int_equal(rt_opt.freq, 500);
+    unsetenv("SCALANA_FREQ");
+    setenv("SCALANA_CCT_NODES", "-5", 1);
+    rt_options_read();
+    assert_int_equal(rt_opt.cct_nodes, 64);
+    assert_int_equal(rt_options_cct_nodes(), 64); /* threads registered before the read agree */
+    assert_warned("SCALANA_CCT_NODES=-5 ", "using 64");
+    setenv("SCALANA_CCT_NODES", "99999999", 1);
+    rt_options_read();
+    assert_int_equal(rt_opt.cct_nodes, 1u << 24);
+    assert_int_equal(rt_options_cct_nodes(), 1u << 24);
+    unsetenv("SCALANA_CCT_NODES");
+    setenv("SCALANA_QUIET", "yes", 1);
+    setenv("SCALANA_INTERVAL_LONG_US", "5", 1);
+    setenv("SCALANA_WAITALL_SPLIT", "off", 1);
+    rt_options_read();
+    assert_int_equal(rt_opt.quiet, 1);
+    assert_int_equal(rt_opt.interval_long_ns, 5000);
+    assert_int_equal(rt_opt.waitall_split, 0);
+    unsetenv("SCALANA_QUIET");
+    unsetenv("SCALANA_INTERVAL_LONG_US");
+    unsetenv("SCALANA_WAITALL_SPLIT");
+    setenv("SCALANA_SAMPLER", "papi:", 1);
+    rt_options_read();
+    assert_int_equal(rt_opt.sampler, PRF_SAMPLER_CPUTIME);
+    assert_warned("SCALANA_SAMPLER=papi: ", "using cputime");
+    unsetenv("SCALANA_SAMPLER");
+    /* SCALANA=off and its spellings; anything else measures */
+    static const char *off[] = {"off", "OFF", "0", "no", "false"}, *on[] = {"on", "1", "", "offf", "2"};
+    for (size_t i = 0; i < 5; i++) {
+        setenv("SCALANA", off[i], 1);
+        assert_true(rt_options_off());
+        setenv("SCALANA", on[i], 1);
+        assert_false(rt_options_off());
+    }
+    unsetenv("SCALANA");
+    assert_false(rt_options_off());
+}
+
 int main(void)
 {
     rt_g.world_rank = 1; /* warnings are printed by world rank 0 only: keep the output clean */
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_names), cmocka_unit_test(test_garbage)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_values), cmocka_unit_test(test_names),
+                                       cmocka_unit_test(test_garbage)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

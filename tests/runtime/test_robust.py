@@ -341,10 +341,16 @@ def case_twojobs(a, tmp):
     d2 = complete(a, rundir + ".2", 1)
     if d1 and d2:
         check(d1["processes"] == a.np and d2["processes"] == 1, f"processes {d1['processes']} / {d2['processes']}")
-    # A later run finds both finished: the first is moved aside (ours), not refused.
+    # A later run finds both finished: the one SCALANA_OUTPUT names is ours and
+    # replaced (a file of the user's in it stays), not refused, not moved.
+    with open(os.path.join(rundir, "notes.txt"), "w") as f:
+        f.write("mine\n")
     p = mpirun(a, tmp, ["ok"], {"SCALANA_OUTPUT": rundir})
     ln = ours(p)
-    check(p.returncode == 0 and len(ln) == 1 and "moved to" in ln[0], f"rerun: {p.returncode} {ln}")
+    check(p.returncode == 0 and len(ln) == 1 and "held an earlier run: replaced" in ln[0], f"rerun: {p.returncode} {ln}")
+    check(sorted(x for x in os.listdir(tmp) if x.startswith("run")) == ["run", "run.2"],
+          f"rerun: directories {sorted(os.listdir(tmp))}")
+    check(os.path.exists(os.path.join(rundir, "notes.txt")), "rerun: the user's file in the run directory was removed")
     complete(a, rundir, a.np)
     # A user's directory that merely holds a file named run.json.
     user = os.path.join(tmp, "mine")

@@ -5,7 +5,8 @@
   outdir  SCALANA_OUTPUT / the default name: a directory of the user's and a
           regular file are never touched (one "writer disabled" line naming
           the path, same output and exit code as without the runtime); an
-          empty directory is used as is; a run directory is moved aside; an
+          empty directory is used as is; an earlier run is kept (the next run
+          writes <dir>.2); an
           unusable path prints exactly one line for the run
   abort   rank 1 calls MPI_Abort: its own profile (ABORTED), run.json from
           start-up, the analyzer analyses the run (rank 0 reported missing)
@@ -130,12 +131,19 @@ def case_outdir(a, tmp):
     check(ri is not None and ri.get("executable_copy") == "exe/" + os.path.basename(a.prog)
           and os.path.isfile(kept) and filecmp.cmp(kept, a.prog, shallow=False),
           f"exe/: run.json executable_copy {ri and ri.get('executable_copy')}, {kept} not the program")
-    # A run directory is moved aside (one line).
+    # An earlier run under the default name is never touched: the next run
+    # writes <dir>.2 and says where (one line).
+    before = sorted(os.listdir(default))
+    with open(os.path.join(default, "run.json")) as f:
+        first_json = f.read()
     p = mpirun(a, tmp, "ok", {})
-    aside = [x for x in os.listdir(tmp) if x.startswith(os.path.basename(default) + ".")]
-    check(len(aside) == 1, f"run directory not moved aside: {sorted(os.listdir(tmp))}")
+    others = [x for x in os.listdir(tmp) if x.startswith(os.path.basename(default) + ".")]
+    check(others == [os.path.basename(default) + ".2"], f"second run: directories {sorted(os.listdir(tmp))}")
     ln = scalana_lines(p)
-    check(len(ln) == 1 and "moved to" in ln[0], f"moved aside: lines {ln}")
+    check(len(ln) == 1 and "holds an earlier run: writing to " + default + ".2" in ln[0], f"second run: lines {ln}")
+    with open(os.path.join(default, "run.json")) as f:
+        check(f.read() == first_json and sorted(os.listdir(default)) == before, "the earlier run was changed")
+    check(runinfo(default + ".2") is not None, f"no run.json in {default}.2")
     # An unusable path: exactly one line for the run, the application unharmed.
     p = mpirun(a, tmp, "ok", {"SCALANA_OUTPUT": "/proc/nope"})
     check(p.returncode == 0 and p.stdout == plain.stdout, f"/proc/nope: output/exit code changed: {p.returncode}")

@@ -26,6 +26,7 @@ out="$dir/stale"; mkdir -p "$out"
 for f in rootcause-1.dot rootcause-7.dot rootcause-7.svg rootcause-12.svg rootcause-notes.txt rootcause-x.dot; do
     echo old > "$out/$f"
 done
+touch "$out/.scalana-report"  # an earlier rendering of ours (a directory without the marker is refused)
 "$view" -q -o "$out" "$fix/planted.json" > /dev/null 2> "$dir/err" || fail "planted.json: exit status"
 for f in rootcause-7.dot rootcause-7.svg rootcause-12.svg; do [ -e "$out/$f" ] && fail "stale $f kept"; done
 for f in rootcause-notes.txt rootcause-x.dot; do [ -e "$out/$f" ] || fail "$f is not ours but was removed"; done

@@ -60,7 +60,7 @@ static int render(const char *fixture, const char *name, size_t max_vertices, ch
     char to[4096];
     if ((size_t)snprintf(to, sizeof to, "%s/src", fixtures) >= sizeof to) fail_msg("path too long");
     const char *from_v[] = {"/build/proj/src"}, *to_v[] = {to};
-    struct scalana_viewer_options o = {from_v, to_v, 1, max_vertices, 1, 1, 1};
+    struct scalana_viewer_options o = {from_v, to_v, 1, max_vertices, 1, 1, 1, 0};
     char err[256] = "";
     int rc = scalana_viewer_write(r, dir, &o, err, sizeof err);
     if (rc != 0) print_error("scalana_viewer_write: %s\n", err);
@@ -250,7 +250,7 @@ static void test_single_run(void **state)
     assert_non_null(strstr(html, "No point-to-point communication"));
     free(html);
     size_t hits;
-    assert_int_equal(check_extrap(dir, NULL, &hits), 4 * 2);   /* "time" (= time_max, the default) and time_mean */
+    assert_int_equal(check_extrap(dir, NULL, &hits), 4 * 7);   /* 4 call paths x 1 count x 7 metrics (docs/viewer.md) */
 }
 
 static void test_empty(void **state)
@@ -331,7 +331,7 @@ static void test_errors(void **state)
     (void)state;
     json_t *r = load_fixture("planted.json");
     char err[128] = "";
-    struct scalana_viewer_options o = {NULL, NULL, 0, 0, 1, 1, 1};
+    struct scalana_viewer_options o = {NULL, NULL, 0, 0, 1, 1, 1, 0};
     assert_int_equal(scalana_viewer_write(r, "/nonexistent/dir/for/viewer", &o, err, sizeof err), -1);
     assert_non_null(strstr(err, "/nonexistent/dir/for/viewer"));
     assert_null(strchr(err, '\n'));
@@ -349,7 +349,7 @@ static void test_errors(void **state)
     assert_false(file_exists(dir, "psg.svg"));
     /* HTML without SVG files: the graphs are still rendered into the page */
     outdir(dir, sizeof dir, "html-no-svg");
-    struct scalana_viewer_options h = {NULL, NULL, 0, 0, 0, 1, 0};
+    struct scalana_viewer_options h = {NULL, NULL, 0, 0, 0, 1, 0, 0};
     assert_int_equal(scalana_viewer_write(r, dir, &h, err, sizeof err), 0);
     assert_false(file_exists(dir, "psg.svg"));
     assert_false(file_exists(dir, "extrap.jsonl"));
@@ -442,7 +442,7 @@ static void test_source_remap(void **state)
     char to[4096], got[4096];
     if ((size_t)snprintf(to, sizeof to, "%s/src", fixtures) >= sizeof to) fail_msg("path too long");
     const char *from_v[] = {"/build/proj/sr", "/build/proj/src/", "/build/proj"}, *to_v[] = {"/nowhere", to, "/nowhere"};
-    struct scalana_viewer_options o = {from_v, to_v, 3, 0, 0, 0, 0};
+    struct scalana_viewer_options o = {from_v, to_v, 3, 0, 0, 0, 0, 0};
     FILE *fp = vw_source_open(&o, "/build/proj/src/solver.c", got, sizeof got);
     assert_non_null(fp);
     fclose(fp);

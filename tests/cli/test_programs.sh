@@ -1,0 +1,96 @@
+#!/bin/bash
+# test_programs.sh — the command line every installed program shares
+# (docs/equivalents.md, "One command line"): `--version` prints
+# "NAME (ScalAna) X.Y.Z" and exits 0; `--help` exits 0 with the usage on
+# stdout; an unknown option and a bad value exit 2 with ONE line on stderr
+# that names it.  The compiler wrappers pass the compiler's own options
+# through and validate only their --scalana-* ones.
+#   test_programs.sh BINDIR VERSION
+set -u
+bin=$1 version=$2
+work=$(mktemp -d /tmp/scalana-cli-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect_usage_error WHAT NEEDLE PROGRAM ARGS...: exit 2, exactly one stderr
+# line, containing NEEDLE (the option or value at fault), nothing on stdout.
+expect_usage_error() {
+  local what=$1 needle=$2; shift 2
+  "$@" >"$work/out" 2>"$work/err" </dev/null
+  local rc=$? n
+  n=$(wc -l <"$work/err")
+  [ $rc = 2 ] || fail "$what: exit $rc, want 2 ($(head -3 "$work/err"))"
+  [ "$n" = 1 ] || fail "$what: $n lines on stderr, want 1: $(cat "$work/err")"
+  grep -qF -- "$needle" "$work/err" || fail "$what: the line does not name '$needle': $(cat "$work/err")"
+  [ ! -s "$work/out" ] || fail "$what: output on stdout: $(head -3 "$work/out")"
+}
+
+for p in scalana-cc scalana-cxx scalana-fc scalana-run scalana-analyze scalana-view scalana-dump; do
+  exe=$bin/$p
+  if [ ! -x "$exe" ]; then fail "$p: not built in $bin"; continue; fi
+  out=$("$exe" --version 2>"$work/err"); rc=$?
+  [ $rc = 0 ] || fail "$p --version: exit $rc"
+  first=$(printf '%s\n' "$out" | head -1)
+  [ "$first" = "$p (ScalAna) $version" ] || fail "$p --version: first line '$first', want '$p (ScalAna) $version'"
+  [ ! -s "$work/err" ] || fail "$p --version: stderr $(cat "$work/err")"
+  "$exe" --help >"$work/help" 2>"$work/err"; rc=$?
+  [ $rc = 0 ] || fail "$p --help: exit $rc"
+  grep -q "$p" "$work/help" || fail "$p --help: stdout does not name $p"
+  [ ! -s "$work/err" ] || fail "$p --help: stderr $(cat "$work/err")"
+done
+
+# The wrappers: our --version, then the compiler's first line (one line, not its whole text).
+for p in cc cxx fc; do
+  n=$("$bin/scalana-$p" --version | wc -l)
+  [ "$n" = 2 ] || fail "scalana-$p --version: $n lines, want ours and the compiler's"
+done
+"$bin/scalana-cc" --version | sed -n 2p | grep -q 'clang version' || fail "scalana-cc --version: no clang line"
+# The compiler's own options pass through untouched.
+v=$("$bin/scalana-cc" -dumpversion 2>&1) || fail "scalana-cc -dumpversion: exit $?"
+case $v in [0-9]*) ;; *) fail "scalana-cc -dumpversion: '$v'" ;; esac
+printf 'int main(void){return 0;}\n' >"$work/t.c"
+"$bin/scalana-cc" --scalana-no-runtime -fsyntax-only -Wno-unused-command-line-argument "$work/t.c" 2>"$work/err" ||
+  fail "scalana-cc -fsyntax-only: $(cat "$work/err")"
+
+# Unknown options and bad values: one line, exit 2.
+for p in cc cxx fc; do
+  expect_usage_error "scalana-$p --scalana-bogus" --scalana-bogus "$bin/scalana-$p" --scalana-bogus -c "$work/t.c"
+  expect_usage_error "scalana-$p --scalana-loop-depth=x" --scalana-loop-depth=x "$bin/scalana-$p" --scalana-loop-depth=x -c "$work/t.c"
+  expect_usage_error "scalana-$p --scalana-mpi=lam" --scalana-mpi=lam "$bin/scalana-$p" --scalana-mpi=lam -c "$work/t.c"
+done
+expect_usage_error "SCALANA_MPI=lam scalana-cc" SCALANA_MPI=lam env SCALANA_MPI=lam "$bin/scalana-cc" -c "$work/t.c"
+run=$bin/scalana-run
+expect_usage_error "scalana-run --frq" "'--frq'" "$run" --frq 100 mpirun -n 2 /bin/true
+expect_usage_error "scalana-run --freq abc" "'abc'" "$run" --freq abc /bin/true
+expect_usage_error "scalana-run --freq=0" "'0'" "$run" --freq=0 /bin/true
+expect_usage_error "scalana-run --freq 20000" "'20000'" "$run" --freq 20000 /bin/true
+expect_usage_error "scalana-run --sampler bogus" "'bogus'" "$run" --sampler bogus /bin/true
+expect_usage_error "scalana-run --sampler papi:" "'papi:'" "$run" --sampler papi: /bin/true
+expect_usage_error "scalana-run --mpi lam" "'lam'" "$run" --mpi lam /bin/true
+expect_usage_error "scalana-run --output (no value)" "--output" "$run" --output
+expect_usage_error "scalana-run --freq= " "--freq" "$run" --freq= /bin/true
+expect_usage_error "scalana-run (nothing)" "no program" "$run"
+expect_usage_error "scalana-run ./missing" "./missing" "$run" ./missing-program-xyz
+an=$bin/scalana-analyze
+expect_usage_error "scalana-analyze --bogus" "'--bogus'" "$an" --bogus "$work"
+expect_usage_error "scalana-analyze -Z" "'-Z'" "$an" -Z "$work"
+expect_usage_error "scalana-analyze --color purple" "purple" "$an" --color purple "$work"
+expect_usage_error "scalana-analyze -t alpha=2" "alpha" "$an" -t alpha=2 "$work"
+expect_usage_error "scalana-analyze --min-cost x" "'x'" "$an" --min-cost x "$work"
+expect_usage_error "scalana-analyze -o (no value)" "'-o'" "$an" -o
+expect_usage_error "scalana-analyze (nothing)" "no run directory" "$an"
+vw=$bin/scalana-view
+expect_usage_error "scalana-view --bogus" "'--bogus'" "$vw" --bogus r.json
+expect_usage_error "scalana-view --color purple" "purple" "$vw" --color purple r.json
+expect_usage_error "scalana-view --max-graph-vertices x" "--max-graph-vertices" "$vw" --max-graph-vertices x r.json
+expect_usage_error "scalana-view --output (no value)" "'--output'" "$vw" r.json --output
+expect_usage_error "scalana-view (nothing)" "no report.json" "$vw"
+dp=$bin/scalana-dump
+expect_usage_error "scalana-dump --bogus" "'--bogus'" "$dp" --bogus "$work"
+expect_usage_error "scalana-dump --rank x" "'x'" "$dp" --rank x "$work"
+expect_usage_error "scalana-dump --rank (no value)" "--rank" "$dp" "$work" --rank
+expect_usage_error "scalana-dump --dot without --psg" "--dot" "$dp" --dot "$work"
+expect_usage_error "scalana-dump (nothing)" "no run directory" "$dp"
+
+[ $fails = 0 ] && echo "cli programs ok" || { echo "$fails failure(s)"; exit 1; }

@@ -1,0 +1,319 @@
+/* vw_caliper.c — caliper/scalana-<P>p.json: one profile per measured process
+ * count in Caliper's JSON ("json-split") form, the form that Hatchet's
+ * GraphFrame.from_caliper and Thicket's Thicket.from_caliper read as they
+ * are.  Each file holds that run's calling-context tree (the report's
+ * vertices present at that count), exclusive and inclusive seconds per node
+ * and world rank, and the run's metadata as top-level keys (docs/viewer.md). */
+#include "vw_internal.h"
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CALI_DIR "caliper"
+
+/* Node label: the vertex name, made unique among its siblings by its line,
+ * then by its report index (Hatchet matches nodes of two profiles by their
+ * name under the same parent, so two "MPI_Allreduce" of one function must
+ * differ).  Siblings are taken in the whole report, so a vertex has the same
+ * label in every file. */
+static char *label(const struct vw_report *r, long i)
+{
+    const json_t *v = vw_vertex(r, i);
+    const char *name = vw_str(v, "name", "?");
+    long line = vw_int(v, "line", 0);
+    int p = r->parent[i], same_name = 0, same_line = 0;
+    long k = p >= 0 ? r->children_first[p] : 0;
+    for (; p >= 0 ? k >= 0 : k < (long)r->nvert; k = p >= 0 ? r->children_next[k] : k + 1) {
+        if (k == i || (p < 0 && r->parent[k] >= 0)) continue;
+        const json_t *s = vw_vertex(r, k);
+        if (strcmp(vw_str(s, "name", "?"), name)) continue;
+        same_name = 1;
+        if (vw_int(s, "line", 0) == line) same_line = 1;
+    }
+    size_t n = strlen(name) + 48;
+    char *buf = malloc(n);
+    if (!buf) return NULL;
+    if (same_line) snprintf(buf, n, "%s@%ld#%ld", name, line, i);
+    else if (same_name) snprintf(buf, n, "%s@%ld", name, line);
+    else snprintf(buf, n, "%s", name);
+    return buf;
+}
+
+/* s as a JSON string literal (jansson's escaping). */
+static void put_string(struct vw_out *o, const char *s)
+{
+    json_t *j = json_string(s);
+    char *txt = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_ENSURE_ASCII) : NULL;
+    json_decref(j);
+    vw_puts(o, txt ? txt : "\"?\"");
+    free(txt);
+}
+
+/* The metrics entry of vertex v at process count p, or NULL. */
+static const json_t *metrics_at(const json_t *v, long p)
+{
+    size_t k;
+    const json_t *m;
+    json_array_foreach(json_object_get(v, "metrics"), k, m)
+        if (vw_int(m, "processes", 0) == p) return m;
+    return NULL;
+}
+
+/* Metadata of the run: Caliper/Adiak names where they exist (mpi.world.size,
+ * jobsize, executable, executablepath, cmdline, launchdate), ScalAna's under
+ * "scalana.".  The command and date come from the run's run.json when its
+ * directory is still there. */
+static void put_metadata(struct vw_out *o, const struct vw_report *r, const json_t *run, long p, int per_process)
+{
+    const json_t *prog = json_object_get(r->root, "program");
+    const char *exe = vw_str(prog, "executable", "");
+    const char *base = strrchr(exe, '/');
+    base = base ? base + 1 : exe;
+    vw_printf(o, ",\n\"mpi.world.size\":%ld,\"jobsize\":%ld", p, p);
+    vw_puts(o, ",\n\"executable\":");
+    put_string(o, base);
+    vw_puts(o, ",\"executablepath\":");
+    put_string(o, exe);
+    const json_t *dirs = json_object_get(run, "directories");
+    const char *dir = json_string_value(json_array_get(dirs, 0));
+    json_t *info = NULL;
+    if (dir) {
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/run.json", dir) < sizeof path)
+            info = json_load_file(path, 0, NULL);
+    }
+    const json_t *cmd = json_object_get(info, "command");
+    if (json_is_array(cmd) && json_array_size(cmd)) {
+        size_t len = 1, k;
+        const json_t *a;
+        json_array_foreach(cmd, k, a) len += strlen(json_is_string(a) ? json_string_value(a) : "") + 1;
+        char *line = malloc(len);
+        if (line) {
+            line[0] = 0;
+            json_array_foreach(cmd, k, a) {
+                if (k) strcat(line, " ");
+                strcat(line, json_is_string(a) ? json_string_value(a) : "");
+            }
+            vw_puts(o, ",\n\"cmdline\":");
+            put_string(o, line);
+            free(line);
+        } else {
+            o->failed = 1;
+        }
+    }
+    const json_t *start = json_object_get(info, "start_realtime_ns");
+    if (json_is_integer(start) && json_integer_value(start) > 0)
+        vw_printf(o, ",\n\"launchdate\":%lld", (long long)(json_integer_value(start) / 1000000000));
+    if (json_is_string(json_object_get(info, "start_time"))) {
+        vw_puts(o, ",\"scalana.start_time\":");
+        put_string(o, json_string_value(json_object_get(info, "start_time")));
+    }
+    json_decref(info);
+    vw_puts(o, ",\n\"scalana.version\":");
+    put_string(o, vw_str(json_object_get(r->root, "tool"), "version", ""));
+    vw_puts(o, ",\"scalana.build_id\":");
+    put_string(o, vw_str(prog, "build_id", ""));
+    vw_puts(o, ",\"scalana.scaling\":");
+    put_string(o, vw_str(r->root, "scaling", "strong"));
+    vw_printf(o, ",\n\"scalana.wall_seconds\":%.9g,\"scalana.repetitions\":%zu",
+              vw_dbl(run, "wall_seconds", 0), json_array_size(dirs));
+    vw_puts(o, ",\"scalana.sampler\":");
+    put_string(o, vw_str(run, "sampler", "none"));
+    if (dir) {
+        vw_puts(o, ",\"scalana.run_directory\":");
+        put_string(o, dir);
+    }
+    vw_printf(o, ",\n\"scalana.time_unit\":\"seconds\",\"scalana.rank\":\"world\",\"scalana.per_process\":%s",
+              per_process ? "true" : "false");
+}
+
+/* Writes the profile of process count p (runs[] entry run) to o; labels[i]
+ * is vertex i's node label. */
+static void write_run(struct vw_out *o, const struct vw_report *r, char *const *labels, const json_t *run, long p)
+{
+    size_t n = r->nvert ? r->nvert : 1;
+    long *order = malloc(n * sizeof *order), *stack = malloc(n * sizeof *stack), *node = malloc(n * sizeof *node);
+    double *excl = NULL, *incl = NULL;
+    const json_t **m = calloc(n, sizeof *m);
+    if (!order || !stack || !node || !m) goto oom;
+    /* the vertices measured at p, parents first (pre-order, siblings in
+     * report order); a vertex whose parent was not measured at p hangs under
+     * its nearest measured ancestor */
+    int per_process = 1;
+    for (size_t i = 0; i < r->nvert; i++) node[i] = -1;
+    for (size_t i = 0; i < r->nvert; i++) {
+        m[i] = metrics_at(vw_vertex(r, (long)i), p);
+        if (m[i] && json_array_size(json_object_get(m[i], "per_process_seconds")) != (size_t)p) per_process = 0;
+    }
+    size_t norder = 0, sp = 0;
+    for (size_t root = r->nvert; root-- > 0;)
+        if (r->parent[root] < 0) stack[sp++] = (long)root;
+    while (sp > 0 && norder < r->nvert) {
+        long v = stack[--sp];
+        if (m[v]) node[v] = (long)norder, order[norder++] = v;
+        size_t first = sp;
+        for (int c = r->children_first[v]; c >= 0; c = r->children_next[c]) stack[sp++] = c;
+        for (size_t a = first, b = sp; b > a + 1; a++, b--) { long t = stack[a]; stack[a] = stack[b - 1]; stack[b - 1] = t; }
+    }
+    size_t ranks = per_process ? (size_t)p : 1;
+    excl = calloc(norder * ranks + 1, sizeof *excl);
+    incl = calloc(norder * ranks + 1, sizeof *incl);
+    if (!excl || !incl) goto oom;
+    for (size_t k = 0; k < norder; k++) {
+        const json_t *pp = json_object_get(m[order[k]], "per_process_seconds");
+        for (size_t q = 0; q < ranks; q++)
+            excl[k * ranks + q] = per_process ? json_number_value(json_array_get(pp, q))
+                                              : vw_dbl(m[order[k]], "time_mean_seconds", 0);
+        if (!per_process) incl[k] = vw_dbl(m[order[k]], "inclusive_mean_seconds", -1);
+    }
+    /* per process, inclusive = exclusive + the children's inclusive (the
+     * analyzer's rule; the report keeps only the exclusive time per process) */
+    long *parent_node = stack; /* reused: node index of each node's parent, -1 for roots */
+    for (size_t k = 0; k < norder; k++) {
+        long a = r->parent[order[k]];
+        while (a >= 0 && node[a] < 0) a = r->parent[a];
+        parent_node[k] = a >= 0 ? node[a] : -1;
+    }
+    if (per_process) {
+        for (size_t k = norder; k-- > 0;) {
+            for (size_t q = 0; q < ranks; q++) incl[k * ranks + q] += excl[k * ranks + q];
+            if (parent_node[k] >= 0)
+                for (size_t q = 0; q < ranks; q++) incl[(size_t)parent_node[k] * ranks + q] += incl[k * ranks + q];
+        }
+    } else {
+        /* means: the report's inclusive mean, else the same rule over means */
+        double *below = calloc(norder + 1, sizeof *below);
+        if (!below) goto oom;
+        for (size_t k = norder; k-- > 0;) {
+            if (incl[k] < 0) incl[k] = excl[k] + below[k];
+            if (parent_node[k] >= 0) below[parent_node[k]] += incl[k];
+        }
+        free(below);
+    }
+    /* nodes[]: the tree (column "path"), then one entry per vertex for the
+     * columns scalana.vertex and source.location, one per kind */
+    static const char *const kinds[] = {"FUNCTION", "LOOP", "BRANCH", "CALL", "CALL_INDIRECT", "CALL_RECURSIVE",
+                                        "MPI", "GPU", "COMPUTE", "DYNAMIC", "?"};
+    const size_t nkinds = sizeof kinds / sizeof kinds[0];
+    vw_puts(o, "{\n\"data\":[");
+    for (size_t k = 0; k < norder; k++) {
+        const char *kind = vw_str(vw_vertex(r, order[k]), "kind", "?");
+        size_t ki = 0;
+        while (ki + 1 < nkinds && strcmp(kinds[ki], kind)) ki++;
+        for (size_t q = 0; q < ranks; q++) {
+            vw_printf(o, "%s\n[%zu,", k || q ? "," : "", k);
+            if (per_process) vw_printf(o, "%zu,", q);
+            vw_printf(o, "%.9g,%.9g,%zu,%zu,%zu]", excl[k * ranks + q], incl[k * ranks + q], norder + k,
+                      2 * norder + k, 3 * norder + ki);
+        }
+    }
+    vw_puts(o, "],\n\"columns\":[\"path\",");
+    if (per_process) vw_puts(o, "\"mpi.rank\",");
+    vw_puts(o, "\"sum#time.duration\",\"inclusive#sum#time.duration\",\"scalana.vertex\",\"source.location\","
+               "\"scalana.kind\"],\n\"column_metadata\":[{\"is_value\":false},");
+    if (per_process) vw_puts(o, "{\"is_value\":true},");
+    vw_puts(o, "{\"is_value\":true,\"attribute.unit\":\"sec\"},{\"is_value\":true,\"attribute.unit\":\"sec\"},"
+               "{\"is_value\":false},{\"is_value\":false},{\"is_value\":false}],\n\"nodes\":[");
+    char buf[1024];
+    for (size_t k = 0; k < norder; k++) {
+        vw_puts(o, k ? ",\n{\"label\":" : "\n{\"label\":");
+        put_string(o, labels[order[k]]);
+        vw_puts(o, ",\"column\":\"path\"");
+        if (parent_node[k] >= 0) vw_printf(o, ",\"parent\":%ld", parent_node[k]);
+        vw_puts(o, "}");
+    }
+    for (size_t k = 0; k < norder; k++)
+        vw_printf(o, "%s\n{\"label\":\"%ld\",\"column\":\"scalana.vertex\"}", norder ? "," : "", order[k]);
+    for (size_t k = 0; k < norder; k++) {
+        const json_t *v = vw_vertex(r, order[k]);
+        long line = vw_int(v, "line", 0), last = vw_int(v, "last_line", line);
+        if (last > line) snprintf(buf, sizeof buf, "%s:%ld-%ld", vw_str(v, "file", "?"), line, last);
+        else snprintf(buf, sizeof buf, "%s:%ld", vw_str(v, "file", "?"), line);
+        vw_puts(o, ",\n{\"label\":");
+        put_string(o, buf);
+        vw_puts(o, ",\"column\":\"source.location\"}");
+    }
+    for (size_t ki = 0; ki < nkinds; ki++)
+        vw_printf(o, "%s\n{\"label\":\"%s\",\"column\":\"scalana.kind\"}", norder || ki ? "," : "", kinds[ki]);
+    vw_puts(o, "]");
+    put_metadata(o, r, run, p, per_process);
+    vw_puts(o, "\n}\n");
+    goto out;
+oom:
+    o->failed = 1;
+out:
+    free(order), free(stack), free(node), free(m), free(excl), free(incl);
+}
+
+/* scalana-<P>p.json, or 0 when name is not of that form. */
+static long file_count(const char *name)
+{
+    long p = 0;
+    int end = 0;
+    if (strncmp(name, "scalana-", 8) || !(name[8] >= '1' && name[8] <= '9')) return 0;
+    if (sscanf(name, "scalana-%ldp.json%n", &p, &end) != 1 || name[end] || end == 0) return 0;
+    return p;
+}
+
+int vw_caliper_write(const struct vw_report *r, const char *out_dir, char *err, size_t errlen)
+{
+    char dir[4096], path[4096];
+    if ((size_t)snprintf(dir, sizeof dir, "%s/%s", out_dir, CALI_DIR) >= sizeof dir - 32) {
+        vw_seterr(err, errlen, "output path too long: %s/%s", out_dir, CALI_DIR);
+        return -1;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        vw_seterr(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    /* a file of a count this report does not have is an earlier analysis's:
+     * Thicket reads every file of the directory, so it goes */
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        long p = file_count(e->d_name);
+        if (!p) continue;
+        int keep = 0;
+        size_t i;
+        const json_t *run;
+        json_array_foreach(r->runs, i, run) keep |= vw_int(run, "processes", 0) == p;
+        if (!keep && (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) unlink(path);
+    }
+    if (d) closedir(d);
+    char **labels = calloc(r->nvert ? r->nvert : 1, sizeof *labels);
+    int rc = -1;
+    if (!labels) { vw_seterr(err, errlen, "out of memory writing %s", dir); return -1; }
+    for (size_t v = 0; v < r->nvert; v++)
+        if (!(labels[v] = label(r, (long)v))) { vw_seterr(err, errlen, "out of memory writing %s", dir); goto out; }
+    size_t i;
+    const json_t *run;
+    json_array_foreach(r->runs, i, run) {
+        long p = vw_int(run, "processes", 0);
+        if (p <= 0) continue;
+        if ((size_t)snprintf(path, sizeof path, "%s/scalana-%ldp.json", dir, p) >= sizeof path) {
+            vw_seterr(err, errlen, "output path too long: %s", dir);
+            goto out;
+        }
+        FILE *fp = fopen(path, "w");
+        if (!fp) {
+            vw_seterr(err, errlen, "cannot create %s: %s", path, strerror(errno));
+            goto out;
+        }
+        struct vw_out o;
+        vw_out_init_file(&o, fp);
+        write_run(&o, r, labels, run, p);
+        int failed = vw_out_error(&o);
+        errno = 0;
+        if (fclose(fp) != 0 || failed) {
+            vw_seterr(err, errlen, "cannot write %s: %s", path, errno ? strerror(errno) : "write or allocation failed");
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    for (size_t v = 0; labels && v < r->nvert; v++) free(labels[v]);
+    free(labels);
+    return rc;
+}
