@@ -342,11 +342,18 @@ static int merge_header(struct an_analysis *a, int ready, const char *p, uint64_
             v->psg_unit = (int32_t)small[6], v->psg_index = small[7];
             v->order = order, v->psg_stable_id = stable;
             v->name = name, v->function = function, v->file = file, v->linkage = linkage;
-        } else if (small[0] == PSG_MPI && v->kind != PSG_MPI) {
-            /* a call site that another process's ranks turned into an MPI vertex (ppg.c) */
-            v->kind = PSG_MPI, v->op = small[2], v->name = name;
-        } else if (!v->op && small[2]) {
-            v->op = small[2];
+        } else {
+            /* what attribution changes on a vertex after creating it, from every rank that
+             * meets it: a call site turned into an MPI vertex (ppg.c), the sticky flags
+             * (inlined / out-of-line call, attribute.c), and a dynamic function's lines
+             * without a DWARF range (the smallest and largest line seen) */
+            if (small[0] == PSG_MPI && v->kind != PSG_MPI) v->kind = PSG_MPI, v->op = small[2], v->name = name;
+            else if (!v->op && small[2]) v->op = small[2];
+            v->flags |= (uint16_t)small[1];
+            if (v->kind == AN_KIND_DYNAMIC && !(v->flags & (AN_V_CALLSITE | AN_V_LIBRARY))) {
+                if (small[3] && (v->line == 0 || small[3] < v->line)) v->line = small[3];
+                if (small[4] > v->last_line) v->last_line = small[4];
+            }
         }
         map[i] = id;
     }

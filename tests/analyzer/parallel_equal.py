@@ -9,7 +9,8 @@ causes are the same: for each rank of the list, the category, the location (file
 line, last line, function), the culprit processes and the waiting processes
 exactly, and the cost within rounding (1e-6 s, or 1e-4 of the cost: report.json
 keeps six digits and sums over ranks are added in another order; the
-candidates likewise).  It also checks report.json's tool object: analyzer_processes
+candidates likewise), and that the vertex tables hold the same vertices (kind, name,
+function, file, lines, column, flags).  It also checks report.json's tool object: analyzer_processes
 equals N, and analyzer_peak_rss_bytes has N positive values.  The e2e runs are not
 rerun: the test reuses them (ctest e2e_parallel_equal_<example> requires the fixture
 e2e_<example>).
@@ -44,9 +45,22 @@ def close(x, y):
     return abs(x - y) <= max(1e-6, 1e-4 * max(abs(x), abs(y)))
 
 
+def vertex_set(report):
+    """The report's vertices as a sorted list of what identifies and places them
+    (ids may differ: the merged table is built in another order)."""
+    return sorted((v.get("kind"), v.get("name"), v.get("function"), v.get("file"), v.get("line"),
+                   v.get("last_line"), v.get("column"), tuple(sorted(v.get("flags", []) or [])))
+                  for v in report.get("vertices", []))
+
+
 def compare(ref, got, what):
-    """The differences between two reports' root causes (and candidates), as lines."""
+    """The differences between two reports' root causes (and candidates) and
+    vertex tables, as lines."""
     out = []
+    va, vb = vertex_set(ref), vertex_set(got)
+    if va != vb:
+        extra = [x for x in vb if x not in va][:3]
+        out.append("%s: vertex tables differ (%d serially, %d in parallel; e.g. %r)" % (what, len(va), len(vb), extra))
     for field in ("root_causes", "candidates"):
         a, b = ref.get(field, []), got.get(field, [])
         if len(a) != len(b):
