@@ -24,7 +24,6 @@ static int par_rank, par_size = 1;
 int an_par_size(void) { return par_size; }
 int an_par_rank(void) { return par_rank; }
 const char *an_par_library(void) { return ops ? ops->library : ""; }
-const struct an_mpi_ops *an_par_ops(void);
 const struct an_mpi_ops *an_par_ops(void) { return ops; }
 
 static long env_long(const char *name)

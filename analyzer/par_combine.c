@@ -1,9 +1,9 @@
 /* par_combine.c — the exchange of the parallel analyzer (par.h): every
- * analyzer process but 0 writes what its slices of the runs produced (its
- * vertex table, per rank of its slices the figures an_run_add_rank
- * accumulated, per run the sums, its warnings) into one buffer and sends it
- * to process 0, which merges the buffers in rank order into its own
- * analysis.  Slices are contiguous and ascending, so merging in rank order
+ * analyzer process but 0 sends process 0 what its slices of the runs
+ * produced, one message for its vertex table and warnings, then one per run
+ * (per rank of its slice the figures an_run_add_rank accumulated, the run's
+ * sums), and process 0 merges them, process by process in rank order, into
+ * its own analysis.  Slices are contiguous and ascending, so merging in rank order
  * appends vertices, peers, phases and intervals in the order a serial read
  * meets them; sums over ranks are added in another order (floating-point
  * rounding only).  Format: native byte order, both ends are the same build. */
@@ -13,8 +13,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-const struct an_mpi_ops *an_par_ops(void); /* par.c */
 
 struct wbuf { char *p; uint64_t n, cap; };
 struct rbuf { const char *p; uint64_t n, off; int bad; };

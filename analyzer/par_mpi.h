@@ -31,4 +31,7 @@ struct an_mpi_ops {
 /** The module's one exported symbol. */
 extern const struct an_mpi_ops scalana_analyze_mpi_ops;
 
+/** The analyzer's side (par.c): the loaded module's table, NULL when serial. */
+const struct an_mpi_ops *an_par_ops(void);
+
 #endif
