@@ -11,6 +11,9 @@
 #include "scalana/profile_format.h"
 #include "scalana/psg_format.h"
 #include "scalana/run_info.h"
+#include "sc_alloc.h"
+#include "sc_fs.h"
+#include "sc_hash.h"
 
 #define AN_NONE UINT32_MAX
 
@@ -18,8 +21,9 @@
 
 /** Interning pool: equal strings share one copy for the pool's lifetime. */
 struct an_strpool {
-    char **slots;
-    size_t cap, n;
+    char **str;          /* the copies, in order of first sight */
+    size_t n, cap;
+    struct sc_hash index; /* ids into str, by text */
 };
 /** Returns the pool's copy of s (NULL gives ""); never NULL: aborts on OOM. */
 const char *an_intern(struct an_strpool *p, const char *s);
@@ -67,7 +71,7 @@ struct an_vertex {
 struct an_graph {
     struct an_vertex *v;
     uint32_t n, cap;
-    uint32_t *hash; size_t hash_cap; /* open addressing on (parent, key) -> id */
+    struct sc_hash index; /* vertex ids by (parent, key) */
     struct an_strpool strings;
 };
 
@@ -266,7 +270,8 @@ struct an_psg {
     const struct psg_graph *g;
     uint32_t **child_first;      /* [unit][vertex] first child index or AN_NONE */
     uint32_t **child_next;       /* [unit][vertex] next sibling */
-    struct { const char *name; uint32_t unit, index; } *fn; size_t fn_cap, fn_n;
+    struct { const char *name; uint32_t unit, index; } *fn; size_t fn_n; /* FUNCTION vertices */
+    struct sc_hash fn_index;     /* indices into fn, by linkage name */
 };
 int an_psg_index(struct an_psg *x, const struct psg_graph *g);
 void an_psg_free(struct an_psg *x);
@@ -368,7 +373,7 @@ struct an_run {
     /* exact computation between consecutive MPI calls (PRF_REC_INTERVALS) */
     struct an_interval *intervals; uint32_t nintervals;
     int has_intervals;          /* 1 when at least one rank's profile recorded intervals */
-    uint32_t *interval_slots, interval_mask; /* (prev, next) -> index + 1, open addressing */
+    struct sc_hash interval_index; /* indices into intervals by (prev, next) */
     uint64_t interval_overflow; /* intervals the runtime could not record (pair table full,
                                    no context), all ranks */
     /* data quality */
@@ -404,10 +409,12 @@ struct an_attr_ctx {
     uint32_t outside_root;           /* vertex for samples outside main, AN_NONE until used */
     /* first instance of each function entered from a call path: where a
      * thread that starts in that function (an OpenMP worker) is joined */
-    struct { const char *name; uint32_t v; } *inst; size_t inst_cap, inst_n;
+    struct { const char *name; uint32_t v; } *inst; size_t inst_n, inst_cap;
+    struct sc_hash inst_index; /* indices into inst, by interned name */
     /* memo of (state, frame) -> state across ranks: most ranks repeat the same paths */
-    struct an_step_memo { uint64_t address; uint32_t v, module, nv; uint8_t mode, kind, flags, nmode, used, unres; } *memo;
-    size_t memo_cap, memo_n;
+    struct an_step_memo { uint64_t address; uint32_t v, module, nv; uint8_t mode, kind, flags, nmode, unres; } *memo;
+    size_t memo_n, memo_cap;
+    struct sc_hash memo_index; /* indices into memo, by (state, frame) */
     int no_memo; /* set by a step whose result depends on what was seen before */
 };
 void an_attr_ctx_init(struct an_attr_ctx *c, struct an_graph *g, struct an_symbolizer *sym,
@@ -420,8 +427,12 @@ void an_attr_ctx_free(struct an_attr_ctx *c);
 int an_attribute_rank(struct an_attr_ctx *c, const struct prf_rank_data *d, uint32_t *node_vertex,
                       uint64_t *unresolved);
 
-/** calloc(n, sz) (n may be 0) that says "out of memory" on stderr and aborts on failure. */
-void *an_xcalloc(size_t n, size_t sz);
+/* The analyzer's names of the one allocation helper (common/sc_alloc.h):
+ * calloc and malloc (n may be 0) that say "out of memory" and abort. */
+#define an_xcalloc sc_xcalloc
+#define an_xmalloc sc_xmalloc
+/* and of the one mkdir -p (common/sc_fs.c) */
+#define an_mkdir_p sc_mkdir_p
 /** Creates an empty run for P ranks.  Aborts on allocation failure. */
 void an_run_init(struct an_run *r, uint32_t P);
 void an_run_free(struct an_run *r);
@@ -626,10 +637,6 @@ void *an_report_build(const struct an_analysis *a);
 
 /* ---- Run sets and before/after comparison (runsets.c, compare.c) ------------ */
 
-/** Creates directory path and its missing parents (mode 0777 before the
- *  umask); an existing directory is fine.  Returns 0, or -1 with errno set
- *  (also for a path of 4 KiB or more). */
-int an_mkdir_p(const char *path);
 /** Whether dir holds run.json or a profile-*.sclp (a run directory). */
 int an_is_run_dir(const char *dir);
 /** Appends to (*out, *n) the run directories path names (malloc'ed strings):

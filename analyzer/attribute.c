@@ -26,88 +26,66 @@ void an_attr_ctx_free(struct an_attr_ctx *c)
 {
     free(c->inst);
     c->inst = NULL, c->inst_cap = c->inst_n = 0;
+    sc_hash_free(&c->inst_index);
     free(c->memo);
     c->memo = NULL, c->memo_cap = c->memo_n = 0;
+    sc_hash_free(&c->memo_index);
 }
 
-static size_t memo_slot(uint32_t v, uint8_t mode, uint32_t module, uint64_t address, uint8_t kind,
-                        uint8_t flags, size_t cap)
+static uint64_t memo_key(uint32_t v, uint8_t mode, uint32_t module, uint64_t address, uint8_t kind, uint8_t flags)
 {
-    uint64_t h = address * 0x9e3779b97f4a7c15ull ^ ((uint64_t)v << 21) ^ ((uint64_t)module << 50) ^
-                 ((uint64_t)mode << 8) ^ ((uint64_t)kind << 4) ^ flags;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 32;
-    return (size_t)h & (cap - 1);
+    return address * 0x9e3779b97f4a7c15ull ^ ((uint64_t)v << 21) ^ ((uint64_t)module << 50) ^
+           ((uint64_t)mode << 8) ^ ((uint64_t)kind << 4) ^ flags;
 }
 
+/* The memo entry of (v, mode) entering (module, address, kind, flags); with
+ * insert, a new entry (nv AN_NONE) when there is none.  NULL when not found,
+ * or out of memory for a new one (the step is then not memoised).  The
+ * pointer is valid until the next insert. */
 static struct an_step_memo *memo_find(struct an_attr_ctx *c, uint32_t v, uint8_t mode, uint32_t module,
                                       uint64_t address, uint8_t kind, uint8_t flags, int insert)
 {
-    if (insert && (c->memo_n + 1) * 2 > c->memo_cap) {
-        size_t ncap = c->memo_cap ? c->memo_cap * 2 : 4096;
-        struct an_step_memo *n = calloc(ncap, sizeof *n);
-        if (!n) return NULL;
-        for (size_t i = 0; i < c->memo_cap; i++) {
-            struct an_step_memo *e = &c->memo[i];
-            if (!e->used) continue;
-            size_t h = memo_slot(e->v, e->mode, e->module, e->address, e->kind, e->flags, ncap);
-            while (n[h].used) h = (h + 1) & (ncap - 1);
-            n[h] = *e;
-        }
-        free(c->memo);
-        c->memo = n, c->memo_cap = ncap;
-    }
-    if (!c->memo_cap) return NULL;
-    size_t h = memo_slot(v, mode, module, address, kind, flags, c->memo_cap);
-    while (c->memo[h].used) {
-        struct an_step_memo *e = &c->memo[h];
+    uint64_t h = memo_key(v, mode, module, address, kind, flags);
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&c->memo_index, h, &it); k != SC_HASH_NONE; k = sc_hash_next(&c->memo_index, &it)) {
+        struct an_step_memo *e = &c->memo[k];
         if (e->v == v && e->mode == mode && e->module == module && e->address == address && e->kind == kind &&
             e->flags == flags)
             return e;
-        h = (h + 1) & (c->memo_cap - 1);
     }
-    if (!insert) return NULL;
-    struct an_step_memo *e = &c->memo[h];
-    e->used = 1, e->v = v, e->mode = mode, e->module = module, e->address = address, e->kind = (uint8_t)kind;
+    if (!insert || c->memo_n >= SC_HASH_NONE) return NULL;
+    if (c->memo_n == c->memo_cap) {
+        size_t ncap = c->memo_cap ? c->memo_cap * 2 : 2048;
+        struct an_step_memo *n = realloc(c->memo, ncap * sizeof *n);
+        if (!n) return NULL;
+        c->memo = n, c->memo_cap = ncap;
+    }
+    if (sc_hash_add(&c->memo_index, h, (uint32_t)c->memo_n)) return NULL;
+    struct an_step_memo *e = &c->memo[c->memo_n++];
+    memset(e, 0, sizeof *e);
+    e->v = v, e->mode = mode, e->module = module, e->address = address, e->kind = (uint8_t)kind;
     e->flags = flags, e->nv = AN_NONE;
-    c->memo_n++;
     return e;
 }
 
 static uint32_t inst_find(const struct an_attr_ctx *c, const char *name)
 {
-    if (!c->inst_cap) return AN_NONE;
-    size_t h = an_hash_str(name, 7) & (c->inst_cap - 1);
-    while (c->inst[h].name) {
-        if (c->inst[h].name == name) return c->inst[h].v;
-        h = (h + 1) & (c->inst_cap - 1);
-    }
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&c->inst_index, an_hash_str(name, 7), &it); k != SC_HASH_NONE;
+         k = sc_hash_next(&c->inst_index, &it))
+        if (c->inst[k].name == name) return c->inst[k].v;
     return AN_NONE;
 }
 
 static void inst_add(struct an_attr_ctx *c, const char *name, uint32_t v)
 {
-    if ((c->inst_n + 1) * 2 > c->inst_cap) {
-        size_t ncap = c->inst_cap ? c->inst_cap * 2 : 256;
-        void *n = calloc(ncap, sizeof *c->inst);
-        if (!n) abort();
-        __typeof__(c->inst) ni = n;
-        for (size_t i = 0; i < c->inst_cap; i++) {
-            if (!c->inst[i].name) continue;
-            size_t h = an_hash_str(c->inst[i].name, 7) & (ncap - 1);
-            while (ni[h].name) h = (h + 1) & (ncap - 1);
-            ni[h] = c->inst[i];
-        }
-        free(c->inst);
-        c->inst = ni, c->inst_cap = ncap;
+    if (inst_find(c, name) != AN_NONE) return;
+    if (c->inst_n == c->inst_cap) {
+        c->inst_cap = c->inst_cap ? c->inst_cap * 2 : 128;
+        c->inst = sc_xrealloc(c->inst, c->inst_cap * sizeof *c->inst);
     }
-    size_t h = an_hash_str(name, 7) & (c->inst_cap - 1);
-    while (c->inst[h].name) {
-        if (c->inst[h].name == name) return;
-        h = (h + 1) & (c->inst_cap - 1);
-    }
-    c->inst[h].name = name, c->inst[h].v = v;
+    if (sc_hash_add(&c->inst_index, an_hash_str(name, 7), (uint32_t)c->inst_n)) sc_oom();
+    c->inst[c->inst_n].name = name, c->inst[c->inst_n].v = v;
     c->inst_n++;
 }
 

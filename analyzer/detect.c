@@ -50,13 +50,6 @@ const struct an_detector *const an_detectors[] = {
 };
 const size_t an_detector_count = sizeof an_detectors / sizeof *an_detectors;
 
-void *an_xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) abort();
-    return p;
-}
-
 double an_work(const struct an_vrun *x, uint32_t i)
 {
     return (x->icpu ? x->icpu[i] : 0.0) + (x->igpu ? x->igpu[i] : 0.0);
@@ -549,8 +542,8 @@ double an_shared_time(double *w, uint32_t n, double cores)
 /* Cores of the CPU model: one per process.  A fix is costed on the machine
  * the program is meant for, not on the one that measured it: with 8 ranks
  * on 2 cores the cores stay busy whatever the distribution, so an imbalance
- * of 4 heavy ranks with 3x the work would "save" 0.002 s there (trial run,
- * heavyhalf_inline.c) and a real imbalance would never be reported from an
+ * of 4 heavy ranks with 3x the work would "save" 0.002 s there (a user's
+ * trial run) and a real imbalance would never be reported from an
  * oversubscribed test run.  Below the oversubscription this is exact; above
  * it the report says that a rerun on the same cores saves less. */
 static double run_cores(const struct an_run *r)

@@ -189,7 +189,4 @@ int an_covered_by_cause(const struct an_analysis *a, uint32_t v);
 /** Whether v is application code with a source location (may be a cause). */
 int an_actionable(const struct an_graph *g, uint32_t v);
 
-/** malloc(n) (n may be 0) that aborts on failure. */
-void *an_xmalloc(size_t n);
-
 #endif

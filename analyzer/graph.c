@@ -6,58 +6,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fputs("scalana-analyze: out of memory\n", stderr);
-        abort();
-    }
-    return q;
-}
-
 uint64_t an_hash_str(const char *s, uint64_t seed)
 {
-    uint64_t h = seed ^ 0xcbf29ce484222325ull;
-    for (; s && *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    return sc_fnv1a64(s, s ? strlen(s) : 0, seed ^ SC_FNV_OFFSET);
 }
 
 const char *an_intern(struct an_strpool *p, const char *s)
 {
     if (!s) s = "";
-    if (p->n * 2 + 2 > p->cap) {
-        size_t ncap = p->cap ? p->cap * 2 : 1024;
-        char **ns = xrealloc(NULL, ncap * sizeof *ns);
-        memset(ns, 0, ncap * sizeof *ns);
-        for (size_t i = 0; i < p->cap; i++) {
-            if (!p->slots[i]) continue;
-            size_t h = an_hash_str(p->slots[i], 0) & (ncap - 1);
-            while (ns[h]) h = (h + 1) & (ncap - 1);
-            ns[h] = p->slots[i];
-        }
-        free(p->slots);
-        p->slots = ns, p->cap = ncap;
+    uint64_t h = an_hash_str(s, 0);
+    struct sc_hash_it it;
+    for (uint32_t id = sc_hash_first(&p->index, h, &it); id != SC_HASH_NONE; id = sc_hash_next(&p->index, &it))
+        if (strcmp(p->str[id], s) == 0) return p->str[id];
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 1024;
+        p->str = sc_xrealloc(p->str, p->cap * sizeof *p->str);
     }
-    size_t h = an_hash_str(s, 0) & (p->cap - 1);
-    while (p->slots[h]) {
-        if (strcmp(p->slots[h], s) == 0) return p->slots[h];
-        h = (h + 1) & (p->cap - 1);
-    }
-    size_t len = strlen(s) + 1;
-    p->slots[h] = xrealloc(NULL, len);
-    memcpy(p->slots[h], s, len);
-    p->n++;
-    return p->slots[h];
+    if (p->n >= SC_HASH_NONE || sc_hash_add(&p->index, h, (uint32_t)p->n)) sc_oom();
+    return p->str[p->n++] = sc_xstrdup(s);
 }
 
 void an_strpool_free(struct an_strpool *p)
 {
-    for (size_t i = 0; i < p->cap; i++) free(p->slots[i]);
-    free(p->slots);
+    for (size_t i = 0; i < p->n; i++) free(p->str[i]);
+    free(p->str);
+    sc_hash_free(&p->index);
     memset(p, 0, sizeof *p);
 }
 
@@ -66,44 +39,20 @@ void an_graph_init(struct an_graph *g) { memset(g, 0, sizeof *g); }
 void an_graph_free(struct an_graph *g)
 {
     free(g->v);
-    free(g->hash);
+    sc_hash_free(&g->index);
     an_strpool_free(&g->strings);
     memset(g, 0, sizeof *g);
 }
 
-static size_t slot_of(uint32_t parent, uint64_t key, size_t cap)
-{
-    uint64_t h = key ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull);
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 32;
-    return (size_t)h & (cap - 1);
-}
+static uint64_t pair_key(uint32_t parent, uint64_t key) { return key ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull); }
 
 uint32_t an_graph_find(const struct an_graph *g, uint32_t parent, uint64_t key)
 {
-    if (!g->hash_cap) return AN_NONE;
-    size_t h = slot_of(parent, key, g->hash_cap);
-    while (g->hash[h] != AN_NONE) {
-        const struct an_vertex *v = &g->v[g->hash[h]];
-        if (v->parent == parent && v->key == key) return g->hash[h];
-        h = (h + 1) & (g->hash_cap - 1);
-    }
+    struct sc_hash_it it;
+    for (uint32_t id = sc_hash_first(&g->index, pair_key(parent, key), &it); id != SC_HASH_NONE;
+         id = sc_hash_next(&g->index, &it))
+        if (g->v[id].parent == parent && g->v[id].key == key) return id;
     return AN_NONE;
-}
-
-static void rehash(struct an_graph *g)
-{
-    size_t ncap = g->hash_cap ? g->hash_cap * 2 : 4096;
-    free(g->hash);
-    g->hash = xrealloc(NULL, ncap * sizeof *g->hash);
-    memset(g->hash, 0xff, ncap * sizeof *g->hash);
-    g->hash_cap = ncap;
-    for (uint32_t i = 0; i < g->n; i++) {
-        size_t h = slot_of(g->v[i].parent, g->v[i].key, ncap);
-        while (g->hash[h] != AN_NONE) h = (h + 1) & (ncap - 1);
-        g->hash[h] = i;
-    }
 }
 
 uint32_t an_graph_get(struct an_graph *g, uint32_t parent, uint64_t key, int *created)
@@ -113,10 +62,10 @@ uint32_t an_graph_get(struct an_graph *g, uint32_t parent, uint64_t key, int *cr
     if (id != AN_NONE) return id;
     if (g->n == g->cap) {
         g->cap = g->cap ? g->cap * 2 : 1024;
-        g->v = xrealloc(g->v, g->cap * sizeof *g->v);
+        g->v = sc_xrealloc(g->v, g->cap * sizeof *g->v);
     }
-    if ((g->n + 1) * 2 > g->hash_cap) rehash(g);
     id = g->n++;
+    if (sc_hash_add(&g->index, pair_key(parent, key), id)) sc_oom();
     struct an_vertex *v = &g->v[id];
     memset(v, 0, sizeof *v);
     v->parent = parent;
@@ -130,9 +79,6 @@ uint32_t an_graph_get(struct an_graph *g, uint32_t parent, uint64_t key, int *cr
         v->next_sibling = p->first_child;
         p->first_child = id;
     }
-    size_t h = slot_of(parent, key, g->hash_cap);
-    while (g->hash[h] != AN_NONE) h = (h + 1) & (g->hash_cap - 1);
-    g->hash[h] = id;
     if (created) *created = 1;
     return id;
 }
@@ -149,7 +95,7 @@ static int by_order(const void *a, const void *b)
 
 void an_graph_sort_children(struct an_graph *g)
 {
-    uint32_t *tmp = xrealloc(NULL, (g->n + 1) * sizeof *tmp);
+    uint32_t *tmp = sc_xmalloc((g->n + 1) * sizeof *tmp);
     sort_g = g;
     for (uint32_t p = 0; p < g->n; p++) {
         uint32_t k = 0;

@@ -37,47 +37,22 @@ int an_interval_after(const struct an_run *r, uint32_t prev_vertex, int want_cpu
 
 /* ---- ingestion ---------------------------------------------------------------- */
 
-static uint32_t pair_hash(uint32_t prev, uint32_t next)
-{
-    uint64_t h = ((uint64_t)prev << 32 | next) * 0x9e3779b97f4a7c15ull;
-    return (uint32_t)(h >> 32);
-}
-
-static void rehash(struct an_run *r)
-{
-    uint32_t size = r->interval_slots ? (r->interval_mask + 1) * 2 : 256;
-    uint32_t *s = an_xcalloc(size, sizeof *s);
-    for (uint32_t k = 0; k < r->nintervals; k++) {
-        uint32_t j = pair_hash(r->intervals[k].prev_vertex, r->intervals[k].next_vertex) & (size - 1);
-        while (s[j]) j = (j + 1) & (size - 1);
-        s[j] = k + 1;
-    }
-    free(r->interval_slots);
-    r->interval_slots = s;
-    r->interval_mask = size - 1;
-}
+static uint64_t pair_key(uint32_t prev, uint32_t next) { return (uint64_t)prev << 32 | next; }
 
 /* The run's record of (prev, next), created with per-rank arrays. */
 static struct an_interval *interval_get(struct an_run *r, uint32_t prev, uint32_t next)
 {
-    if (r->interval_slots) {
-        for (uint32_t j = pair_hash(prev, next) & r->interval_mask; r->interval_slots[j];
-             j = (j + 1) & r->interval_mask) {
-            struct an_interval *x = &r->intervals[r->interval_slots[j] - 1];
-            if (x->prev_vertex == prev && x->next_vertex == next) return x;
-        }
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&r->interval_index, pair_key(prev, next), &it); k != SC_HASH_NONE;
+         k = sc_hash_next(&r->interval_index, &it)) {
+        struct an_interval *x = &r->intervals[k];
+        if (x->prev_vertex == prev && x->next_vertex == next) return x;
     }
-    if (!r->interval_slots || (r->nintervals + 1) * 2 > r->interval_mask + 1) rehash(r);
     uint32_t n0 = r->nintervals;
     if (n0 == 0 || (n0 >= 16 && (n0 & (n0 - 1)) == 0)) {
         /* capacity: 16, then the next power of two (grown when nintervals reaches it) */
         uint32_t cap = r->nintervals ? r->nintervals * 2 : 16;
-        struct an_interval *n = realloc(r->intervals, cap * sizeof *n);
-        if (!n) {
-            fputs("scalana-analyze: out of memory\n", stderr);
-            abort();
-        }
-        r->intervals = n;
+        r->intervals = sc_xrealloc(r->intervals, cap * sizeof *r->intervals);
     }
     struct an_interval *x = &r->intervals[r->nintervals];
     memset(x, 0, sizeof *x);
@@ -89,9 +64,8 @@ static struct an_interval *interval_get(struct an_run *r, uint32_t prev, uint32_
     x->wall_sq = an_xcalloc(r->slice_n, sizeof(float));
     x->cpu = an_xcalloc(r->slice_n, sizeof(float));
     x->cpu_exact = 1;
-    uint32_t j = pair_hash(prev, next) & r->interval_mask;
-    while (r->interval_slots[j]) j = (j + 1) & r->interval_mask;
-    r->interval_slots[j] = ++r->nintervals;
+    if (sc_hash_add(&r->interval_index, pair_key(prev, next), r->nintervals)) sc_oom();
+    r->nintervals++;
     return x;
 }
 

@@ -16,9 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifdef SCALANA_HAVE_VIEWER
-#include "viewer.h"
-#endif
+#include "viewer.h" /* scalana_viewer_write (SCALANA_HAVE_VIEWER), and the terminal summary */
 
 struct reader {
     struct an_analysis *a;
@@ -390,64 +388,12 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
     if (have_info) scalana_run_info_free(&info);
 }
 
-#ifndef SCALANA_HAVE_VIEWER
-/* The summary without the viewer library: the top causes from the report
- * (and the before/after counts; the viewer's summary gives the details). */
-static void print_summary_fallback(FILE *out, json_t *report)
-{
-    json_t *cmp = json_object_get(report, "comparison");
-    if (cmp) {
-        json_t *n = json_object_get(cmp, "counts");
-        fprintf(out, "Before/after: %lld root causes gone, %lld remain, %lld changed category, %lld new "
-                     "(report.json comparison)\n", (long long)json_integer_value(json_object_get(n, "gone")),
-                (long long)json_integer_value(json_object_get(n, "remains")),
-                (long long)json_integer_value(json_object_get(n, "changed")),
-                (long long)json_integer_value(json_object_get(n, "new")));
-    }
-    json_t *causes = json_object_get(report, "root_causes");
-    if (!json_array_size(causes)) {
-        fprintf(out, "No root cause above the thresholds.\n");
-        return;
-    }
-    size_t k;
-    json_t *c;
-    json_array_foreach(causes, k, c) {
-        if (k >= 10) break;
-        fprintf(out, "%2zu. %s  %s  %.3g s (%.1f%%)\n    %s\n    what to do: %s\n", k + 1,
-                json_string_value(json_object_get(c, "location")), json_string_value(json_object_get(c, "category")),
-                json_number_value(json_object_get(c, "cost_seconds")),
-                json_number_value(json_object_get(c, "cost_percent")),
-                json_string_value(json_object_get(c, "evidence")), json_string_value(json_object_get(c, "remedy")));
-    }
-}
-#endif
-
 /* Checks, before any run is read, that the report can be written to
  * o->out_dir (an existing directory we may write, or creatable below the
  * nearest existing ancestor) and that --exe names an ELF file; normalises
  * trailing slashes of the output path into buf.  Prints an error naming the
  * path and returns 0 when all is well, else the exit status (2: bad flag
  * value, 1: cannot write). */
-/* Removes rootcause-N.dot/.svg that an earlier analysis into dir wrote: no
- * cause graph is written this time (--no-viewer), so all would be stale. */
-static void remove_cause_graphs(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    for (struct dirent *e; (e = readdir(d));) {
-        unsigned n;
-        int end = 0;
-        char ext[4] = "";
-        if (strncmp(e->d_name, "rootcause-", 10) || e->d_name[10] < '0' || e->d_name[10] > '9' ||
-            sscanf(e->d_name, "rootcause-%u.%3[a-z]%n", &n, ext, &end) != 2 || e->d_name[end] ||
-            (strcmp(ext, "dot") && strcmp(ext, "svg")))
-            continue;
-        char path[4096];
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) unlink(path);
-    }
-    closedir(d);
-}
-
 static int check_paths(struct an_options *o, char *buf, size_t buflen)
 {
     struct stat st;
@@ -656,7 +602,8 @@ static int write_report(const struct an_options *opt, json_t *report, const char
 #ifdef SCALANA_HAVE_VIEWER
     viewer_writes = !opt->no_viewer; /* the viewer removes the stale ones itself */
 #endif
-    if (!viewer_writes) remove_cause_graphs(dir);
+    /* no cause graph is written this time (--no-viewer): all would be stale */
+    if (!viewer_writes) sc_remove_cause_graphs(dir, NULL, NULL);
 #ifdef SCALANA_HAVE_VIEWER
     if (!opt->no_viewer) {
         struct scalana_viewer_options vo;
@@ -670,11 +617,9 @@ static int write_report(const struct an_options *opt, json_t *report, const char
         if (scalana_viewer_write(report, dir, &vo, err, sizeof err) != 0)
             fprintf(stderr, "scalana-analyze: viewer: %s (report.json is complete)\n", err);
     }
+#endif
     /* with --json, stdout carries the report: the summary goes to stderr */
     if (!quiet) scalana_viewer_print_summary(opt->json_stdout ? stderr : stdout, report, opt->color);
-#else
-    if (!quiet) print_summary_fallback(opt->json_stdout ? stderr : stdout, report);
-#endif
     if (!quiet) fprintf(stderr, "scalana-analyze: wrote %s\n", path);
     return 0;
 }

@@ -8,16 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *an_xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p) {
-        fputs("scalana-analyze: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
-
 void an_run_init(struct an_run *r, uint32_t P)
 {
     memset(r, 0, sizeof *r);
@@ -50,7 +40,7 @@ void an_run_free(struct an_run *r)
         free(x->count), free(x->wall), free(x->wall_min), free(x->wall_max), free(x->wall_sq);
         free(x->cpu);
     }
-    free(r->intervals), free(r->interval_slots);
+    free(r->intervals), sc_hash_free(&r->interval_index);
     free(r->phases);
     free(r->ranks_on_host), free(r->usable_cores);
     free(r->peers), free(r->peer_first), free(r->edges), free(r->missing), free(r->unreadable);

@@ -45,23 +45,17 @@ int an_psg_index(struct an_psg *x, const struct psg_graph *g)
         for (uint32_t i = 0; i < n; i++)
             if (un->vertices[i].kind == PSG_FUNCTION) nfn++;
     }
-    x->fn_cap = 16;
-    while (x->fn_cap < nfn * 2 + 2) x->fn_cap *= 2;
-    x->fn = calloc(x->fn_cap, sizeof *x->fn);
-    if (!x->fn) return -1;
+    x->fn = calloc(nfn + 1, sizeof *x->fn);
+    if (!x->fn || sc_hash_reserve(&x->fn_index, nfn)) return -1;
     for (uint32_t u = 0; u < g->unit_count; u++) {
         const struct psg_unit *un = &g->units[u];
         for (uint32_t i = 0; i < un->vertex_count; i++) {
             const struct psg_vertex *v = &un->vertices[i];
             if (v->kind != PSG_FUNCTION || !v->function || !*v->function) continue;
-            size_t h = an_hash_str(v->function, 0) & (x->fn_cap - 1);
-            int dup = 0;
-            while (x->fn[h].name) {
-                if (strcmp(x->fn[h].name, v->function) == 0) { dup = 1; break; }
-                h = (h + 1) & (x->fn_cap - 1);
-            }
-            if (dup) continue; /* linkonce: the first copy stands for all */
-            x->fn[h].name = v->function, x->fn[h].unit = u, x->fn[h].index = i;
+            uint32_t unit, index;
+            if (an_psg_function(x, v->function, &unit, &index)) continue; /* linkonce: the first copy stands for all */
+            if (sc_hash_add(&x->fn_index, an_hash_str(v->function, 0), (uint32_t)x->fn_n)) return -1;
+            x->fn[x->fn_n].name = v->function, x->fn[x->fn_n].unit = u, x->fn[x->fn_n].index = i;
             x->fn_n++;
         }
     }
@@ -78,20 +72,20 @@ void an_psg_free(struct an_psg *x)
     free(x->child_first);
     free(x->child_next);
     free(x->fn);
+    sc_hash_free(&x->fn_index);
     memset(x, 0, sizeof *x);
 }
 
 int an_psg_function(const struct an_psg *x, const char *name, uint32_t *unit, uint32_t *index)
 {
-    if (!x || !x->fn_cap || !name || !*name) return 0;
-    size_t h = an_hash_str(name, 0) & (x->fn_cap - 1);
-    while (x->fn[h].name) {
-        if (strcmp(x->fn[h].name, name) == 0) {
-            *unit = x->fn[h].unit, *index = x->fn[h].index;
+    if (!x || !name || !*name) return 0;
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&x->fn_index, an_hash_str(name, 0), &it); k != SC_HASH_NONE;
+         k = sc_hash_next(&x->fn_index, &it))
+        if (strcmp(x->fn[k].name, name) == 0) {
+            *unit = x->fn[k].unit, *index = x->fn[k].index;
             return 1;
         }
-        h = (h + 1) & (x->fn_cap - 1);
-    }
     return 0;
 }
 

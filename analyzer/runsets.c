@@ -14,22 +14,6 @@
 #include "scalana/profile_format.h"
 #include "scalana/run_info.h"
 
-int an_mkdir_p(const char *path)
-{
-    char b[4096];
-    if ((size_t)snprintf(b, sizeof b, "%s", path) >= sizeof b) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = b + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(b, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return mkdir(b, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 int an_is_run_dir(const char *dir)
 {
     DIR *d = opendir(dir);

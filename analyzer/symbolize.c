@@ -23,12 +23,13 @@ struct sym_module {
     int is_app; /* the executable or one of the application's own shared libraries */
     Dwarf_Die *cus; size_t ncus; int cus_done; /* every CU, for binaries without .debug_aranges */
     struct fn_range *fns; size_t nfns; int fns_done; /* every subprogram's address ranges, sorted */
-    struct fn_lines *lines; size_t lines_cap, lines_n; /* source lines of functions, by DIE */
+    struct fn_lines *lines; size_t lines_n, lines_cap; /* source lines of functions */
+    struct sc_hash lines_index;                        /* indices into lines, by DIE */
 };
 
 /* The source lines of a function's own code (a subprogram or one inlined
  * instance), memoised by its DIE's global offset. */
-struct fn_lines { Dwarf_Off die; uint32_t first, last; int used; };
+struct fn_lines { Dwarf_Off die; uint32_t first, last; };
 
 /* One address range of a subprogram DIE (global .debug_info offset). */
 struct fn_range { Dwarf_Addr lo, hi; Dwarf_Off die; };
@@ -36,7 +37,6 @@ struct fn_range { Dwarf_Addr lo, hi; Dwarf_Off die; };
 struct cache_entry {
     uint64_t address;
     uint32_t module;
-    uint32_t used;
     struct an_resolved r;
 };
 
@@ -44,7 +44,8 @@ struct an_symbolizer {
     struct an_strpool *pool;
     const char *exe_path, *exe_build_id;
     struct sym_module *mods; uint32_t nmods, capmods;
-    struct cache_entry *cache; size_t cache_cap, cache_n;
+    struct cache_entry *cache; size_t cache_n, cache_cap;
+    struct sc_hash cache_index; /* indices into cache, by (module, address) */
     const char **lib_dirs; uint32_t nlib_dirs; /* runs' exe/lib: kept copies of shared libraries */
 };
 
@@ -61,12 +62,22 @@ static void hexify(const unsigned char *b, int n, char *out, size_t outlen)
     out[k] = 0;
 }
 
-int an_elf_build_id(const char *path, char *out, size_t outlen)
+/* A libdwfl session holding only the ELF file path (*m NULL when it is not
+ * one), or NULL when libdwfl cannot start; the caller ends it. */
+static Dwfl *open_elf(const char *path, Dwfl_Module **m)
 {
     Dwfl *d = dwfl_begin(&callbacks);
-    if (!d) return -1;
-    Dwfl_Module *m = dwfl_report_elf(d, path, path, -1, 0, false);
+    if (!d) return NULL;
+    *m = dwfl_report_elf(d, path, path, -1, 0, false);
     dwfl_report_end(d, NULL, NULL);
+    return d;
+}
+
+int an_elf_build_id(const char *path, char *out, size_t outlen)
+{
+    Dwfl_Module *m;
+    Dwfl *d = open_elf(path, &m);
+    if (!d) return -1;
     int rc = -1;
     if (m) {
         const unsigned char *bits;
@@ -81,10 +92,9 @@ int an_elf_build_id(const char *path, char *out, size_t outlen)
 
 int an_elf_has_debug_info(const char *path)
 {
-    Dwfl *d = dwfl_begin(&callbacks);
+    Dwfl_Module *m;
+    Dwfl *d = open_elf(path, &m);
     if (!d) return -1;
-    Dwfl_Module *m = dwfl_report_elf(d, path, path, -1, 0, false);
-    dwfl_report_end(d, NULL, NULL);
     int rc = -1;
     if (m) {
         Dwarf_Addr bias;
@@ -132,11 +142,12 @@ void an_sym_free(struct an_symbolizer *s)
         free(s->mods[i].cus);
         free(s->mods[i].fns);
         free(s->mods[i].lines);
+        sc_hash_free(&s->mods[i].lines_index);
     }
     free(s->mods);
-    for (size_t i = 0; i < s->cache_cap; i++)
-        if (s->cache[i].used) free(s->cache[i].r.frames);
+    for (size_t i = 0; i < s->cache_n; i++) free(s->cache[i].r.frames);
     free(s->cache);
+    sc_hash_free(&s->cache_index);
     free(s);
 }
 
@@ -504,14 +515,12 @@ static void function_lines(struct sym_module *m, Dwarf_Die *cu, Dwarf_Die *fn, D
 {
     *first = *last = 0;
     Dwarf_Off off = dwarf_dieoffset(fn);
-    if (m->lines_cap) {
-        for (size_t h = (size_t)(off * 0x9e3779b97f4a7c15ull >> 20) & (m->lines_cap - 1); m->lines[h].used;
-             h = (h + 1) & (m->lines_cap - 1))
-            if (m->lines[h].die == off) {
-                *first = m->lines[h].first, *last = m->lines[h].last;
-                return;
-            }
-    }
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&m->lines_index, off, &it); k != SC_HASH_NONE; k = sc_hash_next(&m->lines_index, &it))
+        if (m->lines[k].die == off) {
+            *first = m->lines[k].first, *last = m->lines[k].last;
+            return;
+        }
     int decl = 0;
     /* the declaration file by its index in the CU's file table: libdw's
      * dwarf_decl_file finds no name for clang's DWARF 5 index 0 */
@@ -558,22 +567,12 @@ static void function_lines(struct sym_module *m, Dwarf_Die *cu, Dwarf_Die *fn, D
         *first = (uint32_t)decl, *last = mx;
     }
     (void)bias;
-    if ((m->lines_n + 1) * 2 > m->lines_cap) {
-        size_t ncap = m->lines_cap ? m->lines_cap * 2 : 256;
-        struct fn_lines *nl = calloc(ncap, sizeof *nl);
-        if (!nl) abort();
-        for (size_t i = 0; i < m->lines_cap; i++) {
-            if (!m->lines[i].used) continue;
-            size_t h = (size_t)(m->lines[i].die * 0x9e3779b97f4a7c15ull >> 20) & (ncap - 1);
-            while (nl[h].used) h = (h + 1) & (ncap - 1);
-            nl[h] = m->lines[i];
-        }
-        free(m->lines);
-        m->lines = nl, m->lines_cap = ncap;
+    if (m->lines_n == m->lines_cap) {
+        m->lines_cap = m->lines_cap ? m->lines_cap * 2 : 256;
+        m->lines = sc_xrealloc(m->lines, m->lines_cap * sizeof *m->lines);
     }
-    size_t h = (size_t)(off * 0x9e3779b97f4a7c15ull >> 20) & (m->lines_cap - 1);
-    while (m->lines[h].used) h = (h + 1) & (m->lines_cap - 1);
-    m->lines[h] = (struct fn_lines){off, *first, *last, 1};
+    if (sc_hash_add(&m->lines_index, off, (uint32_t)m->lines_n)) sc_oom();
+    m->lines[m->lines_n] = (struct fn_lines){off, *first, *last};
     m->lines_n++;
 }
 
@@ -684,12 +683,7 @@ static void resolve(struct an_symbolizer *s, struct sym_module *m, uint64_t addr
     free(scopes);
 }
 
-static size_t cache_slot(uint32_t module, uint64_t addr, size_t cap)
-{
-    uint64_t h = addr * 0x9e3779b97f4a7c15ull ^ ((uint64_t)module << 48);
-    h ^= h >> 31;
-    return (size_t)h & (cap - 1);
-}
+static uint64_t cache_key(uint32_t module, uint64_t addr) { return addr * 0x9e3779b97f4a7c15ull ^ ((uint64_t)module << 48); }
 
 const struct an_resolved *an_sym_resolve(struct an_symbolizer *s, uint32_t module,
                                          uint64_t address, int is_return_address)
@@ -697,26 +691,18 @@ const struct an_resolved *an_sym_resolve(struct an_symbolizer *s, uint32_t modul
     static struct an_resolved unknown = {0, NULL, 1};
     if (module >= s->nmods) return &unknown;
     uint64_t addr = is_return_address && address ? address - 1 : address;
-    if ((s->cache_n + 1) * 2 > s->cache_cap) {
-        size_t ncap = s->cache_cap ? s->cache_cap * 2 : 8192;
-        struct cache_entry *nc = calloc(ncap, sizeof *nc);
-        if (!nc) abort();
-        for (size_t i = 0; i < s->cache_cap; i++) {
-            if (!s->cache[i].used) continue;
-            size_t h = cache_slot(s->cache[i].module, s->cache[i].address, ncap);
-            while (nc[h].used) h = (h + 1) & (ncap - 1);
-            nc[h] = s->cache[i];
-        }
-        free(s->cache);
-        s->cache = nc, s->cache_cap = ncap;
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&s->cache_index, cache_key(module, addr), &it); k != SC_HASH_NONE;
+         k = sc_hash_next(&s->cache_index, &it))
+        if (s->cache[k].module == module && s->cache[k].address == addr) return &s->cache[k].r;
+    if (s->cache_n == s->cache_cap) {
+        s->cache_cap = s->cache_cap ? s->cache_cap * 2 : 4096;
+        s->cache = sc_xrealloc(s->cache, s->cache_cap * sizeof *s->cache);
     }
-    size_t h = cache_slot(module, addr, s->cache_cap);
-    while (s->cache[h].used) {
-        if (s->cache[h].module == module && s->cache[h].address == addr) return &s->cache[h].r;
-        h = (h + 1) & (s->cache_cap - 1);
-    }
-    struct cache_entry *e = &s->cache[h];
-    e->used = 1, e->module = module, e->address = addr;
+    if (sc_hash_add(&s->cache_index, cache_key(module, addr), (uint32_t)s->cache_n)) sc_oom();
+    struct cache_entry *e = &s->cache[s->cache_n];
+    memset(e, 0, sizeof *e);
+    e->module = module, e->address = addr;
     resolve(s, &s->mods[module], addr, &e->r);
     s->cache_n++;
     return &e->r;

@@ -3,6 +3,7 @@
  * analyzer and scalana-dump read through it.  Layout is host little-endian
  * (x86-64, aarch64); the decoder validates every index it hands out. */
 #include "scalana/profile_format.h"
+#include "sc_err.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -150,17 +151,6 @@ int prf_encode_rank(const struct prf_rank_data *d, unsigned char **out, size_t *
 
 /* ---- decoder ------------------------------------------------------------- */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 static const char *record_name(uint32_t t)
 {
     static const char *const n[] = {"END", "RANK_INFO", "STRINGS", "MODULES", "CCT", "SAMPLES",
@@ -191,50 +181,50 @@ static int validate(const struct prf_rank_data *d, char *err, size_t errlen)
     for (uint32_t i = 0; i < d->cct_count; i++) {
         const struct prf_cct_node *c = &d->cct[i];
         if (c->kind == PRF_CCT_ROOT ? c->parent != PRF_NONE : c->parent >= i)
-            return fail(err, errlen, "CCT node %u has parent %u (must be an earlier node)", i,
+            return sc_fail(err, errlen, "CCT node %u has parent %u (must be an earlier node)", i,
                         c->parent);
         if (c->module != PRF_NONE && c->module >= d->module_count)
-            return fail(err, errlen, "CCT node %u names module %u of %u", i, c->module,
+            return sc_fail(err, errlen, "CCT node %u names module %u of %u", i, c->module,
                         d->module_count);
         if (c->kind > PRF_CCT_OVERFLOW)
-            return fail(err, errlen, "CCT node %u has unknown kind %u", i, c->kind);
+            return sc_fail(err, errlen, "CCT node %u has unknown kind %u", i, c->kind);
     }
     for (uint32_t i = 0; i < d->sample_count; i++)
         if (d->samples[i].node >= d->cct_count)
-            return fail(err, errlen, "sample record %u names CCT node %u of %u", i,
+            return sc_fail(err, errlen, "sample record %u names CCT node %u of %u", i,
                         d->samples[i].node, d->cct_count);
     for (uint32_t i = 0; i < d->mpi_count; i++)
         if (d->mpi[i].node != PRF_NONE && d->mpi[i].node >= d->cct_count)
-            return fail(err, errlen, "MPI context %u names CCT node %u of %u", i, d->mpi[i].node,
+            return sc_fail(err, errlen, "MPI context %u names CCT node %u of %u", i, d->mpi[i].node,
                         d->cct_count);
     for (uint32_t i = 0; i < d->peer_count; i++)
         if (d->peers[i].context >= d->mpi_count)
-            return fail(err, errlen, "peer record %u names MPI context %u of %u", i,
+            return sc_fail(err, errlen, "peer record %u names MPI context %u of %u", i,
                         d->peers[i].context, d->mpi_count);
     for (uint32_t i = 0; i < d->gpu_count; i++)
         if (d->gpu[i].node != PRF_NONE && d->gpu[i].node >= d->cct_count)
-            return fail(err, errlen, "GPU record %u names CCT node %u of %u", i, d->gpu[i].node,
+            return sc_fail(err, errlen, "GPU record %u names CCT node %u of %u", i, d->gpu[i].node,
                         d->cct_count);
     for (uint32_t i = 0; i < d->phase_count; i++)
         if (d->phases[i].node != PRF_NONE && d->phases[i].node >= d->cct_count)
-            return fail(err, errlen, "phase record %u names CCT node %u", i, d->phases[i].node);
+            return sc_fail(err, errlen, "phase record %u names CCT node %u", i, d->phases[i].node);
     for (uint32_t i = 0; i < d->thread_count; i++)
         if (d->threads[i].creator != PRF_NONE && d->threads[i].creator >= d->cct_count)
-            return fail(err, errlen, "thread record %u names CCT node %u", i,
+            return sc_fail(err, errlen, "thread record %u names CCT node %u", i,
                         d->threads[i].creator);
     if (d->has_intervals && d->interval_info.cpu_mode > PRF_IV_CPU_SAMPLES)
-        return fail(err, errlen, "INTERVALS record has unknown CPU mode %u",
+        return sc_fail(err, errlen, "INTERVALS record has unknown CPU mode %u",
                     d->interval_info.cpu_mode);
     for (uint32_t i = 0; i < d->interval_count; i++) {
         const struct prf_interval *v = &d->intervals[i];
         if ((v->prev_context != PRF_NONE && v->prev_context >= d->mpi_count) ||
             (v->next_context != PRF_NONE && v->next_context >= d->mpi_count))
-            return fail(err, errlen, "interval %u names MPI contexts %u -> %u of %u", i,
+            return sc_fail(err, errlen, "interval %u names MPI contexts %u -> %u of %u", i,
                         v->prev_context, v->next_context, d->mpi_count);
         if (v->count == 0 || v->cpu_count > v->count || v->wall_min_ns > v->wall_max_ns ||
             v->wall_max_ns > v->wall_ns || v->cpu_wall_ns > v->wall_ns ||
             !(v->wall_sq_ns2 >= 0))
-            return fail(err, errlen, "interval %u is inconsistent (count %llu, CPU-clock count "
+            return sc_fail(err, errlen, "interval %u is inconsistent (count %llu, CPU-clock count "
                         "%llu, wall %llu ns, min %llu, max %llu)", i,
                         (unsigned long long)v->count, (unsigned long long)v->cpu_count,
                         (unsigned long long)v->wall_ns, (unsigned long long)v->wall_min_ns,
@@ -252,7 +242,7 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
      * are gathered. */
     unsigned char *copy = malloc(n ? n : 1);
     if (!copy)
-        return fail(err, errlen, "out of memory (%zu bytes)", n);
+        return sc_fail(err, errlen, "out of memory (%zu bytes)", n);
     if (n)
         memcpy(copy, bytes, n);
     out->owned_ = copy;
@@ -265,20 +255,20 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
         struct prf_record_header h;
         if (n - at < sizeof h) {
             prf_rank_free(out);
-            return fail(err, errlen, "truncated record header at byte %zu", at);
+            return sc_fail(err, errlen, "truncated record header at byte %zu", at);
         }
         memcpy(&h, copy + at, sizeof h);
         size_t body = at + sizeof h;
         if (h.payload_bytes > n - body || pad8(h.payload_bytes) > n - body) {
             prf_rank_free(out);
-            return fail(err, errlen, "record %s at byte %zu claims %u bytes, %zu left (truncated)",
+            return sc_fail(err, errlen, "record %s at byte %zu claims %u bytes, %zu left (truncated)",
                         record_name(h.type), at, h.payload_bytes, n - body);
         }
         void *pl = copy + body;
         size_t es = elem_size(h.type);
         if (es && h.payload_bytes % es) {
             prf_rank_free(out);
-            return fail(err, errlen, "record %s at byte %zu: %u bytes is not a whole number of "
+            return sc_fail(err, errlen, "record %s at byte %zu: %u bytes is not a whole number of "
                         "%zu-byte entries", record_name(h.type), at, h.payload_bytes, es);
         }
         uint32_t cnt = es ? (uint32_t)(h.payload_bytes / es) : 0;
@@ -287,7 +277,7 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
         case PRF_REC_RANK_INFO:
             if (h.payload_bytes < sizeof out->info) {
                 prf_rank_free(out);
-                return fail(err, errlen, "RANK_INFO at byte %zu is %u bytes, expected %zu", at,
+                return sc_fail(err, errlen, "RANK_INFO at byte %zu is %u bytes, expected %zu", at,
                             h.payload_bytes, sizeof out->info);
             }
             memcpy(&out->info, pl, sizeof out->info);
@@ -296,7 +286,7 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
         case PRF_REC_STRINGS:
             if (h.payload_bytes == 0 || ((char *)pl)[h.payload_bytes - 1] != '\0') {
                 prf_rank_free(out);
-                return fail(err, errlen, "STRINGS at byte %zu not NUL-terminated", at);
+                return sc_fail(err, errlen, "STRINGS at byte %zu not NUL-terminated", at);
             }
             out->strings = pl;
             out->strings_bytes = h.payload_bytes;
@@ -305,7 +295,7 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
     case code:                                                                             \
         if (out->field) {                                                                  \
             prf_rank_free(out);                                                            \
-            return fail(err, errlen, "duplicate %s record at byte %zu", record_name(code), at); \
+            return sc_fail(err, errlen, "duplicate %s record at byte %zu", record_name(code), at); \
         }                                                                                  \
         out->field = pl;                                                                   \
         out->count = cnt;                                                                  \
@@ -324,7 +314,7 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
             /* a longer record is a later writer's: its first fields are these */
             if (out->has_sampling || h.payload_bytes < sizeof out->sampling) {
                 prf_rank_free(out);
-                return fail(err, errlen, "SAMPLING record at byte %zu: %s", at,
+                return sc_fail(err, errlen, "SAMPLING record at byte %zu: %s", at,
                             out->has_sampling ? "duplicate" : "shorter than its 80-byte layout");
             }
             memcpy(&out->sampling, pl, sizeof out->sampling);
@@ -334,17 +324,17 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
             struct prf_interval_table t;
             if (out->has_intervals) {
                 prf_rank_free(out);
-                return fail(err, errlen, "duplicate INTERVALS record at byte %zu", at);
+                return sc_fail(err, errlen, "duplicate INTERVALS record at byte %zu", at);
             }
             if (h.payload_bytes < sizeof t) {
                 prf_rank_free(out);
-                return fail(err, errlen, "INTERVALS record at byte %zu is %u bytes, shorter than "
+                return sc_fail(err, errlen, "INTERVALS record at byte %zu is %u bytes, shorter than "
                             "its %zu-byte head", at, h.payload_bytes, sizeof t);
             }
             memcpy(&t, pl, sizeof t);
             if ((uint64_t)t.count * sizeof(struct prf_interval) != h.payload_bytes - sizeof t) {
                 prf_rank_free(out);
-                return fail(err, errlen, "INTERVALS record at byte %zu: %u entries but %zu bytes "
+                return sc_fail(err, errlen, "INTERVALS record at byte %zu: %u entries but %zu bytes "
                             "after the head", at, t.count, (size_t)h.payload_bytes - sizeof t);
             }
             out->has_intervals = 1;
@@ -358,12 +348,12 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
             struct prf_comm c;
             if (h.payload_bytes < sizeof c) {
                 prf_rank_free(out);
-                return fail(err, errlen, "COMM record at byte %zu too short", at);
+                return sc_fail(err, errlen, "COMM record at byte %zu too short", at);
             }
             memcpy(&c, pl, sizeof c);
             if ((uint64_t)c.member_count * 4 != h.payload_bytes - sizeof c) {
                 prf_rank_free(out);
-                return fail(err, errlen, "COMM record at byte %zu: %u members but %zu bytes", at,
+                return sc_fail(err, errlen, "COMM record at byte %zu: %u members but %zu bytes", at,
                             c.member_count, (size_t)h.payload_bytes - sizeof c);
             }
             ncomm++;
@@ -378,7 +368,7 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
     }
     if (!have_info || !have_end) {
         prf_rank_free(out);
-        return fail(err, errlen, "section %s (%zu bytes)", !have_info ? "has no RANK_INFO record"
+        return sc_fail(err, errlen, "section %s (%zu bytes)", !have_info ? "has no RANK_INFO record"
                                                         : "ends without an END record (truncated)", n);
     }
     /* pass 2: gather communicators */
@@ -388,7 +378,7 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
         out->comm_members = calloc(nmembers ? nmembers : 1, sizeof(uint32_t));
         if (!out->comms || !out->comm_member_first || !out->comm_members) {
             prf_rank_free(out);
-            return fail(err, errlen, "out of memory");
+            return sc_fail(err, errlen, "out of memory");
         }
         size_t m = 0;
         at = 0;

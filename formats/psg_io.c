@@ -2,6 +2,9 @@
  * The layout is defined in include/scalana/psg_format.h; this file is its only
  * implementation, used by the pass (writer) and by every reader. */
 #include "scalana/psg_format.h"
+#include "sc_alloc.h"
+#include "sc_err.h"
+#include "sc_hash.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,13 +17,7 @@ _Static_assert(sizeof(struct psg_vertex_record) == 64, "psg_vertex_record is 64 
 
 uint64_t psg_fnv1a64(const void *data, size_t n, uint64_t seed)
 {
-    const unsigned char *p = data;
-    uint64_t h = seed;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    return sc_fnv1a64(data, n, seed);
 }
 
 const char *psg_kind_name(unsigned kind)
@@ -46,46 +43,9 @@ struct psg_builder {
     uint32_t nrecs, caprecs;
     char *strings;
     size_t nstr, capstr;
-    /* open-addressing intern table: string offset + 1, 0 = empty */
-    uint32_t *slots;
-    size_t nslots, nused;
+    struct sc_hash interned; /* string offsets in strings, by their text */
     int failed;
 };
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
-static int intern_rehash(struct psg_builder *b, size_t nslots)
-{
-    uint32_t *s = calloc(nslots, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < b->nslots; i++) {
-        if (!b->slots[i])
-            continue;
-        const char *str = b->strings + b->slots[i] - 1;
-        size_t h = (size_t)psg_fnv1a64(str, strlen(str), PSG_FNV_SEED) & (nslots - 1);
-        while (s[h])
-            h = (h + 1) & (nslots - 1);
-        s[h] = b->slots[i];
-    }
-    free(b->slots);
-    b->slots = s;
-    b->nslots = nslots;
-    return 0;
-}
 
 /* Returns the string's offset, interning it; 0 for NULL/"" and on failure
  * (failure also sets b->failed). */
@@ -93,27 +53,25 @@ static uint32_t intern(struct psg_builder *b, const char *s)
 {
     if (!s || !*s || b->failed)
         return 0;
-    if ((b->nused + 1) * 2 > b->nslots && intern_rehash(b, b->nslots ? b->nslots * 2 : 256)) {
-        b->failed = 1;
-        return 0;
-    }
     size_t len = strlen(s);
-    size_t h = (size_t)psg_fnv1a64(s, len, PSG_FNV_SEED) & (b->nslots - 1);
-    while (b->slots[h]) {
-        if (strcmp(b->strings + b->slots[h] - 1, s) == 0)
-            return b->slots[h] - 1;
-        h = (h + 1) & (b->nslots - 1);
-    }
+    uint64_t h = psg_fnv1a64(s, len, PSG_FNV_SEED);
+    struct sc_hash_it it;
+    for (uint32_t off = sc_hash_first(&b->interned, h, &it); off != SC_HASH_NONE;
+         off = sc_hash_next(&b->interned, &it))
+        if (strcmp(b->strings + off, s) == 0)
+            return off;
     if (b->nstr + len + 1 > UINT32_MAX - 1 ||
-        grow((void **)&b->strings, &b->capstr, b->nstr + len + 1, 1)) {
+        sc_grow((void **)&b->strings, &b->capstr, b->nstr + len + 1, 1)) {
         b->failed = 1;
         return 0;
     }
     uint32_t off = (uint32_t)b->nstr;
+    if (sc_hash_add(&b->interned, h, off)) {
+        b->failed = 1;
+        return 0;
+    }
     memcpy(b->strings + off, s, len + 1);
     b->nstr += len + 1;
-    b->slots[h] = off + 1;
-    b->nused++;
     return off;
 }
 
@@ -124,7 +82,7 @@ struct psg_builder *psg_builder_new(const char *unit_name, const char *producer,
     struct psg_builder *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    if (grow((void **)&b->strings, &b->capstr, 1, 1)) {
+    if (sc_grow((void **)&b->strings, &b->capstr, 1, 1)) {
         free(b);
         return NULL;
     }
@@ -156,7 +114,7 @@ uint32_t psg_builder_add(struct psg_builder *b, const struct psg_vertex *v)
     if (v->parent != PSG_NO_PARENT && v->parent >= b->nrecs)
         return UINT32_MAX;
     size_t cap = b->caprecs;
-    if (b->nrecs == UINT32_MAX - 1 || grow((void **)&b->recs, &cap, b->nrecs + 1, sizeof *b->recs)) {
+    if (b->nrecs == UINT32_MAX - 1 || sc_grow((void **)&b->recs, &cap, b->nrecs + 1, sizeof *b->recs)) {
         b->failed = 1;
         return UINT32_MAX;
     }
@@ -228,22 +186,11 @@ void psg_builder_free(struct psg_builder *b)
         return;
     free(b->recs);
     free(b->strings);
-    free(b->slots);
+    sc_hash_free(&b->interned);
     free(b);
 }
 
 /* ---- parser -------------------------------------------------------------- */
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* Largest decoded unit accepted: a guard against corrupt counts, far above
  * any real translation unit (the 10 000-function benchmark file is ~2 MB). */
@@ -256,28 +203,28 @@ static uint64_t check_unit(const unsigned char *p, size_t n, size_t at, uint64_t
 {
     struct psg_unit_header h;
     if (n < sizeof h) {
-        fail(err, errlen, "PSG unit at byte %zu truncated (%zu bytes left, header needs %zu)",
+        sc_fail(err, errlen, "PSG unit at byte %zu truncated (%zu bytes left, header needs %zu)",
              at, n, sizeof h);
         return 0;
     }
     memcpy(&h, p, sizeof h);
     if (memcmp(h.magic, SCALANA_PSG_MAGIC, SCALANA_PSG_MAGIC_LEN) != 0) {
-        fail(err, errlen, "no PSG magic at byte %zu (corrupt section)", at);
+        sc_fail(err, errlen, "no PSG magic at byte %zu (corrupt section)", at);
         return 0;
     }
     if (h.version < SCALANA_PSG_MIN_VERSION || h.version > SCALANA_PSG_VERSION) {
-        fail(err, errlen, "PSG unit at byte %zu has format version %u, this tool reads %u to %u "
+        sc_fail(err, errlen, "PSG unit at byte %zu has format version %u, this tool reads %u to %u "
              "(rebuild with this ScalAna's scalana-cc)", at, h.version, SCALANA_PSG_MIN_VERSION,
              SCALANA_PSG_VERSION);
         return 0;
     }
     if ((h.flags & PSG_UNIT_BYTE_PLANES) && h.version < 3) {
-        fail(err, errlen, "PSG unit at byte %zu: version %u with byte-plane records (corrupt "
+        sc_fail(err, errlen, "PSG unit at byte %zu: version %u with byte-plane records (corrupt "
              "header)", at, h.version);
         return 0;
     }
     if (h.header_bytes != sizeof h || h.vertex_record_bytes != sizeof(struct psg_vertex_record)) {
-        fail(err, errlen, "PSG unit at byte %zu: unexpected header/record size %u/%u", at,
+        sc_fail(err, errlen, "PSG unit at byte %zu: unexpected header/record size %u/%u", at,
              h.header_bytes, h.vertex_record_bytes);
         return 0;
     }
@@ -286,7 +233,7 @@ static uint64_t check_unit(const unsigned char *p, size_t n, size_t at, uint64_t
     int deflated = (h.flags & PSG_UNIT_DEFLATED) != 0;
     if (h.unit_bytes > n || h.unit_bytes % 8 != 0 || h.string_bytes == 0 ||
         h.unit_bytes <= sizeof h || *raw > PSG_MAX_RAW_UNIT || (!deflated && h.unit_bytes < *raw)) {
-        fail(err, errlen, "PSG unit at byte %zu: size %llu inconsistent (decodes to %llu, %zu "
+        sc_fail(err, errlen, "PSG unit at byte %zu: size %llu inconsistent (decodes to %llu, %zu "
              "available)", at, (unsigned long long)h.unit_bytes, (unsigned long long)*raw, n);
         return 0;
     }
@@ -307,14 +254,14 @@ static int inflate_unit(const unsigned char *src, uint64_t stored, unsigned char
         uLong in = (uLong)(stored - sizeof h); /* includes zero padding after the stream */
         int zr = uncompress2(dst + sizeof h, &out, src + sizeof h, &in);
         if (zr != Z_OK || out != raw - sizeof h)
-            return fail(err, errlen, "PSG unit at byte %zu: compressed payload corrupt (%s)", at,
+            return sc_fail(err, errlen, "PSG unit at byte %zu: compressed payload corrupt (%s)", at,
                         zr != Z_OK ? zError(zr) : "wrong decoded size");
     }
     if (h.flags & PSG_UNIT_BYTE_PLANES) {
         const size_t rb = sizeof(struct psg_vertex_record), nr = h.vertex_count;
         unsigned char *planes = malloc(nr * rb + 1), *recs = dst + sizeof h;
         if (!planes)
-            return fail(err, errlen, "PSG unit at byte %zu: out of memory", at);
+            return sc_fail(err, errlen, "PSG unit at byte %zu: out of memory", at);
         memcpy(planes, recs, nr * rb);
         for (size_t k = 0; k < rb; k++)
             for (size_t i = 0; i < nr; i++)
@@ -346,7 +293,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
         verts += h.vertex_count;
         raw_total += (raw + 7) & ~(uint64_t)7;
         if (raw_total > 4ull * PSG_MAX_RAW_UNIT)
-            return fail(err, errlen, "PSG section decodes to more than %u MiB (corrupt?)",
+            return sc_fail(err, errlen, "PSG section decodes to more than %u MiB (corrupt?)",
                         4 * (PSG_MAX_RAW_UNIT >> 20));
         at += sz;
     }
@@ -358,7 +305,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
     if (!out->storage_ || !out->units || !all) {
         free(all);
         psg_graph_free(out);
-        return fail(err, errlen, "out of memory reading PSG (%zu bytes)", n);
+        return sc_fail(err, errlen, "out of memory reading PSG (%zu bytes)", n);
     }
     /* pass 2: decode */
     at = 0;
@@ -380,7 +327,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
         const char *strings = (const char *)u + sizeof h +
                               (size_t)h.vertex_count * sizeof(struct psg_vertex_record);
         if (!why && (strings[h.string_bytes - 1] != '\0' || strings[0] != '\0')) {
-            fail(err, errlen, "PSG unit at byte %zu: string table not NUL-terminated", at);
+            sc_fail(err, errlen, "PSG unit at byte %zu: string table not NUL-terminated", at);
             why = "";
         }
 #define STR(off) ((off) < h.string_bytes ? strings + (off) : "")
@@ -399,7 +346,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
             struct psg_vertex_record r;
             memcpy(&r, u + sizeof h + (size_t)k * sizeof r, sizeof r);
             if (r.parent != PSG_NO_PARENT && r.parent >= k) {
-                fail(err, errlen, "PSG unit at byte %zu: vertex %u has parent %u (must precede "
+                sc_fail(err, errlen, "PSG unit at byte %zu: vertex %u has parent %u (must precede "
                      "it)", at, k, r.parent);
                 why = "";
                 break;

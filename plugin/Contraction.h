@@ -1,5 +1,5 @@
 //===- Contraction.h - Shrink a function's PSG without losing coverage -*- C++ -*-===//
-// ALGORITHMS.md §1: subtrees with no MPI, no GPU and no call that can reach
+// docs/plugin.md, "Contraction": subtrees with no MPI, no GPU and no call that can reach
 // either fold into one COMPUTE vertex (flag FOLDED) that keeps their source
 // range; adjacent COMPUTEs merge; LOOPs nested deeper than the kept-loop-depth
 // limit are removed and their children lifted into the parent (flag

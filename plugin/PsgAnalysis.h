@@ -23,7 +23,7 @@ class Module;
 
 namespace scalana {
 
-/// Default kept-loop-depth limit (ALGORITHMS.md §1 suggests 10: deeper nests
+/// Default kept-loop-depth limit (docs/plugin.md; 10: deeper nests
 /// are rare in MPI codes and add vertices without adding insight).
 constexpr unsigned DefaultLoopDepthLimit = 10;
 

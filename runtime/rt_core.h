@@ -230,7 +230,7 @@ RT_HIDDEN uint32_t rt_thread_count(void);
 RT_HIDDEN void rt_thread_lock(void);
 RT_HIDDEN void rt_thread_unlock(void);
 
-/* ---- global state (rt_state.c) -------------------------------------------- */
+/* ---- global state (defined in rt_log.c) ---------------------------------- */
 enum rt_state_kind { RT_INERT = 0, RT_ON = 1, RT_WRITTEN = 2, RT_REFUSED = 3, RT_CHILD = 4 };
 struct rt_global {
     volatile int state;       /* enum rt_state_kind */
@@ -424,8 +424,5 @@ RT_HIDDEN unsigned long *rt_affinity_mask(int *nwords);
 /** CPUs in mask (a union of affinity masks), capped at the online CPUs
  *  (sysconf(_SC_NPROCESSORS_ONLN)); at least 1. */
 RT_HIDDEN uint32_t rt_usable_cores_of_mask(const unsigned long *mask, int nwords);
-
-/* ---- process life (rt_life.c) ----------------------------------------------- */
-RT_HIDDEN void rt_atfork_install(void);
 
 #endif

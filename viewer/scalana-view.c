@@ -1,6 +1,7 @@
 /* scalana-view.c — re-render an existing report.json (DOT, SVG, index.html,
  * extrap.jsonl, terminal summary) without re-running the analysis, e.g. with
  * other --source-path mappings or another graph bound. */
+#include "sc_fs.h"
 #include "viewer.h"
 #include "scalana/outdir.h"
 #include <errno.h>
@@ -34,18 +35,8 @@ static void usage(FILE *out)
         SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES);
 }
 
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    if ((size_t)snprintf(buf, sizeof buf, "%s", path) >= sizeof buf) return -1;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return (mkdir(buf, 0777) != 0 && errno != EEXIST) ? -1 : 0;
-}
+/* the output directory, as scalana-analyze creates it (common/sc_fs.c) */
+static int mkdir_p(const char *path) { return sc_mkdir_p(path); }
 
 /* Checks what the viewer relies on before rendering: an object whose
  * schema_version is 1.x (docs/report.schema.json) and whose top-level fields

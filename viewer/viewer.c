@@ -1,7 +1,7 @@
 /* viewer.c — scalana_viewer_write(): renders one report into an output
  * directory (DOT, SVG, index.html, extrap.jsonl), stopping at the first error. */
 #include "vw_internal.h"
-#include <dirent.h>
+#include "sc_fs.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +50,19 @@ static int emit_graph(vw_graph *g, const char *dir, const char *name, int want_s
     return 0;
 }
 
+struct current_causes { const struct vw_report *r; int write_svg; };
+
+/* Whether this rendering writes cause graph rootcause-<rank>.<ext> again. */
+static int written_now(long rank, const char *ext, void *ctx)
+{
+    const struct current_causes *cc = ctx;
+    size_t i;
+    const json_t *c;
+    json_array_foreach(cc->r->root_causes, i, c)
+        if (vw_int(c, "rank", (long)i + 1) == rank) return !strcmp(ext, "dot") || cc->write_svg;
+    return 0;
+}
+
 /* Removes the rootcause-N.dot / rootcause-N.svg files a previous rendering
  * left in dir that this one does not write (N not a current cause's rank, or
  * an SVG when none is written now): re-analysing into the same directory
@@ -57,26 +70,8 @@ static int emit_graph(vw_graph *g, const char *dir, const char *name, int want_s
  * (written by the viewer) are touched. */
 static void remove_stale_causes(const char *dir, const struct vw_report *r, int write_svg)
 {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    for (struct dirent *e; (e = readdir(d));) {
-        long n = 0;
-        int end = 0;
-        char ext[4] = "";
-        if (sscanf(e->d_name, "rootcause-%ld.%3[a-z]%n", &n, ext, &end) != 2 || e->d_name[end] ||
-            (strcmp(ext, "dot") && strcmp(ext, "svg")) || strncmp(e->d_name, "rootcause-", 10) ||
-            !(e->d_name[10] >= '0' && e->d_name[10] <= '9'))
-            continue;
-        int keep = 0;
-        size_t i;
-        const json_t *c;
-        json_array_foreach(r->root_causes, i, c)
-            if (vw_int(c, "rank", (long)i + 1) == n) keep = 1;
-        if (keep && (!strcmp(ext, "dot") || write_svg)) continue;
-        char path[4096];
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) unlink(path);
-    }
-    closedir(d);
+    struct current_causes cc = {r, write_svg};
+    sc_remove_cause_graphs(dir, written_now, &cc);
 }
 
 int scalana_viewer_write(const json_t *report, const char *out_dir, const struct scalana_viewer_options *opt,

@@ -41,17 +41,9 @@ vw_graph *vw_path_graph(const struct vw_report *r, const json_t *rc, size_t max)
     if (max == 0) max = SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES;
     char gname[64];
     snprintf(gname, sizeof gname, "rootcause_%ld", vw_int(rc, "rank", 0));
-    Agraph_t *g = agopen(gname, Agdirected, NULL);
+    Agraph_t *g = vw_graph_open(gname, gname, "filled,rounded");
     if (!g) return NULL;
-    vw_gset(g, "rankdir", "LR");
-    vw_gset(g, "id", gname);
-    vw_gset(g, "fontname", "Helvetica");
     vw_gset(g, "compound", "true");
-    agattr(g, AGNODE, "shape", "box");
-    agattr(g, AGNODE, "style", "filled,rounded");
-    agattr(g, AGNODE, "fillcolor", "#ffffff");
-    agattr(g, AGNODE, "fontname", "Helvetica");
-    agattr(g, AGNODE, "fontsize", "10");
     agattr(g, AGEDGE, "fontname", "Helvetica");
     agattr(g, AGEDGE, "fontsize", "9");
 

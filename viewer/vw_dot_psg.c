@@ -139,16 +139,8 @@ vw_graph *vw_psg_graph(const struct vw_report *r, size_t max, char **note)
 {
     *note = NULL;
     if (max == 0) max = SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES;
-    Agraph_t *g = agopen("psg", Agdirected, NULL);
+    Agraph_t *g = vw_graph_open("psg", "psg-graph", "filled");
     if (!g) return NULL;
-    vw_gset(g, "rankdir", "LR");
-    vw_gset(g, "id", "psg-graph");   /* SVG ids must stay unique when several graphs share a page */
-    vw_gset(g, "fontname", "Helvetica");
-    agattr(g, AGNODE, "shape", "box");
-    agattr(g, AGNODE, "style", "filled");
-    agattr(g, AGNODE, "fillcolor", "#ffffff");
-    agattr(g, AGNODE, "fontname", "Helvetica");
-    agattr(g, AGNODE, "fontsize", "10");
     agattr(g, AGEDGE, "arrowsize", "0.6");
 
     size_t n = r->nvert;

@@ -60,6 +60,21 @@ void vw_loss_color(double share, char buf[8], int *dark)
     if (dark) *dark = share > 0.6;
 }
 
+Agraph_t *vw_graph_open(const char *name, const char *id, const char *node_style)
+{
+    Agraph_t *g = agopen((char *)name, Agdirected, NULL);
+    if (!g) return NULL;
+    vw_gset(g, "rankdir", "LR");
+    vw_gset(g, "id", id);
+    vw_gset(g, "fontname", "Helvetica");
+    agattr(g, AGNODE, "shape", "box");
+    agattr(g, AGNODE, "style", (char *)node_style);
+    agattr(g, AGNODE, "fillcolor", "#ffffff");
+    agattr(g, AGNODE, "fontname", "Helvetica");
+    agattr(g, AGNODE, "fontsize", "10");
+    return g;
+}
+
 void vw_graph_close(vw_graph *g)
 {
     if (g) agclose(g);

@@ -13,6 +13,11 @@ VW_HIDDEN void vw_gset(void *obj, const char *name, const char *value);
 VW_HIDDEN void vw_label_text(struct vw_out *lab, const char *s, size_t max);
 /* Fill colour for a share in [0,1] of the largest scaling loss (white → red). */
 VW_HIDDEN void vw_loss_color(double share, char buf[8], int *dark);
+/* A directed graph named `name`, laid out left to right, with SVG id `id`
+ * (ids stay unique when several graphs share a page), Helvetica, and nodes
+ * drawn as white boxes of style `node_style` in 10 pt; NULL when out of
+ * memory.  The DOT builders add their own attributes. */
+VW_HIDDEN Agraph_t *vw_graph_open(const char *name, const char *id, const char *node_style);
 /* Last path component of a file name. */
 VW_HIDDEN const char *vw_basename(const char *file);
 #endif

@@ -1,6 +1,7 @@
 /* vw_html_causes.c — the root-cause section of index.html: ranked causes that
  * open to their details, backtracking path (SVG) and the source around them. */
 #include "vw_html.h"
+#include "vw_html_util.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,8 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
                 vw_puts(o, " ");
             }
             vw_html(o, vw_str(rc, "name", vw_str(cv, "name", "")));
-            vw_puts(o, "</dd>");
+            vw_printf(o, " \xC2\xB7 <a href=\"#pp-%ld\">per process</a> \xC2\xB7 <a href=\"#tree-%ld\">in the tree</a>"
+                         " \xC2\xB7 <a href=\"#srcv-%ld\">whole function</a></dd>", vi, vi, vi);
         }
         vw_puts(o, "</dl><h4>Backtracking path</h4>");
         if (c->path_svgs && c->path_svgs[i]) {

@@ -1,6 +1,7 @@
 /* vw_html_tables.c — the table sections of index.html: the runs, every vertex
  * (searchable and sortable by the page's script), data quality and thresholds. */
 #include "vw_html.h"
+#include "vw_html_util.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,14 +63,6 @@ static void numcell(struct vw_out *o, double v)
     vw_puts(o, "</td>");
 }
 
-struct row_pick { size_t v; double key; };
-static int row_pick_desc(const void *a, const void *b)
-{
-    const struct row_pick *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? 1 : -1;
-    return (x->v > y->v) - (x->v < y->v);
-}
-
 /* Rows of the vertex table: all of them up to MAX_TABLE_ROWS; above, the vertices
  * on paths and flagged ones, then by scaling loss and time (the order psg.dot keeps). */
 static unsigned char *table_rows(const struct vw_report *r, size_t *nrows)
@@ -82,7 +75,7 @@ static unsigned char *table_rows(const struct vw_report *r, size_t *nrows)
         *nrows = n;
         return row;
     }
-    struct row_pick *pk = malloc(n * sizeof *pk);
+    struct vw_pick *pk = malloc(n * sizeof *pk);
     if (!pk) { free(row); return NULL; }
     for (size_t i = 0; i < n; i++) {
         const json_t *v = vw_vertex(r, (long)i);
@@ -90,9 +83,9 @@ static unsigned char *table_rows(const struct vw_report *r, size_t *nrows)
         double key = vw_dbl(vw_metrics_last(v), "time_max_seconds", 0);
         if (loss > 0) key += 1e12 + loss;
         if (r->on_path[i] || json_array_size(json_object_get(v, "flags")) > 0) key += 1e15;
-        pk[i] = (struct row_pick){i, key};
+        pk[i] = (struct vw_pick){i, key};
     }
-    qsort(pk, n, sizeof *pk, row_pick_desc);
+    qsort(pk, n, sizeof *pk, vw_pick_desc);
     for (size_t k = 0; k < MAX_TABLE_ROWS; k++) row[pk[k].v] = 1;
     free(pk);
     *nrows = MAX_TABLE_ROWS;
@@ -133,6 +126,9 @@ void vw_html_vertices(struct vw_out *o, const struct vw_html_ctx *c, const unsig
             vw_html(o, op);
             vw_puts(o, "</span>");
         }
+        /* its values per process (index.html's per-process view); no text, so the
+         * table's filter sees the row's own words only */
+        vw_printf(o, " <a class=\"ppl\" href=\"#pp-%zu\" title=\"values per process\" aria-label=\"values per process\"></a>", i);
         vw_puts(o, "</td><td class=\"loc\">");
         if (*vw_str(v, "file", "")) vw_html_loc(o, vw_str(v, "file", ""), vw_int(v, "line", 0));
         vw_puts(o, "</td>");

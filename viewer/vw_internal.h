@@ -28,6 +28,9 @@ VW_HIDDEN void vw_printf(struct vw_out *o, const char *fmt, ...) __attribute__((
 /* HTML/XML-escaped text: & < > " ' become entities; invalid UTF-8 bytes become U+FFFD. */
 VW_HIDDEN void vw_html(struct vw_out *o, const char *s);
 VW_HIDDEN void vw_html_n(struct vw_out *o, const char *s, size_t n);
+/* Length of the valid UTF-8 sequence at s (at most n bytes, n > 0), 0 if invalid
+ * (overlong forms, surrogates and code points above U+10FFFF are invalid). */
+VW_HIDDEN size_t vw_utf8_len(const unsigned char *s, size_t n);
 /* Number for display: %.3g-like with a unit-free compact form. */
 VW_HIDDEN void vw_num(struct vw_out *o, double v);
 static inline int vw_out_error(const struct vw_out *o) { return o->failed; }
@@ -51,6 +54,8 @@ VW_HIDDEN const json_t *vw_vertex(const struct vw_report *r, long i);   /* NULL 
 VW_HIDDEN const char *vw_str(const json_t *obj, const char *key, const char *dflt);
 VW_HIDDEN double vw_dbl(const json_t *obj, const char *key, double dflt);
 VW_HIDDEN long vw_int(const json_t *obj, const char *key, long dflt);
+/* The metrics entry of vertex v at exactly `processes` processes (NULL if none). */
+VW_HIDDEN const json_t *vw_metrics_at(const json_t *v, long processes);
 /* The metrics entry of vertex v at the largest process count it has (NULL if none). */
 VW_HIDDEN const json_t *vw_metrics_last(const json_t *v);
 VW_HIDDEN int vw_has_flag(const json_t *v, const char *flag);
@@ -68,7 +73,7 @@ VW_HIDDEN const char *vw_category_remedy(const char *category);
 VW_HIDDEN FILE *vw_source_open(const struct scalana_viewer_options *opt, const char *file,
                                char *resolved, size_t resolved_len);
 
-/* ---- graphs (vw_dot_psg.c, vw_dot_path.c, vw_render.c) */
+/* ---- graphs (vw_dot_psg.c, vw_dot_path.c, vw_graph.c) */
 typedef struct Agraph_s vw_graph;
 /* PSG bounded to max_vertices; *note gets a static-lifetime-free malloc'd string
  * describing what was left out (NULL when nothing was). */
@@ -99,6 +104,10 @@ VW_HIDDEN void vw_plot_runs(struct vw_out *o, const struct vw_report *r);
 /* Inline assets (vw_assets.c) */
 VW_HIDDEN extern const char vw_css[];
 VW_HIDDEN extern const char vw_js[];
+/* The interactive views' stylesheet and script (viewer/vw_views.css, vw_views.js,
+ * turned into C strings at build time by cmake/embed_text.cmake) */
+VW_HIDDEN extern const char vw_views_css[];
+VW_HIDDEN extern const char vw_views_js[];
 
 /* ---- Extra-P (vw_extrap.c) */
 VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);

@@ -66,8 +66,7 @@ void vw_printf(struct vw_out *o, const char *fmt, ...)
     free(big);
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t vw_utf8_len(const unsigned char *s, size_t n)
 {
     size_t k;
     unsigned c = s[0];
@@ -103,7 +102,7 @@ void vw_html_n(struct vw_out *o, const char *s, size_t n)
         default:
             if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r') rep = "\xEF\xBF\xBD";
             else if (p[i] >= 0x80) {
-                k = utf8_len(p + i, n - i);
+                k = vw_utf8_len(p + i, n - i);
                 if (k == 0) { rep = "\xEF\xBF\xBD"; k = 1; }
             }
         }

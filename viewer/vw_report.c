@@ -30,6 +30,15 @@ const json_t *vw_vertex(const struct vw_report *r, long i)
     return json_array_get(r->vertices, (size_t)i);
 }
 
+const json_t *vw_metrics_at(const json_t *v, long processes)
+{
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(v, "metrics"), i, m)
+        if (vw_int(m, "processes", 0) == processes) return m;
+    return NULL;
+}
+
 const json_t *vw_metrics_last(const json_t *v)
 {
     const json_t *ms = json_object_get(v, "metrics");

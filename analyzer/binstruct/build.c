@@ -424,7 +424,7 @@ int bs_recover(const char *path, unsigned char **out, size_t *out_bytes, uint32_
     rc = 0;
 done:
     free(B.entries);
-    free(B.t), free(B.fn), free(B.fn_slot);
+    free(B.t), free(B.fn), sc_hash_free(&B.fn_index);
     bs_dwarf_free(&B.dw);
     bs_disasm_free(B.dis);
     bs_elf_close(&B.elf);

@@ -10,7 +10,8 @@ struct emit {
     struct psg_builder *pb;
     uint32_t *kid_first, *kid_next;
     uint8_t *memo; /* reaches() */
-    struct ord_slot *ord; size_t ord_cap; /* ordinal() */
+    struct ord_entry *ord; uint32_t nord; /* ordinal(): one per distinct key */
+    struct sc_hash ord_index;             /* indices into ord, by key */
     int failed;
 };
 
@@ -37,7 +38,7 @@ static uint64_t stable_id(const struct tnode *x, const char *fn, uint32_t ord)
 
 /* Ordinals of equal keys within a function, counted in emission order
  * through a hash table of (function, kind, file, line, column). */
-struct ord_slot { uint64_t h; uint32_t id, count; };
+struct ord_entry { uint32_t id, count; };
 
 static uint64_t ord_key(const struct tnode *x)
 {
@@ -51,17 +52,18 @@ static uint32_t ordinal(struct emit *E, uint32_t id)
 {
     const struct tnode *x = &E->B->t[id];
     uint64_t h = ord_key(x);
-    for (size_t k = (size_t)h & (E->ord_cap - 1);; k = (k + 1) & (E->ord_cap - 1)) {
-        struct ord_slot *o = &E->ord[k];
-        if (!o->count) {
-            o->h = h, o->id = id, o->count = 1;
-            return 0;
-        }
-        const struct tnode *y = &E->B->t[o->id];
-        if (o->h == h && y->fn == x->fn && y->kind == x->kind && y->first == x->first && y->col == x->col &&
-            y->file == x->file)
-            return o->count++;
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&E->ord_index, h, &it); k != SC_HASH_NONE; k = sc_hash_next(&E->ord_index, &it)) {
+        const struct tnode *y = &E->B->t[E->ord[k].id];
+        if (y->fn == x->fn && y->kind == x->kind && y->first == x->first && y->col == x->col && y->file == x->file)
+            return E->ord[k].count++;
     }
+    if (E->nord > E->B->nt || sc_hash_add(&E->ord_index, h, E->nord)) { /* room for every vertex is reserved */
+        E->failed = 1;
+        return 0;
+    }
+    E->ord[E->nord++] = (struct ord_entry){id, 1};
+    return 0;
 }
 
 /* Whether vertex id's subtree holds MPI or a call into a function that
@@ -134,16 +136,18 @@ static int cmp_fn(const void *a, const void *b)
 
 int bs_serialise(struct builder *B, const char *path, uint32_t language, unsigned char **out, size_t *n)
 {
-    struct emit E = {B, NULL, NULL, NULL, NULL, NULL, 0, 0};
+    struct emit E;
+    memset(&E, 0, sizeof E);
+    E.B = B;
     size_t nt = B->nt;
-    for (E.ord_cap = 64; E.ord_cap < 2 * nt + 2;) E.ord_cap *= 2;
-    E.ord = calloc(E.ord_cap, sizeof *E.ord);
+    E.ord = malloc((nt + 1) * sizeof *E.ord);
     E.kid_first = malloc((nt + 1) * sizeof *E.kid_first);
     E.kid_next = malloc((nt + 1) * sizeof *E.kid_next);
     E.memo = calloc(nt + 1, 1);
     uint32_t *order = malloc((nt + 1) * sizeof *order), *fns = malloc((B->nfn + 1) * sizeof *fns);
     int rc = -1;
-    if (!E.kid_first || !E.kid_next || !E.memo || !E.ord || !order || !fns) goto done;
+    if (!E.kid_first || !E.kid_next || !E.memo || !E.ord || !order || !fns || sc_hash_reserve(&E.ord_index, nt))
+        goto done;
     /* children in source order: link the sorted list in reverse */
     for (size_t i = 0; i < nt; i++) order[i] = (uint32_t)i, E.kid_first[i] = E.kid_next[i] = UNDEF;
     sort_B = B;
@@ -178,5 +182,6 @@ int bs_serialise(struct builder *B, const char *path, uint32_t language, unsigne
 done:
     if (E.pb) psg_builder_free(E.pb);
     free(E.kid_first), free(E.kid_next), free(E.memo), free(E.ord), free(order), free(fns);
+    sc_hash_free(&E.ord_index);
     return rc;
 }

@@ -28,36 +28,19 @@ uint32_t bs_node_new(struct builder *B, const struct tnode *x)
     return id;
 }
 
-static size_t ptr_hash(const void *p, size_t cap)
-{
-    uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
-    return (size_t)(h >> 17) & (cap - 1);
-}
+static uint64_t ptr_key(const void *p) { return (uint64_t)(uintptr_t)p; }
 
 uint32_t bs_fn_of(struct builder *B, const struct bs_scope *s)
 {
-    if ((B->nfn + 1) * 2 > B->fn_cap) {
-        size_t nc = B->fn_cap ? B->fn_cap * 2 : 1024;
-        uint32_t *ns = malloc(nc * sizeof *ns);
-        if (!ns) { B->oom = 1; return UNDEF; }
-        memset(ns, 0xff, nc * sizeof *ns);
-        for (size_t i = 0; i < B->nfn; i++) {
-            size_t h = ptr_hash(B->fn[i].name, nc);
-            while (ns[h] != UNDEF) h = (h + 1) & (nc - 1);
-            ns[h] = (uint32_t)i;
-        }
-        free(B->fn_slot);
-        B->fn_slot = ns, B->fn_cap = nc;
-    }
-    size_t h = ptr_hash(s->name, B->fn_cap);
-    while (B->fn_slot[h] != UNDEF) {
-        struct afn *a = &B->fn[B->fn_slot[h]];
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&B->fn_index, ptr_key(s->name), &it); k != SC_HASH_NONE;
+         k = sc_hash_next(&B->fn_index, &it)) {
+        struct afn *a = &B->fn[k];
         if (a->name == s->name) {
             if (!*a->file && *s->decl_file) a->file = s->decl_file;
             if (!a->first && s->decl_line) a->first = s->decl_line;
-            return B->fn_slot[h];
+            return k;
         }
-        h = (h + 1) & (B->fn_cap - 1);
     }
     if (B->nfn == B->capfn) {
         size_t nc = B->capfn ? B->capfn * 2 : 256;
@@ -70,8 +53,8 @@ uint32_t bs_fn_of(struct builder *B, const struct bs_scope *s)
                       .display = s->display, .callee = ""};
     uint32_t root = bs_node_new(B, &r);
     if (root == UNDEF) return UNDEF;
+    if (sc_hash_add(&B->fn_index, ptr_key(s->name), id)) { B->oom = 1; return UNDEF; }
     B->fn[B->nfn++] = (struct afn){s->name, s->display, s->decl_file, s->decl_line, s->decl_line, root, 0};
-    B->fn_slot[h] = id;
     return id;
 }
 
@@ -99,8 +82,9 @@ uint32_t bs_find_child(const struct builder *B, uint32_t parent, uint16_t kind, 
 
 uint32_t bs_fn_find(const struct builder *B, const char *name)
 {
-    if (!B->fn_cap) return UNDEF;
-    for (size_t h = ptr_hash(name, B->fn_cap); B->fn_slot[h] != UNDEF; h = (h + 1) & (B->fn_cap - 1))
-        if (B->fn[B->fn_slot[h]].name == name) return B->fn_slot[h];
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&B->fn_index, ptr_key(name), &it); k != SC_HASH_NONE;
+         k = sc_hash_next(&B->fn_index, &it))
+        if (B->fn[k].name == name) return k;
     return UNDEF;
 }

@@ -34,7 +34,7 @@ struct builder {
     struct bs_disasm *dis;
     struct tnode *t; size_t nt, capt;
     struct afn *fn; size_t nfn, capfn;
-    uint32_t *fn_slot; size_t fn_cap; /* open addressing on interned name pointers */
+    struct sc_hash fn_index; /* indices into fn, by interned name pointer */
     struct bs_sym *entries; size_t nentries; /* entry address -> frame name of the binary's functions */
     uint32_t loops;
     int oom;

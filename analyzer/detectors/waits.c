@@ -39,19 +39,23 @@ struct walk {
     uint8_t *exact_heavy;        /* [P] its heavy processes */
     struct wnode { uint32_t v, proc, from, hops; const char *edge; } *w;
     uint32_t nw, capw;
-    uint64_t *seen; size_t seen_cap;
+    uint64_t *seen; uint32_t nseen, capseen; /* visited (vertex, process) pairs */
+    struct sc_hash seen_index;               /* indices into seen */
 };
 
 /* ---- visited set of (vertex, process) ---- */
 static int seen_add(struct walk *b, uint32_t v, uint32_t p)
 {
-    uint64_t key = ((uint64_t)v << 32 | p) + 1;
-    size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (b->seen_cap - 1);
-    while (b->seen[h]) {
-        if (b->seen[h] == key) return 0;
-        h = (h + 1) & (b->seen_cap - 1);
+    uint64_t key = (uint64_t)v << 32 | p;
+    struct sc_hash_it it;
+    for (uint32_t k = sc_hash_first(&b->seen_index, key, &it); k != SC_HASH_NONE; k = sc_hash_next(&b->seen_index, &it))
+        if (b->seen[k] == key) return 0;
+    if (b->nseen == b->capseen) {
+        b->capseen = b->capseen ? b->capseen * 2 : 64;
+        b->seen = sc_xrealloc(b->seen, b->capseen * sizeof *b->seen);
     }
-    b->seen[h] = key;
+    if (sc_hash_add(&b->seen_index, key, b->nseen)) sc_oom();
+    b->seen[b->nseen++] = key;
     return 1;
 }
 
@@ -352,7 +356,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         if (b->waits[i] > mw) mw = b->waits[i], w = i;
     if (mw < d->min_cost * th->symptom_share || total <= 0) return;
     for (uint32_t v = 0; v < d->N; v++) b->score_cache[v] = NAN;
-    memset(b->seen, 0, b->seen_cap * sizeof *b->seen);
+    sc_hash_clear(&b->seen_index), b->nseen = 0;
     b->nw = 0;
     enum an_mpi_role role = an_mpi_role(sv->op);
     enum an_category cat = AN_CAT_LOAD_IMBALANCE;
@@ -663,16 +667,13 @@ static void find(struct an_detect *d)
     if (!b.exact_heavy || !b.exact_x) abort();
     b.capw = (uint32_t)fmax(16, d->a->opt->th.max_steps + 8);
     b.w = an_xmalloc(b.capw * sizeof *b.w);
-    b.seen_cap = 1;
-    while (b.seen_cap < 4 * b.capw) b.seen_cap *= 2;
-    b.seen = calloc(b.seen_cap, sizeof *b.seen);
-    if (!b.seen) abort();
     /* flagged symptoms, and waits of symptom_share of the minimum cost whose
      * causes may become candidates (backtrack_symptom checks the size) */
     for (uint32_t v = 0; v < d->N; v++)
         if (d->a->g.v[v].kind == PSG_MPI && v < d->r->nvr && d->r->vr[v].mpi) backtrack_symptom(&b, v);
     an_split_free(&b.last);
     free(b.waits), free(b.score_cache), free(b.exact_heavy), free(b.exact_x), free(b.w), free(b.seen);
+    sc_hash_free(&b.seen_index);
 }
 
 const struct an_detector an_detector_waits = {

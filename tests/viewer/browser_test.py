@@ -3,14 +3,22 @@
 Debian's chromium + chromium-driver) and checks: no console errors, no network
 requests, the planted root cause is listed, a click on it shows its path and
 source, the search filters the vertex table, the PSG zooms.  Keeps a screenshot.
+With --views REPORT.json, also clicks through the interactive views
+(views_check.py) against the values of that report.json, keeping a screenshot
+of each; with --render, first renders REPORT.json into REPORT_DIR with
+scalana-view (exit 77 when the report is absent: its end-to-end run has not
+been made in this build).
 Usage: browser_test.py REPORT_DIR SCREENSHOT.png [--category C] [--location L]
-                       [--search TEXT] [--no-source]"""
+                       [--search TEXT] [--no-source] [--views REPORT.json]
+                       [--render SCALANA_VIEW] [--source-path OLD=NEW] [--hand-written]"""
 import argparse
+import contextlib
 import json
 import os
 import shutil
 import sys
 import tempfile
+import subprocess
 import time
 
 from selenium import webdriver
@@ -38,6 +46,41 @@ def make_driver(profile):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
 
 
+@contextlib.contextmanager
+def chromium():
+    """A headless Chromium with a fresh profile, removed afterwards; exit 77 (skip)
+    when chromium or chromium-driver is not installed."""
+    if not os.path.exists("/usr/bin/chromium") or not os.path.exists("/usr/bin/chromedriver"):
+        print("chromium or chromium-driver not installed: skipped")
+        sys.exit(77)
+    profile = tempfile.mkdtemp(prefix="scalana-chromium-")
+    driver = make_driver(profile)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def network_requests(driver, page_url):
+    """The URLs the page asked for since the log was last read (the DevTools
+    network log), other than the page itself and data: URLs."""
+    reqs = []
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg.get("method") == "Network.requestWillBeSent":
+            u = msg["params"]["request"]["url"]
+            if u != page_url and not u.startswith("data:"):
+                reqs.append(u)
+    return reqs
+
+
+def finish():
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        sys.exit(1)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("report_dir")
@@ -46,17 +89,22 @@ def main():
     ap.add_argument("--location", default="solver.c:45")
     ap.add_argument("--search", default="MPI_Wait")
     ap.add_argument("--no-source", action="store_true", help="the fixture's sources are not on disk")
+    ap.add_argument("--views", metavar="REPORT_JSON", help="check the interactive views against this report")
+    ap.add_argument("--render", metavar="SCALANA_VIEW", help="render --views REPORT_JSON into REPORT_DIR first")
+    ap.add_argument("--hand-written", action="store_true", help="a fixture whose times need not add up")
+    ap.add_argument("--source-path", action="append", default=[], help="passed to scalana-view with --render")
     a = ap.parse_args()
-    if not os.path.exists("/usr/bin/chromium") or not os.path.exists("/usr/bin/chromedriver"):
-        print("chromium or chromium-driver not installed: skipped")
+    if a.views and not os.path.isfile(a.views):
+        print(f"{a.views} not found (its end-to-end run has not been made in this build): skipped")
         sys.exit(77)
+    if a.render:
+        cmd = [a.render, "-q", "-o", a.report_dir] + [x for sp in a.source_path for x in ("--source-path", sp)] + [a.views]
+        subprocess.run(cmd, check=True)
     report_dir = os.path.abspath(a.report_dir)
     shot = a.screenshot
     category, location = a.category, a.location
     url = "file://" + os.path.join(report_dir, "index.html")
-    profile = tempfile.mkdtemp(prefix="scalana-chromium-")
-    driver = make_driver(profile)
-    try:
+    with chromium() as driver:
         driver.get("about:blank")
         driver.get_log("performance")   # drop the start-up page's own requests
         driver.get_log("browser")
@@ -129,6 +177,13 @@ def main():
             else:
                 check(False, "graph vertices are links to the table")
 
+        if a.views:
+            import views_check
+            views_check.run(driver, json.load(open(a.views)), os.path.splitext(shot)[0], check, not a.no_source,
+                            a.hand_written)
+            for c in driver.find_elements(By.CSS_SELECTOR, "li.cause.open .cause-head")[1:]:
+                c.click()
+
         # screenshot with the first cause open at the top
         driver.execute_script("window.scrollTo(0,0)")
         driver.save_screenshot(shot)
@@ -145,21 +200,9 @@ def main():
         # no network requests: performance entries and the DevTools network log
         res = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         check(res == [], f"no resource fetches ({res[:3]})")
-        perf = driver.get_log("performance")
-        reqs = []
-        for entry in perf:
-            msg = json.loads(entry["message"])["message"]
-            if msg.get("method") == "Network.requestWillBeSent":
-                u = msg["params"]["request"]["url"]
-                if u != url and not u.startswith("data:"):
-                    reqs.append(u)
+        reqs = network_requests(driver, url)
         check(reqs == [], f"no network requests ({reqs[:3]})")
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        sys.exit(1)
+    finish()
 
 
 if __name__ == "__main__":

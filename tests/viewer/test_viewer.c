@@ -16,6 +16,7 @@
 #include <graphviz/cgraph.h>
 #include "viewer.h"
 #include "vw_internal.h"
+#include "vw_html.h"
 
 static const char *fixtures, *big_report, *out_root;
 
@@ -452,6 +453,108 @@ static void test_source_remap(void **state)
     assert_null(vw_source_open(&o, "", got, sizeof got));
 }
 
+/* The source view's data (index.html's <div id="scalana-data">): a function
+ * longer than the bound is cut to a window around its hottest line with a
+ * note, invalid UTF-8 becomes U+FFFD, long lines are cut, markup in the source
+ * stays text, a missing file is said so, per-process times are report.json's. */
+static void test_views_data(void **state)
+{
+    (void)state;
+    char dir[4096], src[4200];
+    outdir(dir, sizeof dir, "views-data");
+    if ((size_t)snprintf(src, sizeof src, "%s/long.c", dir) >= sizeof src) fail_msg("path too long");
+    FILE *fp = fopen(src, "w");
+    assert_non_null(fp);
+    for (int l = 1; l <= 600; l++) {
+        if (l == 450) fprintf(fp, "    for (i = 0; i < n; i++) s += \"</script><T&>\"[i %% 3]; /* \xFF bad */\n");
+        else if (l == 451) { for (int k = 0; k < 1000; k++) fputc('x', fp); fputc('\n', fp); }
+        else fprintf(fp, "line %d\n", l);
+    }
+    fclose(fp);
+    char text[12288];
+    int tn = snprintf(text, sizeof text,
+             "{\"schema_version\":\"1.0\",\"program\":{\"executable\":\"/nonexistent/exe\"},\"scaling\":\"strong\","
+             "\"runs\":[{\"processes\":2,\"wall_seconds\":3.0}],\"root_causes\":[],\"data_quality\":{},"
+             "\"vertices\":["
+             "{\"id\":0,\"parent\":null,\"kind\":\"FUNCTION\",\"name\":\"big\",\"function\":\"big\",\"file\":\"%s\",\"line\":1,\"last_line\":600,"
+             " \"metrics\":[{\"processes\":2,\"time_mean_seconds\":0,\"inclusive_mean_seconds\":1.5,\"per_process_seconds\":[0,0]}]},"
+             "{\"id\":1,\"parent\":0,\"kind\":\"LOOP\",\"name\":\"LOOP 450-450\",\"function\":\"big\",\"file\":\"%s\",\"line\":450,\"last_line\":450,"
+             " \"metrics\":[{\"processes\":2,\"time_mean_seconds\":1.5,\"time_max_seconds\":2,\"inclusive_mean_seconds\":1.5,\"per_process_seconds\":[1,2]}]},"
+             "{\"id\":2,\"parent\":null,\"kind\":\"FUNCTION\",\"name\":\"gone\",\"function\":\"gone\",\"file\":\"/nonexistent/gone.c\",\"line\":3,\"last_line\":9,"
+             " \"metrics\":[]}]}",
+             src, src);
+    if (tn < 0 || (size_t)tn >= sizeof text) fail_msg("fixture too long");
+    json_error_t je;
+    json_t *rep = json_loads(text, 0, &je);
+    if (!rep) fail_msg("fixture: %s", je.text);
+    struct scalana_viewer_options o = {0};
+    o.write_html = 1;
+    char err[512] = "";
+    assert_int_equal(scalana_viewer_write(rep, dir, &o, err, sizeof err), 0);
+    json_decref(rep);
+    char *html = read_out(dir, "index.html");
+    assert_null(strstr(html, "</script><T&>"));
+    const char *b = strstr(html, "<div id=\"scalana-data\" hidden>");
+    assert_non_null(b);
+    b += strlen("<div id=\"scalana-data\" hidden>");
+    const char *e = strstr(b, "</div>");
+    assert_non_null(e);
+    assert_null(memchr(b, '<', (size_t)(e - b)));   /* no markup inside the data */
+    json_t *d = json_loadb(b, (size_t)(e - b), 0, &je);
+    if (!d) fail_msg("data: %s", je.text);
+    assert_int_equal(json_integer_value(json_object_get(d, "processes")), 2);
+    json_t *pp = json_object_get(json_array_get(json_object_get(d, "v"), 1), "pp");
+    assert_int_equal(json_array_size(pp), 2);
+    assert_true(json_real_value(json_array_get(pp, 1)) == 2.0);
+    assert_true(json_is_null(json_object_get(json_array_get(json_object_get(d, "v"), 2), "pp")));   /* not measured */
+    assert_null(json_object_get(d, "ppnote"));
+    json_t *srcs = json_object_get(d, "src");
+    assert_int_equal(json_array_size(srcs), 2);
+    json_t *big = json_array_get(srcs, 0), *gone = json_array_get(srcs, 1);
+    assert_string_equal(json_string_value(json_object_get(big, "fn")), "big");
+    json_t *lines = json_object_get(big, "lines");
+    assert_int_equal(json_array_size(lines), 400);                 /* MAX_FUNCTION_LINES */
+    long first = (long)json_integer_value(json_object_get(big, "first"));
+    assert_int_equal(first, 201);                                  /* the window ends at the function's last line */
+    assert_non_null(strstr(json_string_value(json_object_get(big, "note")), "spans lines 1-600; lines 201-600 are shown"));
+    const char *l450 = json_string_value(json_array_get(lines, 450 - first));
+    assert_non_null(strstr(l450, "\"</script><T&>\"[i % 3]"));
+    assert_non_null(strstr(l450, "\xEF\xBF\xBD bad"));
+    const char *l451 = json_string_value(json_array_get(lines, 451 - first));
+    assert_true(strlen(l451) == 400 + strlen(" \xE2\x80\xA6"));     /* cut at 400 columns, marked */
+    assert_null(json_object_get(gone, "lines"));
+    assert_non_null(strstr(json_string_value(json_object_get(gone, "note")), "Source file not found: /nonexistent/gone.c"));
+    json_decref(d);
+    free(html);
+
+    /* bounded to 4 per-process numbers: one vertex (2 processes, exclusive and
+     * inclusive) keeps its values, the root (inclusive 1.5 s, ahead of the loop's
+     * 1.5 s by its index), with the inclusive ones of its subtree */
+    rep = json_loads(text, 0, &je);
+    struct vw_report vr;
+    assert_int_equal(vw_report_open(&vr, rep, err, sizeof err), 0);
+    struct vw_html_ctx ctx = {&vr, &o, NULL, NULL, NULL};
+    struct vw_out mo;
+    vw_out_init_mem(&mo);
+    vw_html_data_bounded(&mo, &ctx, 4);
+    assert_false(vw_out_error(&mo));
+    b = strchr(mo.buf, '>') + 1;
+    d = json_loadb(b, (size_t)(strstr(b, "</div>") - b), 0, &je);
+    if (!d) fail_msg("bounded data: %s", je.text);
+    json_t *v0 = json_array_get(json_object_get(d, "v"), 0), *v1 = json_array_get(json_object_get(d, "v"), 1);
+    json_t *pi = json_object_get(v0, "pi");
+    assert_int_equal(json_array_size(pi), 2);
+    assert_true(json_real_value(json_array_get(pi, 0)) == 1.0 && json_real_value(json_array_get(pi, 1)) == 2.0);
+    assert_int_equal(json_array_size(json_object_get(v0, "pp")), 2);
+    assert_null(json_object_get(v1, "pp"));
+    assert_null(json_object_get(v1, "pi"));
+    assert_non_null(strstr(json_string_value(json_object_get(d, "ppnote")), "for 1 of 3 vertices (at most 4 values)"));
+    json_decref(d);
+    vw_out_free(&mo);
+    vw_report_close(&vr);
+    json_decref(rep);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -464,6 +567,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_html_escape),
         cmocka_unit_test(test_source_remap),
+        cmocka_unit_test(test_views_data),
         cmocka_unit_test(test_planted),
         cmocka_unit_test(test_single_run),
         cmocka_unit_test(test_empty),

@@ -1,6 +1,6 @@
 /* ring.c — test program: a ring exchange (Isend/Irecv/Waitall), a blocking
  * Send/Recv pair and an Allreduce, ITER times, with some computation.
- * Expected counts per rank are asserted by tests/runtime/check_profile.py. */
+ * Expected counts per rank are asserted by tests/runtime/mpitest.py (check_ring). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,52 @@
+/* test_options.c — cmocka unit tests of the command line (analyzer/options.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "analyzer.h"
+#include "detect.h"
+#include "unit_helpers.h"
+
+#include <dlfcn.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void t_options(void **state)
+{
+    (void)state;
+    struct an_options o;
+    an_options_defaults(&o);
+    char th[] = "imbalance=1.5", sp[] = "/a=/b"; /* parsed in place */
+    char *argv[] = {"scalana-analyze", "-o", "out", "--weak", "-t", th, "--source-path", sp, "d1", "d2", NULL};
+    assert_int_equal(an_options_parse(&o, 10, argv), 0);
+    assert_true(o.weak);
+    assert_true(o.th.imbalance == 1.5);
+    assert_int_equal(o.run_dir_count, 2);
+    struct an_strpool p = {0};
+    assert_string_equal(an_remap_path(&o, &p, "/a/x.c"), "/b/x.c");
+    assert_string_equal(an_remap_path(&o, &p, "/c/x.c"), "/c/x.c");
+    an_strpool_free(&p);
+    an_options_free(&o);
+    an_options_defaults(&o);
+    char ns[] = "nosuch=1";
+    char *bad[] = {"scalana-analyze", "-t", ns, "d", NULL};
+    assert_int_equal(an_options_parse(&o, 4, bad), -1);
+    an_options_free(&o);
+    assert_string_equal(an_mpi_name(203), "MPI_Allreduce");
+    assert_int_equal(an_mpi_role(203), AN_MPI_COLLECTIVE);
+    assert_true(an_mpi_nonblocking(121));
+}
+
+int main(void)
+{
+    unit_setup();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

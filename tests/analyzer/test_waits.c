@@ -1,0 +1,212 @@
+/* test_waits.c — cmocka unit tests of backtracking from wait states (analyzer/detectors/waits.c):
+ * an imbalance found, GPU-bound late processes, waits at collectives per communicator, a balanced
+ * halo cycle finds nothing, blame that rotates is reported as such. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "analyzer.h"
+#include "detect.h"
+#include "unit_helpers.h"
+
+#include <dlfcn.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void t_backtrack_imbalance(void **state)
+{
+    (void)state;
+    struct mini m;
+    const uint32_t P = 8;
+    mini_init(&m, P, 1);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[8], B[8], W[8];
+    for (uint32_t i = 0; i < P; i++) A[i] = 1.0, B[i] = i == 2 ? 0.8 : 0.2;
+    for (uint32_t i = 0; i < P; i++) W[i] = 0.01 + (0.8 - B[i]);
+    set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 100, 1e-4);
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 1);
+    const struct an_cause *c = &m.a.causes[0];
+    assert_int_equal(c->vertex, m.B);
+    assert_string_equal(an_category_name(c->cat), "load_imbalance");
+    assert_int_equal(c->nprocs, 1);
+    assert_int_equal(c->procs[0], 2);
+    assert_true(c->cost > 0.5 && c->cost < 0.7);
+    assert_string_equal(c->path[0].edge, "symptom");
+    assert_string_equal(c->path[c->npath - 1].edge, "root");
+    /* waits: t_i - min_j t_j */
+    double w[8];
+    an_waits(&m.a, r, m.ar, w);
+    assert_true(fabs(w[2]) < 1e-6 && fabs(w[0] - 0.6) < 1e-5);
+    an_analysis_free(&m.a);
+}
+
+static void t_backtrack_gpu_bound(void **state)
+{
+    (void)state;
+    /* process 1 launches four times the kernel work; the others wait at the Allreduce */
+    struct mini m;
+    const uint32_t P = 4;
+    mini_init(&m, P, 1);
+    uint32_t launch = add_v(&m.a.g, m.loop, PSG_GPU, "call cudaLaunchKernel", 3, 1);
+    an_graph_sort_children(&m.a.g);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[4] = {0.5, 0.5, 0.5, 0.5}, W[4], K[4] = {0.2, 0.8, 0.2, 0.2};
+    for (uint32_t i = 0; i < P; i++) W[i] = 0.01 + 0.8 - K[i];
+    set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 1e-4);
+    struct an_vrun *x = an_run_vertex(r, launch);
+    x->gpu = calloc(P, sizeof *x->gpu);
+    for (uint32_t i = 0; i < P; i++) x->gpu[i] = (float)K[i], x->gpu_kernel_s += K[i];
+    mini_finish(&m);
+    /* first the GPU-bound launch; then the host computation during which the light
+     * processes' GPUs idled: min(0.5, 2 - 0.2) - 0.2 asynchronous on three of four */
+    assert_int_equal(m.a.ncauses, 2);
+    assert_int_equal(m.a.causes[1].vertex, m.A);
+    assert_string_equal(an_category_name(m.a.causes[1].cat), "gpu_idle");
+    assert_true(fabs(m.a.causes[1].cost - 0.225) < 0.01);
+    assert_int_equal(m.a.causes[0].vertex, launch);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "gpu_bound");
+    assert_int_equal(m.a.causes[0].nprocs, 1);
+    assert_int_equal(m.a.causes[0].procs[0], 1);
+    /* the saving of bringing the heavy rank's kernels down to the others': 0.8 - 0.2 */
+    assert_true(fabs(m.a.causes[0].cost - 0.6) < 0.01);
+    an_analysis_free(&m.a);
+}
+
+static void t_wait_at_collective(void **state)
+{
+    (void)state;
+    /* process 2 arrives late for a reason no sample shows (it slept): the wait is its own cause */
+    struct mini m;
+    const uint32_t P = 4;
+    mini_init(&m, P, 1);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[4] = {0.5, 0.5, 0.5, 0.5}, W[4] = {0.81, 0.81, 0.01, 0.81};
+    set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 1e-4);
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_int_equal(m.a.causes[0].vertex, m.ar);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "wait_at_collective");
+    assert_int_equal(m.a.causes[0].nprocs, 1);
+    assert_int_equal(m.a.causes[0].procs[0], 2);
+    assert_true(fabs(m.a.causes[0].cost - 0.8) < 0.01);
+    an_analysis_free(&m.a);
+    /* the same on a crowded machine (wall/CPU 4): not blamed, a warning instead */
+    mini_init(&m, P, 1);
+    r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    for (uint32_t i = 0; i < P; i++) r->cpu[i] = 0.5;
+    set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 1e-4);
+    mini_finish(&m);
+    assert_true(r->contention >= 4);
+    assert_int_equal(m.a.ncauses, 0);
+    assert_true(m.a.nwarnings >= 1);
+    an_analysis_free(&m.a);
+}
+
+static void t_waits_per_communicator(void **state)
+{
+    (void)state;
+    struct mini m;
+    const uint32_t P = 4;
+    mini_init(&m, P, 1);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 1.0);
+    double W[4] = {0.5, 0.1, 0.9, 0.3};
+    set_mpi(r, m.ar, W, 10, 1e-4);
+    struct an_vrun *x = an_run_vertex(r, m.ar);
+    x->comm = calloc(P, sizeof *x->comm);
+    x->comm[0] = x->comm[1] = 7, x->comm[2] = x->comm[3] = 9; /* two row communicators */
+    double w[4];
+    an_waits(&m.a, r, m.ar, w);
+    assert_true(fabs(w[0] - 0.4) < 1e-6 && fabs(w[1]) < 1e-6 && fabs(w[2] - 0.6) < 1e-6 && fabs(w[3]) < 1e-6);
+    an_analysis_free(&m.a);
+}
+
+static void t_balanced_halo_cycle(void **state)
+{
+    (void)state;
+    /* a halo exchange in a loop: balanced compute, recv waits of noise size only */
+    struct mini m;
+    const uint32_t P = 16;
+    mini_init(&m, P, 1);
+    uint32_t recv = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Recv", 6, 120);
+    uint32_t send = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Send", 7, 100);
+    an_graph_sort_children(&m.a.g);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[16], B[16], W[16], R[16], S[16];
+    for (uint32_t i = 0; i < P; i++) {
+        A[i] = 1.0 + 0.002 * (i % 3), B[i] = 0.5 + 0.001 * (i % 5);
+        W[i] = 0.005 + 0.001 * (i % 2), R[i] = 0.02 + 0.001 * (i % 4), S[i] = 0.001;
+    }
+    set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 100, 4e-5);
+    set_mpi(r, recv, R, 100, 1e-4), set_mpi(r, send, S, 100, 1e-5);
+    for (uint32_t i = 0; i < P; i++) {
+        struct an_peer_rec pr = {i, recv, (int32_t)((i + P - 1) % P), 1, PRF_PEER_RECV, 120, 1, 100, 800, 20000000, 100, 20000000};
+        struct an_peer_rec ps = {i, send, (int32_t)((i + 1) % P), 1, PRF_PEER_SEND, 100, 1, 100, 800, 1000000, 0, 0};
+        if (r->npeers + 2 > r->peers_cap) {
+            r->peers_cap = r->peers_cap ? r->peers_cap * 2 : 64;
+            r->peers = realloc(r->peers, r->peers_cap * sizeof *r->peers);
+        }
+        r->peers[r->npeers++] = pr, r->peers[r->npeers++] = ps;
+    }
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 0);
+    assert_int_equal(r->nedges, 1);
+    an_analysis_free(&m.a);
+}
+
+static void t_rotating_blame(void **state)
+{
+    (void)state;
+    /* every process waits long in a receive, the late peer changes, compute is balanced */
+    struct mini m;
+    const uint32_t P = 4;
+    mini_init(&m, P, 1);
+    uint32_t recv = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Recv", 6, 120);
+    an_graph_sort_children(&m.a.g);
+    struct an_run *r = &m.a.runs[0];
+    an_run_init(r, P);
+    run_basics(r, 2.0);
+    double A[4] = {1, 1, 1, 1}, R[4] = {0.8, 0.8, 0.8, 0.8}, W[4] = {0.01, 0.01, 0.01, 0.01};
+    set_cpu(r, m.A, A), set_mpi(r, recv, R, 100, 1e-4), set_mpi(r, m.ar, W, 10, 1e-4);
+    r->peers = calloc(2 * P, sizeof *r->peers);
+    for (uint32_t i = 0; i < P; i++) {
+        r->peers[r->npeers++] = (struct an_peer_rec){i, recv, (int32_t)((i + 1) % P), 1, PRF_PEER_RECV, 120, 1, 50, 400, 400000000, 25, 400000000};
+        r->peers[r->npeers++] = (struct an_peer_rec){i, recv, (int32_t)((i + P - 1) % P), 1, PRF_PEER_RECV, 120, 1, 50, 400, 400000000, 25, 390000000};
+    }
+    mini_finish(&m);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "rotating_blame");
+    assert_non_null(strstr(m.a.causes[0].evidence, "rotates"));
+    an_analysis_free(&m.a);
+}
+
+int main(void)
+{
+    unit_setup();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_backtrack_imbalance),
+        cmocka_unit_test(t_backtrack_gpu_bound),
+        cmocka_unit_test(t_wait_at_collective),
+        cmocka_unit_test(t_waits_per_communicator),
+        cmocka_unit_test(t_balanced_halo_cycle),
+        cmocka_unit_test(t_rotating_blame),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
