@@ -22,12 +22,7 @@ static void put(struct wbuf *b, const void *x, size_t n)
     if (b->n + n > b->cap) {
         uint64_t c = b->cap ? b->cap : 1 << 16;
         while (c < b->n + n) c *= 2;
-        char *q = realloc(b->p, c);
-        if (!q) {
-            fputs("scalana-analyze: out of memory\n", stderr);
-            abort();
-        }
-        b->p = q, b->cap = c;
+        b->p = sc_xrealloc(b->p, c), b->cap = c;
     }
     memcpy(b->p + b->n, x, n);
     b->n += n;
@@ -63,8 +58,7 @@ static const char *get_str(struct rbuf *b, struct an_strpool *pool)
         b->bad = 1;
         return "";
     }
-    char *s = malloc((size_t)n + 1);
-    if (!s) abort();
+    char *s = sc_xmalloc((size_t)n + 1);
     memcpy(s, b->p + b->off, n);
     s[n] = 0;
     b->off += n;
@@ -106,8 +100,7 @@ static void put_run(struct wbuf *b, const struct an_run *r)
     put_f64(b, r->asked_hz), put_f64(b, r->effective_hz), put_f64(b, r->resolution_s), put_f64(b, r->obtained_hz);
     put_u32(b, r->rate_ranks);
     /* the ranks read here */
-    uint32_t *ranks = malloc(((size_t)r->present_count + 1) * sizeof *ranks), n = 0;
-    if (!ranks) abort();
+    uint32_t *ranks = sc_xmalloc(((size_t)r->present_count + 1) * sizeof *ranks), n = 0;
     for (uint32_t i = 0; i < r->P && n < r->present_count; i++)
         if (r->present[i]) ranks[n++] = i;
     put_u32(b, n);
@@ -221,8 +214,7 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         b->bad = 1;
         return;
     }
-    uint32_t *ranks = malloc(((size_t)n + 1) * sizeof *ranks);
-    if (!ranks) abort();
+    uint32_t *ranks = sc_xmalloc(((size_t)n + 1) * sizeof *ranks);
     get(b, ranks, (size_t)n * sizeof *ranks);
     for (uint32_t i = 0; i < n && !b->bad; i++)
         if (ranks[i] >= P) b->bad = 1;
@@ -273,8 +265,7 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         return;
     }
     if (np) {
-        r->peers = realloc(r->peers, (r->npeers + np) * sizeof *r->peers);
-        if (!r->peers) abort();
+        r->peers = sc_xrealloc(r->peers, (r->npeers + np) * sizeof *r->peers);
         get(b, r->peers + r->npeers, np * sizeof *r->peers);
         for (uint64_t i = 0; i < np; i++) r->peers[r->npeers + i].vertex = remap(map, nmap, r->peers[r->npeers + i].vertex);
         r->npeers += np, r->peers_cap = r->npeers;
@@ -286,9 +277,7 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         uint32_t j = 0;
         while (j < r->nphases && strcmp(r->phases[j].name, name) != 0) j++;
         if (j == r->nphases) {
-            struct an_phase_run *ph = realloc(r->phases, (r->nphases + 1) * sizeof *ph);
-            if (!ph) abort();
-            r->phases = ph;
+            r->phases = sc_xrealloc(r->phases, (r->nphases + 1) * sizeof *r->phases);
             r->phases[j] = (struct an_phase_run){name, AN_NONE, an_xcalloc(P, sizeof(float)), an_xcalloc(P, sizeof(float))};
             r->nphases++;
         }
@@ -319,8 +308,7 @@ static int merge_header(struct an_analysis *a, int ready, const char *p, uint64_
     if (!ready) return 0;
     uint32_t nv = get_u32(&b);
     if (b.bad || nv > n / 8) return -1;
-    uint32_t *map = malloc(((size_t)nv + 1) * sizeof *map);
-    if (!map) abort();
+    uint32_t *map = sc_xmalloc(((size_t)nv + 1) * sizeof *map);
     for (uint32_t i = 0; i < nv && !b.bad; i++) {
         uint32_t parent = get_u32(&b), small[8];
         get(&b, small, sizeof small);
