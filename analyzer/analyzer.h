@@ -362,6 +362,10 @@ struct an_run {
     uint32_t *ranks_on_host, *usable_cores; /* [P] */
     /* per vertex, indexed by vertex id */
     struct an_vrun *vr; uint32_t nvr;
+    /* the ranks the per-vertex, per-interval and per-phase arrays hold: all
+     * (0, P), except in an analyzer process other than 0 of a parallel
+     * analysis, which holds its slice only (index rank - slice_lo; par.h) */
+    uint32_t slice_lo, slice_n;
     struct an_peer_rec *peers; size_t npeers, peers_cap; /* sorted by rank after finish */
     size_t *peer_first;         /* [P+1] offsets into peers by rank, after finish */
     struct an_edge *edges; size_t nedges;
@@ -478,6 +482,10 @@ static inline double an_vtime(const struct an_vrun *x, uint32_t i)
  *  Called by an_run_add_rank.  Aborts on allocation failure. */
 void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank_data *d,
                           const uint32_t *ctx_vertex, double period_s);
+/** The run's record of the computation between MPI vertices (prev, next),
+ *  created with zeroed per-rank arrays when new (intervals.c; the parallel
+ *  analyzer merges other processes' records through it). */
+struct an_interval *an_run_interval(struct an_run *r, uint32_t prev, uint32_t next);
 /** Per-rank seconds of computation immediately before MPI vertex `next_vertex`
  *  in run r: the sum over intervals ending there (wall seconds when want_cpu is 0,
  *  CPU seconds when 1), into out[P].  Returns 1 when the run recorded intervals,
@@ -588,6 +596,8 @@ struct an_analysis {
     const char *exe, *build_id;
     const char *exe_source;    /* where the executable came from: "run.json", "run copy", "--exe" */
     void *phases;              /* json_t * from an_phases_json, or NULL */
+    uint32_t nprocs;           /* analyzer processes that shared the work (par.h; 1: serial) */
+    uint64_t *peak_rss;        /* [nprocs] peak resident bytes of each, from an_par_combine */
 };
 
 enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_CAUSE = 8 };

@@ -57,12 +57,12 @@ static struct an_interval *interval_get(struct an_run *r, uint32_t prev, uint32_
     struct an_interval *x = &r->intervals[r->nintervals];
     memset(x, 0, sizeof *x);
     x->prev_vertex = prev, x->next_vertex = next;
-    x->count = an_xcalloc(r->P, sizeof(float));
-    x->wall = an_xcalloc(r->P, sizeof(float));
-    x->wall_min = an_xcalloc(r->P, sizeof(float));
-    x->wall_max = an_xcalloc(r->P, sizeof(float));
-    x->wall_sq = an_xcalloc(r->P, sizeof(float));
-    x->cpu = an_xcalloc(r->P, sizeof(float));
+    x->count = an_xcalloc(r->slice_n, sizeof(float));
+    x->wall = an_xcalloc(r->slice_n, sizeof(float));
+    x->wall_min = an_xcalloc(r->slice_n, sizeof(float));
+    x->wall_max = an_xcalloc(r->slice_n, sizeof(float));
+    x->wall_sq = an_xcalloc(r->slice_n, sizeof(float));
+    x->cpu = an_xcalloc(r->slice_n, sizeof(float));
     x->cpu_exact = 1;
     if (sc_hash_add(&r->interval_index, pair_key(prev, next), r->nintervals)) sc_oom();
     r->nintervals++;
@@ -72,7 +72,8 @@ static struct an_interval *interval_get(struct an_run *r, uint32_t prev, uint32_
 void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank_data *d,
                           const uint32_t *ctx_vertex, double period_s)
 {
-    if (rank >= r->P) return;
+    if (rank < r->slice_lo || rank - r->slice_lo >= r->slice_n) return;
+    uint32_t li = rank - r->slice_lo; /* index into the per-rank arrays */
     r->has_intervals = 1;
     r->interval_overflow += d->interval_info.overflow + d->interval_info.dropped;
     int cpu_sampler = d->info.sampler == PRF_SAMPLER_CPUTIME || d->info.sampler == PRF_SAMPLER_TASKCLOCK;
@@ -90,12 +91,17 @@ void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank
         double rest = cpu_sampler ? (double)v->cpu_samples * period_s
                                   : (double)(v->wall_ns - v->cpu_wall_ns) * 1e-9;
         double cpu = v->cpu_ns * 1e-9 + rest;
-        if (x->count[rank] == 0 || mn < x->wall_min[rank]) x->wall_min[rank] = (float)mn;
-        if (mx > x->wall_max[rank]) x->wall_max[rank] = (float)mx;
-        x->count[rank] += (float)v->count;
-        x->wall[rank] += (float)wall;
-        x->wall_sq[rank] += (float)(v->wall_sq_ns2 * 1e-18);
-        x->cpu[rank] += (float)cpu;
+        if (x->count[li] == 0 || mn < x->wall_min[li]) x->wall_min[li] = (float)mn;
+        if (mx > x->wall_max[li]) x->wall_max[li] = (float)mx;
+        x->count[li] += (float)v->count;
+        x->wall[li] += (float)wall;
+        x->wall_sq[li] += (float)(v->wall_sq_ns2 * 1e-18);
+        x->cpu[li] += (float)cpu;
         if (v->cpu_count != v->count) x->cpu_exact = 0;
     }
+}
+
+struct an_interval *an_run_interval(struct an_run *r, uint32_t prev, uint32_t next)
+{
+    return interval_get(r, prev, next);
 }

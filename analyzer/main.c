@@ -3,6 +3,7 @@
  * attributes every rank's profile to the PPG, then models, backtracks and
  * writes report.json, the viewer's files and the terminal summary. */
 #include "analyzer.h"
+#include "par.h"
 #include "scalana/outdir.h"
 
 #include <errno.h>
@@ -82,14 +83,10 @@ static int run_copy(const char *dir, const struct scalana_run_info *info, int ha
     return -1;
 }
 
-static void read_run(struct reader *rd, struct an_run *r, const char *dir)
+/* What the path is, before anything is read from it: one message, naming
+ * it.  Returns 0 for a non-empty directory, else -1 with r->bad set. */
+static int check_run_path(struct an_analysis *a, struct an_run *r, const char *dir)
 {
-    struct an_analysis *a = rd->a;
-    const struct an_options *o = a->opt;
-    char err[1024];
-    struct scalana_run_info info;
-    memset(&info, 0, sizeof info);
-    /* what the path is, before anything is read from it: one message, naming it */
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         if (stat(dir, &st) != 0)
@@ -98,7 +95,7 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
             an_warn(a, "%s: is a file, not a run directory (give the directory that holds run.json and "
                        "profile-*.sclp); run skipped", dir);
         r->bad = 1;
-        return;
+        return -1;
     }
     DIR *dd = opendir(dir);
     int entries = 0;
@@ -107,92 +104,109 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
     if (dd && !entries) {
         an_warn(a, "%s: empty directory (no run.json, no profile-*.sclp); run skipped", dir);
         r->bad = 1;
-        return;
+        return -1;
     }
-    int have_info = scalana_run_info_read(dir, &info, err, sizeof err) == 0;
-    if (!have_info) an_warn(a, "%s", err);
-    const char *exe = o->exe ? o->exe : (have_info ? info.executable : NULL);
-    const char *bid = have_info && info.build_id ? info.build_id : "";
+    return 0;
+}
+
+/* The executable of the analysis, chosen at the first run read: --exe, else
+ * run.json's, else the run's own copy (or another run's of the same build)
+ * when the binary is gone or rebuilt; then the PSG and symbolizer are
+ * prepared.  Later runs must be of the same build-id.  Returns 0, or -1
+ * with r->bad set when the run is refused. */
+static int choose_executable(struct reader *rd, struct an_run *r, const char *dir,
+                             const struct scalana_run_info *info, int have_info)
+{
+    struct an_analysis *a = rd->a;
+    const struct an_options *o = a->opt;
+    const char *exe = o->exe ? o->exe : (have_info ? info->executable : NULL);
+    const char *bid = have_info && info->build_id ? info->build_id : "";
     if (!have_info && !o->exe && !rd->ready) {
         an_warn(a, "%s: no run.json and no --exe: the executable is unknown; run skipped", dir);
         r->bad = 1;
-        return;
+        return -1;
     }
-    if (!rd->ready) {
-        char actual[128] = "", copy[4200] = "";
-        const char *source = o->exe ? "--exe" : "run.json";
-        int readable = exe && an_elf_build_id(exe, actual, sizeof actual) == 0;
-        int differs = readable && *bid && *actual && strcmp(actual, bid) != 0;
-        int found = !o->exe && (!readable || differs) ? run_copy(dir, &info, have_info, bid, copy, sizeof copy) : 0;
-        if (found < 0)
-            an_warn(a, "%s: the run's own copy %s has another build-id than the run's %s (a hard link shares the "
-                       "file: was the binary rewritten in place? SCALANA_KEEP_EXE=copy avoids that)", dir, copy, bid);
-        found = found > 0;
-        /* a run kept without its copy (SCALANA_KEEP_EXE=off) borrows another run's of the same build */
-        for (int k = 0; !o->exe && (!readable || differs) && !found && *bid && k < rd->ndirs; k++) {
-            struct scalana_run_info other;
-            char e2[512];
-            if (rd->dirs[k] == dir || scalana_run_info_read(rd->dirs[k], &other, e2, sizeof e2) != 0) continue;
-            found = other.build_id && strcmp(other.build_id, bid) == 0 &&
-                    run_copy(rd->dirs[k], &other, 1, bid, copy, sizeof copy) > 0;
-            scalana_run_info_free(&other);
-        }
-        if (found) {
-            an_warn(a, "%s: %s %s: using the run's own copy %s", dir, exe,
-                    readable ? "has another build-id (rebuilt since the run)" : "is gone or unreadable", copy);
-            exe = copy, source = "run copy", readable = 1, differs = 0;
-            an_elf_build_id(exe, actual, sizeof actual);
-        }
-        if (!readable) {
-            an_warn(a, "%s: cannot read the executable %s%s", dir, exe ? exe : "",
-                    o->exe ? "" : " and the run directory holds no copy of it (exe/)");
-        } else if (differs) {
-            an_warn(a, "%s: refused: the run was made with build-id %s but %s has build-id %s (rebuilt since?) "
-                       "and the run directory holds no copy of that build (exe/; SCALANA_KEEP_EXE=off?); pass the "
-                       "original binary with --exe", dir, bid, exe, actual);
-            if (have_info) scalana_run_info_free(&info);
+    if (rd->ready) {
+        if (*bid && rd->exe_build_id[0] && strcmp(bid, rd->exe_build_id) != 0) {
+            an_warn(a, "%s: refused: a run of another binary (build-id %s; %s has %s)", dir, bid, rd->ref_dir,
+                    rd->exe_build_id);
             r->bad = 1;
-            return;
+            return -1;
         }
-        snprintf(rd->exe_build_id, sizeof rd->exe_build_id, "%s", *bid ? bid : actual);
-        a->exe_source = source;
-        a->exe = an_intern(&a->g.strings, exe ? exe : "");
-        a->build_id = an_intern(&a->g.strings, rd->exe_build_id);
-        rd->ref_dir = dir;
-        prepare(rd, exe, rd->exe_build_id);
-    } else if (*bid && rd->exe_build_id[0] && strcmp(bid, rd->exe_build_id) != 0) {
-        an_warn(a, "%s: refused: a run of another binary (build-id %s; %s has %s)", dir, bid, rd->ref_dir,
-                rd->exe_build_id);
-        scalana_run_info_free(&info);
-        r->bad = 1;
-        return;
+        return 0;
     }
-    /* the run's own copies of the application's shared libraries (SCALANA_KEEP_EXE=all) */
+    char actual[128] = "", copy[4200] = "";
+    const char *source = o->exe ? "--exe" : "run.json";
+    int readable = exe && an_elf_build_id(exe, actual, sizeof actual) == 0;
+    int differs = readable && *bid && *actual && strcmp(actual, bid) != 0;
+    int found = !o->exe && (!readable || differs) ? run_copy(dir, info, have_info, bid, copy, sizeof copy) : 0;
+    if (found < 0)
+        an_warn(a, "%s: the run's own copy %s has another build-id than the run's %s (a hard link shares the "
+                   "file: was the binary rewritten in place? SCALANA_KEEP_EXE=copy avoids that)", dir, copy, bid);
+    found = found > 0;
+    /* a run kept without its copy (SCALANA_KEEP_EXE=off) borrows another run's of the same build */
+    for (int k = 0; !o->exe && (!readable || differs) && !found && *bid && k < rd->ndirs; k++) {
+        struct scalana_run_info other;
+        char e2[512];
+        if (rd->dirs[k] == dir || scalana_run_info_read(rd->dirs[k], &other, e2, sizeof e2) != 0) continue;
+        found = other.build_id && strcmp(other.build_id, bid) == 0 &&
+                run_copy(rd->dirs[k], &other, 1, bid, copy, sizeof copy) > 0;
+        scalana_run_info_free(&other);
+    }
+    if (found) {
+        an_warn(a, "%s: %s %s: using the run's own copy %s", dir, exe,
+                readable ? "has another build-id (rebuilt since the run)" : "is gone or unreadable", copy);
+        exe = copy, source = "run copy", readable = 1, differs = 0;
+        an_elf_build_id(exe, actual, sizeof actual);
+    }
+    if (!readable) {
+        an_warn(a, "%s: cannot read the executable %s%s", dir, exe ? exe : "",
+                o->exe ? "" : " and the run directory holds no copy of it (exe/)");
+    } else if (differs) {
+        an_warn(a, "%s: refused: the run was made with build-id %s but %s has build-id %s (rebuilt since?) "
+                   "and the run directory holds no copy of that build (exe/; SCALANA_KEEP_EXE=off?); pass the "
+                   "original binary with --exe", dir, bid, exe, actual);
+        r->bad = 1;
+        return -1;
+    }
+    snprintf(rd->exe_build_id, sizeof rd->exe_build_id, "%s", *bid ? bid : actual);
+    a->exe_source = source;
+    a->exe = an_intern(&a->g.strings, exe ? exe : "");
+    a->build_id = an_intern(&a->g.strings, rd->exe_build_id);
+    rd->ref_dir = dir;
+    prepare(rd, exe, rd->exe_build_id);
+    return 0;
+}
+
+/* The run's own copies of the application's shared libraries
+ * (SCALANA_KEEP_EXE=all), for the symbolizer. */
+static void add_library_copies(struct reader *rd, const char *dir)
+{
     char libdir[4200];
     struct stat lst;
     if ((size_t)snprintf(libdir, sizeof libdir, "%s/exe/lib", dir) < sizeof libdir && stat(libdir, &lst) == 0 &&
         S_ISDIR(lst.st_mode) && rd->sym)
         an_sym_add_library_dir(rd->sym, libdir);
-    char **files = NULL;
-    int nf = prf_run_list_files(dir, &files, err, sizeof err);
-    if (nf <= 0) {
-        if (nf < 0) an_warn(a, "%s: %s; run skipped", dir, err);
-        else an_warn(a, "%s: no profile files (profile-*.sclp); run skipped", dir);
-        if (have_info) scalana_run_info_free(&info);
-        free(files);
-        r->bad = 1;
-        return;
-    }
-    /* world size: the first readable file's (run.json's "processes" is checked against it) */
+}
+
+/* Opens the run's profile files (headers and rank index) into pf[nf]: ok[k]
+ * is 1 for a file to read, 0 for one of another world size, -1 for an
+ * unreadable one (its ranks, from the file name, are unreadable rather than
+ * unwritten) and -2 for one refused as another binary's.  *total counts the
+ * rank sections of the files to read.  Returns the world size (0: no
+ * readable profile). */
+static uint32_t open_profiles(struct reader *rd, const char *dir, char **files, int nf, struct prf_file *pf,
+                              int *ok, const struct scalana_run_info *info, int have_info, uint64_t *total)
+{
+    struct an_analysis *a = rd->a;
+    char err[1024];
+    const char *bid = have_info && info->build_id ? info->build_id : "";
     uint32_t P = 0;
-    struct prf_file *pf = calloc((size_t)nf, sizeof *pf);
-    int *ok = calloc((size_t)nf, sizeof *ok);
-    if (!pf || !ok) abort();
-    uint64_t total = 0;
+    *total = 0;
     for (int k = 0; k < nf; k++) {
         if (prf_file_open(files[k], &pf[k], err, sizeof err) != 0) {
             an_warn(a, "%s (file skipped)", err);
-            ok[k] = -1; /* its ranks (from the file name) are unreadable, not unwritten */
+            ok[k] = -1;
             continue;
         }
         /* the file's executable hash (FNV-1a 64 of the build-id hex string, 0 when
@@ -224,14 +238,14 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
             /* the world size the profiles were written with (MPI_Comm_size) wins over run.json's
              * "processes", unless run.json's is the one the file's ranks fill and the header's is larger */
             P = ws;
-            if (have_info && info.processes && info.processes != ws) {
-                if (hi == info.processes && ws > hi) {
-                    P = info.processes;
+            if (have_info && info->processes && info->processes != ws) {
+                if (hi == info->processes && ws > hi) {
+                    P = info->processes;
                     an_warn(a, "%s: world size %u in its header, but run.json says %u processes and its ranks "
                                "end there; using %u (the header looks corrupt)", files[k], ws, P, P);
                 } else {
                     an_warn(a, "%s: run.json says %u process%s but %s was written by a run of %u (its world "
-                               "size); using %u", dir, info.processes, info.processes == 1 ? "" : "es", files[k],
+                               "size); using %u", dir, info->processes, info->processes == 1 ? "" : "es", files[k],
                             ws, ws);
                 }
             }
@@ -243,66 +257,128 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
             continue;
         }
         ok[k] = 1;
-        total += pf[k].header.rank_count;
+        *total += pf[k].header.rank_count;
     }
+    return P;
+}
+
+/* The ranks of the files that could not be read, from their names
+ * (profile-LO-HI.sclp), marked unreadable (1) or refused (2) in r. */
+static void mark_unreadable_files(struct an_run *r, char **files, int nf, const int *ok)
+{
+    for (int k = 0; k < nf; k++) {
+        const char *base = strrchr(files[k], '/');
+        unsigned lo, hi;
+        if (ok[k] < 0 && sscanf(base ? base + 1 : files[k], "profile-%u-%u.sclp", &lo, &hi) == 2)
+            for (unsigned i = lo; i <= hi && i < r->P; i++) r->unreadable[i] = (uint8_t)-ok[k];
+    }
+}
+
+/* Reads and attributes the rank sections of the open files (ok[k] > 0)
+ * into r, closing each file after it; a bad rank section is skipped and
+ * marked unreadable.  Without run.json the first rank read must name the
+ * executable among its modules, else the run is refused (r->bad). */
+static void read_ranks(struct reader *rd, struct an_run *r, const char *dir, char **files, int nf,
+                       struct prf_file *pf, const int *ok, uint64_t total)
+{
+    struct an_analysis *a = rd->a;
+    const struct an_options *o = a->opt;
+    char err[1024];
+    uint64_t done = 0;
+    int have_run_json = r->info.version != 0, checked = 0;
+    for (int k = 0; k < nf && !r->bad; k++) {
+        if (ok[k] <= 0) continue;
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < pf[k].header.rank_count; i++) {
+            /* with several analyzer processes, each reads its slice of the ranks (par.h) */
+            if (!an_par_mine(pf[k].header.first_rank + i, r->P)) continue;
+            struct prf_rank_data d;
+            memset(&d, 0, sizeof d);
+            int rc = prf_file_read_rank(&pf[k], i, &d, err, sizeof err);
+            if (rc < 0) {
+                if (bad++ < 3) an_warn(a, "%s (rank skipped)", err);
+                uint64_t wr = (uint64_t)pf[k].header.first_rank + i;
+                if (wr < r->P) r->unreadable[wr] = 1;
+            } else if (rc == 1) {
+                if (!have_run_json && !checked && rd->exe_build_id[0]) {
+                    /* no run.json: the profile's own modules must include the executable */
+                    int found = 0;
+                    for (uint32_t m = 0; m < d.module_count && !found; m++)
+                        found = strcmp(prf_string(&d, d.modules[m].build_id), rd->exe_build_id) == 0;
+                    checked = 1;
+                    if (!found) {
+                        an_warn(a, "%s: refused: its profiles name no module with build-id %s (%s); a run of "
+                                   "another binary", dir, rd->exe_build_id, a->exe);
+                        prf_rank_free(&d);
+                        r->bad = 1;
+                        break;
+                    }
+                }
+                if (an_run_add_rank(r, &rd->ctx, &d, err, sizeof err) != 0)
+                    an_warn(a, "%s: %s", files[k], err);
+                prf_rank_free(&d);
+            }
+            an_progress(o, dir, ++done, total);
+        }
+        if (bad > 3) an_warn(a, "%s: %u more bad rank sections skipped", files[k], bad - 3);
+        prf_file_close(&pf[k]);
+    }
+    for (int k = 0; k < nf; k++)
+        if (ok[k] > 0 && pf[k].fd >= 0 && r->bad) prf_file_close(&pf[k]);
+    an_progress_end(o);
+}
+
+/* Reads one run directory into r: its run.json, the executable (first
+ * run), its profile files and every rank section; r->bad when the run is
+ * skipped or refused (a warning says why). */
+static void read_run(struct reader *rd, struct an_run *r, const char *dir)
+{
+    struct an_analysis *a = rd->a;
+    char err[1024];
+    struct scalana_run_info info;
+    memset(&info, 0, sizeof info);
+    if (check_run_path(a, r, dir) != 0) return;
+    int have_info = scalana_run_info_read(dir, &info, err, sizeof err) == 0;
+    if (!have_info) an_warn(a, "%s", err);
+    if (choose_executable(rd, r, dir, &info, have_info) != 0) {
+        if (have_info) scalana_run_info_free(&info);
+        return;
+    }
+    add_library_copies(rd, dir);
+    char **files = NULL;
+    int nf = prf_run_list_files(dir, &files, err, sizeof err);
+    if (nf <= 0) {
+        if (nf < 0) an_warn(a, "%s: %s; run skipped", dir, err);
+        else an_warn(a, "%s: no profile files (profile-*.sclp); run skipped", dir);
+        if (have_info) scalana_run_info_free(&info);
+        free(files);
+        r->bad = 1;
+        return;
+    }
+    struct prf_file *pf = calloc((size_t)nf, sizeof *pf);
+    int *ok = calloc((size_t)nf, sizeof *ok);
+    if (!pf || !ok) abort();
+    uint64_t total = 0;
+    /* world size: the first readable file's (run.json's "processes" is checked against it) */
+    uint32_t P = open_profiles(rd, dir, files, nf, pf, ok, &info, have_info, &total);
     if (!P) {
         an_warn(a, "%s: no readable profile; run skipped", dir);
         r->bad = 1;
     } else {
         an_run_init(r, P);
+        /* the processes other than 0 of a parallel analysis hold only their slice's per-rank
+         * arrays; process 0 merges every slice into arrays of all ranks (par_combine.c) */
+        if (an_par_rank() != 0) an_par_slice(P, &r->slice_lo, &r->slice_n);
         r->unreadable = calloc(P, 1);
         if (!r->unreadable) abort();
-        for (int k = 0; k < nf; k++) {
-            const char *base = strrchr(files[k], '/');
-            unsigned lo, hi;
-            if (ok[k] < 0 && sscanf(base ? base + 1 : files[k], "profile-%u-%u.sclp", &lo, &hi) == 2)
-                for (unsigned i = lo; i <= hi && i < P; i++) r->unreadable[i] = (uint8_t)-ok[k];
-        }
+        mark_unreadable_files(r, files, nf, ok);
         if (have_info) r->info = info, have_info = 0;
         r->dir = strdup(dir);
         if (r->info.sampler) snprintf(r->sampler, sizeof r->sampler, "%s", r->info.sampler);
         if (r->info.sample_period_ns) r->period_s = r->info.sample_period_ns * 1e-9;
-        uint64_t done = 0;
-        int have_run_json = r->info.version != 0, checked = 0;
-        for (int k = 0; k < nf && !r->bad; k++) {
-            if (ok[k] <= 0) continue;
-            uint32_t bad = 0;
-            for (uint32_t i = 0; i < pf[k].header.rank_count; i++) {
-                struct prf_rank_data d;
-                memset(&d, 0, sizeof d);
-                int rc = prf_file_read_rank(&pf[k], i, &d, err, sizeof err);
-                if (rc < 0) {
-                    if (bad++ < 3) an_warn(a, "%s (rank skipped)", err);
-                    uint64_t wr = (uint64_t)pf[k].header.first_rank + i;
-                    if (wr < P) r->unreadable[wr] = 1;
-                } else if (rc == 1) {
-                    if (!have_run_json && !checked && rd->exe_build_id[0]) {
-                        /* no run.json: the profile's own modules must include the executable */
-                        int found = 0;
-                        for (uint32_t m = 0; m < d.module_count && !found; m++)
-                            found = strcmp(prf_string(&d, d.modules[m].build_id), rd->exe_build_id) == 0;
-                        checked = 1;
-                        if (!found) {
-                            an_warn(a, "%s: refused: its profiles name no module with build-id %s (%s); a run of "
-                                       "another binary", dir, rd->exe_build_id, a->exe);
-                            prf_rank_free(&d);
-                            r->bad = 1;
-                            break;
-                        }
-                    }
-                    if (an_run_add_rank(r, &rd->ctx, &d, err, sizeof err) != 0)
-                        an_warn(a, "%s: %s", files[k], err);
-                    prf_rank_free(&d);
-                }
-                an_progress(o, dir, ++done, total);
-            }
-            if (bad > 3) an_warn(a, "%s: %u more bad rank sections skipped", files[k], bad - 3);
-            prf_file_close(&pf[k]);
-        }
-        for (int k = 0; k < nf; k++)
-            if (ok[k] > 0 && pf[k].fd >= 0 && r->bad) prf_file_close(&pf[k]);
-        an_progress_end(o);
-        if (!r->bad && !r->present_count) {
+        read_ranks(rd, r, dir, files, nf, pf, ok, total);
+        /* (parallel: decided once the slices are combined, in analyse) */
+        if (an_par_size() == 1 && !r->bad && !r->present_count) {
             an_warn(a, "%s: no rank could be read; run skipped", dir);
             r->bad = 1;
         }
@@ -394,7 +470,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     memset(&rd, 0, sizeof rd);
     rd.a = &a;
     rd.dirs = dirs, rd.ndirs = ndirs;
-    a.echo_warnings = 1;
+    a.echo_warnings = an_par_rank() == 0;
     char **real = calloc((size_t)ndirs, sizeof *real);
     if (!real) abort();
     for (int i = 0; i < ndirs; i++) {
@@ -410,9 +486,27 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     }
     for (int i = 0; i < ndirs; i++) free(real[i]);
     free(real);
+    /* every process must have found the same runs (a shared file system): checked there */
+    an_par_combine(&a, rd.ready);
+    if (an_par_rank() != 0) {
+        /* the other analyzer processes are done: process 0 analyses the combined runs */
+        an_sym_free(rd.sym);
+        an_attr_ctx_free(&rd.ctx);
+        an_psg_free(&rd.psgx);
+        psg_graph_free(&rd.psg);
+        an_analysis_free(&a);
+        *status = rd.ready ? 0 : 1;
+        return rd.ready ? json_object() : NULL;
+    }
+    for (int i = 0; an_par_size() > 1 && i < ndirs; i++)
+        if (!a.runs[i].bad && a.runs[i].P && !a.runs[i].present_count) {
+            an_warn(&a, "%s: no rank could be read; run skipped", dirs[i]);
+            a.runs[i].bad = 1;
+        }
     a.echo_warnings = 0;
     if (!rd.ready) {
-        fprintf(stderr, "scalana-analyze: error: nothing to analyse (every run was skipped, see above)\n");
+        if (an_par_rank() == 0) /* every analyzer process found the same */
+            fprintf(stderr, "scalana-analyze: error: nothing to analyse (every run was skipped, see above)\n");
         an_analysis_free(&a);
         *status = 1;
         return NULL;
@@ -474,6 +568,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     an_find_root_causes(&a);
     a.phases = an_phases_json(&a);
 
+    if (a.peak_rss) a.peak_rss[0] = an_peak_rss_bytes(); /* this process's, up to the report */
     json_t *report = an_report_build(&a);
     an_sym_free(rd.sym);
     an_attr_ctx_free(&rd.ctx);
@@ -488,6 +583,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
  * dir; prints the summary unless quiet.  Returns 0 or the exit status. */
 static int write_report(const struct an_options *opt, json_t *report, const char *dir, int quiet)
 {
+    if (an_par_rank() != 0) return 0; /* process 0 writes the report */
     if (an_mkdir_p(dir) != 0) {
         fprintf(stderr, "scalana-analyze: error: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
@@ -548,6 +644,12 @@ int main(int argc, char **argv)
         an_options_free(&opt);
         return rc;
     }
+    /* under mpirun/srun with N > 1: N analyzer processes share the ranks (par.h) */
+    if (an_par_start() != 0) {
+        an_options_free(&opt);
+        return 1;
+    }
+    if (an_par_rank() != 0) opt.quiet = 1, opt.progress = 0, opt.json_stdout = 0;
     /* the run directories: named, or found in the studies named */
     char **dirs = NULL, **bdirs = NULL, **adirs = NULL;
     int ndirs = 0, nb = 0, na = 0;
@@ -569,6 +671,7 @@ int main(int argc, char **argv)
             an_builds_free(builds, nbuilds);
             free_list(dirs, ndirs);
             an_options_free(&opt);
+            an_par_end();
             return 2;
         }
         /* Two builds are compared as a program before and after a change: two
@@ -583,6 +686,7 @@ int main(int argc, char **argv)
             an_builds_free(builds, nbuilds);
             free_list(dirs, ndirs);
             an_options_free(&opt);
+            an_par_end();
             return 2;
         }
     }
@@ -606,8 +710,7 @@ int main(int argc, char **argv)
             snprintf(bdir, sizeof bdir, "%s/before", opt.out_dir);
             /* the earlier build's own report, then the later one's with the comparison */
             rc = write_report(&opt, before, bdir, 1);
-            json_t *cmp = an_compare_reports(before, after);
-            json_object_set_new(after, "comparison", cmp);
+            if (an_par_rank() == 0) json_object_set_new(after, "comparison", an_compare_reports(before, after));
             if (!rc) rc = write_report(&opt, after, opt.out_dir, opt.quiet);
             report = after;
         } else {
@@ -624,5 +727,6 @@ int main(int argc, char **argv)
     an_builds_free(builds, nbuilds);
     free_list(dirs, ndirs), free_list(bdirs, nb), free_list(adirs, na);
     an_options_free(&opt);
+    an_par_end();
     return rc;
 }

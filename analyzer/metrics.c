@@ -192,15 +192,12 @@ static void detect_scaling_mode(struct an_analysis *a)
                    "--strong or --weak to decide", m->work_slope, weak ? "weak" : "strong");
 }
 
-void an_compute_metrics(struct an_analysis *a)
+/* Metrics of every vertex at every process count into a->vm: one run's
+ * figures, or with repetitions the median of each figure over them and the
+ * spread (max - min) of their means. */
+static void scale_metrics(struct an_analysis *a)
 {
     uint32_t N = a->g.n, S = a->nscales;
-    a->vm = calloc((size_t)S * N + 1, sizeof *a->vm);
-    a->model = calloc(N + 1, sizeof *a->model);
-    a->model_max = calloc(N + 1, sizeof *a->model_max);
-    a->loss = calloc(N + 1, sizeof *a->loss);
-    a->vflags = calloc(N + 1, sizeof *a->vflags);
-    if (!a->vm || !a->model || !a->model_max || !a->loss || !a->vflags) abort();
     double *tmp = malloc(6 * 256 * sizeof *tmp);
     if (!tmp) abort();
     for (uint32_t s = 0; s < S; s++) {
@@ -234,9 +231,24 @@ void an_compute_metrics(struct an_analysis *a)
         }
     }
     free(tmp);
-    /* models across process counts, scaling loss at the largest count */
-    if (!S) return;
-    const struct an_scale *big = &a->scales[S - 1];
+}
+
+/* One fitted model (scalana_model) into the report's form, for metric. */
+static void model_out(struct an_model_out *mo, const struct scalana_model *sm, const char *metric)
+{
+    mo->valid = 1;
+    mo->c0 = sm->c0, mo->c1 = sm->c1, mo->i = sm->i, mo->j = sm->j;
+    mo->smape = sm->smape, mo->quality = sm->quality;
+    mo->loglog_slope = sm->loglog_slope, mo->has_slope = sm->has_slope;
+    scalana_model_formula(sm, mo->formula, sizeof mo->formula);
+    mo->metric = metric;
+}
+
+/* Models across process counts: per vertex, the inclusive mean (a->model)
+ * and the inclusive max (a->model_max) over processes against p. */
+static void fit_models(struct an_analysis *a)
+{
+    uint32_t N = a->g.n, S = a->nscales;
     double p[256], t[256], tx[256];
     for (uint32_t v = 0; v < N; v++) {
         uint32_t n = 0;
@@ -246,29 +258,21 @@ void an_compute_metrics(struct an_analysis *a)
             p[n] = a->scales[s].P, t[n] = m->incl_mean, tx[n] = m->incl_max;
             n++;
         }
-        struct an_model_out *mo = &a->model[v];
         if (!n) continue;
         struct scalana_model sm;
-        if (scalana_model_fit(p, t, n, &sm) == 0) {
-            mo->valid = 1;
-            mo->c0 = sm.c0, mo->c1 = sm.c1, mo->i = sm.i, mo->j = sm.j;
-            mo->smape = sm.smape, mo->quality = sm.quality;
-            mo->loglog_slope = sm.loglog_slope, mo->has_slope = sm.has_slope;
-            scalana_model_formula(&sm, mo->formula, sizeof mo->formula);
-            mo->metric = "inclusive_mean_seconds";
-        }
-        struct an_model_out *mx = &a->model_max[v];
-        if (scalana_model_fit(p, tx, n, &sm) == 0) {
-            mx->valid = 1;
-            mx->c0 = sm.c0, mx->c1 = sm.c1, mx->i = sm.i, mx->j = sm.j;
-            mx->smape = sm.smape, mx->quality = sm.quality;
-            mx->loglog_slope = sm.loglog_slope, mx->has_slope = sm.has_slope;
-            scalana_model_formula(&sm, mx->formula, sizeof mx->formula);
-            mx->metric = "inclusive_max_seconds";
-        }
+        if (scalana_model_fit(p, t, n, &sm) == 0) model_out(&a->model[v], &sm, "inclusive_mean_seconds");
+        if (scalana_model_fit(p, tx, n, &sm) == 0) model_out(&a->model_max[v], &sm, "inclusive_max_seconds");
     }
-    /* scaling loss at the largest count (the decisions are the detectors') */
-    detect_scaling_mode(a);
+}
+
+/* Scaling loss at the largest count (seconds, >= 0) per vertex: what its
+ * mean exceeds the ideal by (strong: t0 p0 / P, weak: t0), its growth for
+ * communication, all of it for a vertex that appears there only.  The
+ * decisions are the detectors'. */
+static void scaling_loss(struct an_analysis *a)
+{
+    uint32_t N = a->g.n, S = a->nscales;
+    const struct an_scale *big = &a->scales[S - 1];
     for (uint32_t v = 0; v < N; v++) {
         const struct an_vertex *vx = &a->g.v[v];
         const struct an_vmetrics *mb = &a->vm[(size_t)(S - 1) * N + v];
@@ -291,6 +295,22 @@ void an_compute_metrics(struct an_analysis *a)
         }
         if (a->loss[v] < 0) a->loss[v] = 0;
     }
+}
+
+void an_compute_metrics(struct an_analysis *a)
+{
+    uint32_t N = a->g.n, S = a->nscales;
+    a->vm = calloc((size_t)S * N + 1, sizeof *a->vm);
+    a->model = calloc(N + 1, sizeof *a->model);
+    a->model_max = calloc(N + 1, sizeof *a->model_max);
+    a->loss = calloc(N + 1, sizeof *a->loss);
+    a->vflags = calloc(N + 1, sizeof *a->vflags);
+    if (!a->vm || !a->model || !a->model_max || !a->loss || !a->vflags) abort();
+    scale_metrics(a);
+    if (!S) return;
+    fit_models(a);
+    detect_scaling_mode(a);
+    scaling_loss(a);
 }
 
 static const uint64_t *sort_comm;
@@ -354,6 +374,7 @@ void an_analysis_free(struct an_analysis *a)
     for (uint32_t i = 0; i < a->ncauses; i++)
         free(a->causes[i].procs), free(a->causes[i].waiting), free(a->causes[i].path);
     free(a->causes);
+    free(a->peak_rss);
     for (uint32_t i = 0; i < a->ncandidates; i++)
         free(a->candidates[i].procs), free(a->candidates[i].waiting), free(a->candidates[i].path);
     free(a->candidates);

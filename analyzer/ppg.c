@@ -12,6 +12,7 @@ void an_run_init(struct an_run *r, uint32_t P)
 {
     memset(r, 0, sizeof *r);
     r->P = P;
+    r->slice_lo = 0, r->slice_n = P;
     r->wall = an_xcalloc(P, sizeof *r->wall);
     r->cpu = an_xcalloc(P, sizeof *r->cpu);
     r->mpi = an_xcalloc(P, sizeof *r->mpi);
@@ -134,6 +135,13 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         snprintf(err, errlen, "rank %u appears twice; the second copy is ignored", rank);
         return -1;
     }
+    if (rank < r->slice_lo || rank - r->slice_lo >= r->slice_n) {
+        /* a section whose rank is not the one the file's index gives it (parallel analysis) */
+        snprintf(err, errlen, "rank %u outside this analyzer process's ranks %u-%u", rank, r->slice_lo,
+                 r->slice_lo + r->slice_n - 1);
+        return -1;
+    }
+    uint32_t li = rank - r->slice_lo; /* index into the per-vertex arrays */
     uint32_t *nv = malloc((d->cct_count + 1) * sizeof *nv);
     if (!nv) {
         snprintf(err, errlen, "out of memory");
@@ -178,18 +186,18 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         ctx_v[k] = v;
         nv[m->node] = v;
         struct an_vrun *x = an_run_vertex(r, v);
-        if (!x->mpi) x->mpi = an_xcalloc(r->P, sizeof *x->mpi);
-        x->mpi[rank] += (float)(m->time_ns * 1e-9);
-        if (!x->ncalls) x->ncalls = an_xcalloc(r->P, sizeof *x->ncalls);
-        x->ncalls[rank] += (float)m->calls;
+        if (!x->mpi) x->mpi = an_xcalloc(r->slice_n, sizeof *x->mpi);
+        x->mpi[li] += (float)(m->time_ns * 1e-9);
+        if (!x->ncalls) x->ncalls = an_xcalloc(r->slice_n, sizeof *x->ncalls);
+        x->ncalls[li] += (float)m->calls;
         x->calls += (double)m->calls;
         x->bytes_sent += (double)m->bytes_sent;
         x->bytes_recv += (double)m->bytes_received;
         double mn = m->min_time_ns * 1e-9;
         if (m->calls && (x->min_call_s == 0 || mn < x->min_call_s)) x->min_call_s = mn;
         if (an_mpi_role(m->op) == AN_MPI_COLLECTIVE && m->comm_id) {
-            if (!x->comm) x->comm = an_xcalloc(r->P, sizeof *x->comm);
-            x->comm[rank] = m->comm_id;
+            if (!x->comm) x->comm = an_xcalloc(r->slice_n, sizeof *x->comm);
+            x->comm[li] = m->comm_id;
         }
     }
     for (uint32_t k = 0; k < d->sample_count; k++) {
@@ -202,8 +210,8 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             x->mpi_samples += (double)s->weight;
             r->cpu_wait[rank] += s->weight * period;
         } else {
-            if (!x->cpu) x->cpu = an_xcalloc(r->P, sizeof *x->cpu);
-            x->cpu[rank] += (float)(s->weight * period);
+            if (!x->cpu) x->cpu = an_xcalloc(r->slice_n, sizeof *x->cpu);
+            x->cpu[li] += (float)(s->weight * period);
             x->samples += (double)s->weight;
             x->signals += (double)s->count;
         }
@@ -218,8 +226,8 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             r->gpu_sync[rank] += t;
             continue;
         }
-        if (!x->gpu) x->gpu = an_xcalloc(r->P, sizeof *x->gpu);
-        x->gpu[rank] += (float)t;
+        if (!x->gpu) x->gpu = an_xcalloc(r->slice_n, sizeof *x->gpu);
+        x->gpu[li] += (float)t;
         if (ga->kind == PRF_GPU_KERNEL) x->gpu_kernel_s += t;
         else x->gpu_copy_s += t;
     }
@@ -249,14 +257,14 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             struct an_phase_run *np = realloc(r->phases, (r->nphases + 1) * sizeof *np);
             if (!np) abort();
             r->phases = np;
-            r->phases[j] = (struct an_phase_run){name, AN_NONE, an_xcalloc(r->P, sizeof(float)),
-                                                 an_xcalloc(r->P, sizeof(float))};
+            r->phases[j] = (struct an_phase_run){name, AN_NONE, an_xcalloc(r->slice_n, sizeof(float)),
+                                                 an_xcalloc(r->slice_n, sizeof(float))};
             r->nphases++;
         }
         struct an_phase_run *q = &r->phases[j];
         if (q->vertex == AN_NONE && ph->node < d->cct_count) q->vertex = nv[ph->node];
-        q->time[rank] += (float)(ph->time_ns * 1e-9);
-        q->count[rank] += (float)ph->count;
+        q->time[li] += (float)(ph->time_ns * 1e-9);
+        q->count[li] += (float)ph->count;
     }
     if (d->has_intervals)
         an_run_add_intervals(r, rank, d, ctx_v, period);

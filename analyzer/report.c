@@ -560,6 +560,11 @@ void *an_report_build(const struct an_analysis *a)
     json_object_set_new(tool, "version", json_string(SCALANA_VERSION_STRING));
     if (a->psg_recovered && a->psg_producer)
         json_object_set_new(tool, "structure_recovery", json_string(a->psg_producer));
+    /* how it was made: analyzer processes (mpirun -n N scalana-analyze, docs/parallel-analysis.md) */
+    json_object_set_new(tool, "analyzer_processes", json_integer(a->nprocs ? a->nprocs : 1));
+    json_t *rss = json_array();
+    for (uint32_t k = 0; a->peak_rss && k < a->nprocs; k++) json_array_append_new(rss, json_integer((json_int_t)a->peak_rss[k]));
+    json_object_set_new(tool, "analyzer_peak_rss_bytes", rss);
     json_object_set_new(root, "tool", tool);
     json_t *prog = json_object();
     json_object_set_new(prog, "executable", json_string(a->exe ? a->exe : ""));

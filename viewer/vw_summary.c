@@ -88,6 +88,17 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
     if (!strcmp(vw_str(prog, "psg_source", ""), "machine_code"))
         fprintf(out, "%sstructure recovered from machine code (built without scalana-cc): %lld loops%s\n", dim,
                 (long long)json_integer_value(json_object_get(prog, "psg_loops")), reset);
+    /* a parallel analysis says so (report.json tool; docs/parallel-analysis.md) */
+    const json_t *tool = json_object_get(report, "tool");
+    long nan = vw_int(tool, "analyzer_processes", 1);
+    const json_t *rss = json_object_get(tool, "analyzer_peak_rss_bytes");
+    if (nan > 1) {
+        fprintf(out, "%sanalysed by %ld processes (mpirun); peak memory per process:", dim, nan);
+        size_t k;
+        const json_t *x;
+        json_array_foreach(rss, k, x) fprintf(out, " %.0f", (double)json_integer_value(x) / 1048576.0);
+        fprintf(out, " MiB%s\n", reset);
+    }
     char rate[400];
     if (vw_sampling_line(runs, rate, sizeof rate))
         fprintf(out, "  %s%s%s\n", dim, rate, reset);

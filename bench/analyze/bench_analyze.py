@@ -11,8 +11,19 @@ every size, time linear in processes (more than twice the rank ratio
 fails: the 2-core machine is shared and noisy).  Exit status: 0 all met, 1 a
 target missed, 2 usage or setup error.
 
+With --analyzers 1,2,4 (issue 16, the parallel analyzer) each set is also
+analysed by `mpirun -n N scalana-analyze` for every N > 1 of the list, right
+after the serial baseline (N = 1) of the same set, and the script prints per N
+the wall seconds, the peak resident memory of each analyzer process (report.json
+tool.analyzer_peak_rss_bytes), their ratios to the serial baseline, whether the
+root causes equal the serial ones (category, location, processes, cost within
+1e-4), and a linear model of time and memory per process at 10^6 processes
+(five counts 62 500 .. 10^6) fitted on the sizes run.  Different root causes
+fail.
+
   bench_analyze.py --analyze BIN --gen BIN --exe SYNTH_APP --work DIR
                    [--sizes 1024,2048,4096,8192,16384] [--top 3]
+                   [--analyzers 1,2,4 --mpirun mpirun.openmpi]
 SCALANA_BENCH_SIZES overrides --sizes (e.g. SCALANA_BENCH_SIZES=256,512).
 Generated runs are kept in DIR/runs and reused while the program is the same.
 """
@@ -22,6 +33,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 TIME_LIMIT_S = 60.0          # issue 5: 16 384 x 5 in under 60 s on 2 cores
 MEM_LIMIT_MIB = 4096.0       # ... and under 4 GiB
@@ -82,6 +94,106 @@ def find_planted(report_path, planted, top):
         first.get("line"), first.get("function"))
 
 
+def cause_keys(report_path):
+    """The root causes and the candidates under the thresholds of a report as
+    comparable tuples (costs rounded to 1e-4 of the largest)."""
+    with open(report_path) as f:
+        report = json.load(f)
+    keys = []
+    for field in ("root_causes", "candidates"):
+        causes = report.get(field, [])
+        scale = max([abs(c.get("cost_seconds", 0)) for c in causes] + [1e-9])
+        keys.append([(c.get("category"), c.get("file"), c.get("line"), c.get("last_line"), c.get("function"),
+                      tuple(c.get("processes", [])), tuple(c.get("waiting_processes", [])),
+                      round(c.get("cost_seconds", 0) / scale, 4)) for c in causes])
+    return keys
+
+
+def parallel_run(a, n, runs, out, log):
+    """mpirun -n n scalana-analyze: (rc, seconds, [peak MiB per analyzer process])."""
+    cmd = [a.analyze, "-o", out, "--no-viewer", "-q"] + a.analyze_args + runs
+    if n > 1 and "mpich" in os.path.basename(a.mpirun):  # Hydra: oversubscribes by itself
+        cmd = [a.mpirun, "-n", str(n)] + cmd
+    elif n > 1:
+        cmd = [a.mpirun, "--allow-run-as-root", "--oversubscribe", "-n", str(n)] + cmd
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    t0 = time.monotonic()
+    with open(log, "w") as f:
+        rc = subprocess.call(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
+    secs = time.monotonic() - t0
+    rss = []
+    try:
+        with open(os.path.join(out, "report.json")) as f:
+            rss = [x / 1048576.0 for x in json.load(f)["tool"].get("analyzer_peak_rss_bytes", [])]
+    except (OSError, ValueError, KeyError):
+        pass
+    return rc, secs, rss
+
+
+def fit_line(xs, ys):
+    """Least-squares y = c0 + c1 x (two points or more)."""
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    c1 = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    return my - c1 * mx, c1
+
+
+def parallel_bench(a, sizes, failures, planted):
+    """The serial baseline and mpirun -n N for each N of --analyzers, per size."""
+    ns = [1] + [n for n in a.analyzers if n > 1]
+    print("\nparallel analysis (mpirun -n N scalana-analyze; ratios against N=1 of the same size):")
+    print("%7s %7s %3s %9s %7s %-30s %8s  %s" % ("size", "ranks", "N", "time_s", "t/t1", "peak_MiB per process",
+                                                 "max/m1", "causes+candidates"))
+    rows = {n: [] for n in ns}
+    for s in sizes:
+        runs = [run_dir(a.work, p) for p in counts_of(s)]
+        ranks = sum(counts_of(s))
+        base = None
+        for n in ns:
+            out = os.path.join(a.work, "report-%05d-n%d" % (s, n))
+            rc, secs, rss = parallel_run(a, n, runs, out, os.path.join(a.work, "analyze-%05d-n%d.log" % (s, n)))
+            if rc != 0 or not rss:
+                failures.append("size %d, N=%d: analyzer exit %d" % (s, n, rc))
+                print("%7d %7d %3d  FAILED (exit %d, see %s)" % (s, ranks, n, rc, out))
+                continue
+            keys = cause_keys(os.path.join(out, "report.json"))
+            if n == 1:
+                base = (secs, max(rss), keys)
+                pos, cause = find_planted(os.path.join(out, "report.json"), planted, a.top)
+                same = "%d+%d (baseline; planted cause %s)" % (len(keys[0]), len(keys[1]),
+                                                               "#%d" % pos if pos else "NOT FOUND")
+                if pos is None:
+                    failures.append("size %d: planted cause %s" % (s, cause))
+            elif base is None:
+                same = "no baseline"
+            else:
+                same = "%d+%d, same as N=1" % (len(keys[0]), len(keys[1])) if keys == base[2] else "DIFFERENT from N=1"
+                if keys != base[2]:
+                    failures.append("size %d, N=%d: root causes differ from the serial analysis" % (s, n))
+            rows[n].append((ranks, secs, rss))
+            print("%7d %7d %3d %9.2f %7.2f %-30s %8.2f  %s" % (
+                s, ranks, n, secs, secs / base[0] if base else float("nan"), " ".join("%.0f" % m for m in rss),
+                max(rss) / base[1] if base else float("nan"), same), flush=True)
+    # the model: linear in the ranks analysed, per N, extrapolated to 10^6 processes
+    if len(sizes) < 2:
+        print("\n(model at 10^6 processes: needs two sizes or more)")
+        return
+    R = sum(counts_of(1 << 20)) * 1e6 / (1 << 20)  # five counts 62 500 .. 10^6
+    print("\nmodel at 10^6 processes (five counts, %.3g ranks in all; linear fit on the sizes run):" % R)
+    for n in ns:
+        if len(rows[n]) < 2:
+            continue
+        xs = [r[0] for r in rows[n]]
+        t0, t1 = fit_line(xs, [r[1] for r in rows[n]])
+        m_root = fit_line(xs, [r[2][0] for r in rows[n]])
+        others = [max(r[2][1:]) for r in rows[n]] if n > 1 else None
+        line = "  N=%d: %.0f s; process 0 %.1f GiB" % (n, t0 + t1 * R, (m_root[0] + m_root[1] * R) / 1024)
+        if others:
+            m_oth = fit_line(xs, others)
+            line += ", each other process %.1f GiB" % ((m_oth[0] + m_oth[1] * R) / 1024)
+        print(line)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--analyze", required=True, help="scalana-analyze executable")
@@ -90,7 +202,13 @@ def main():
     ap.add_argument("--work", required=True, help="directory for runs and reports")
     ap.add_argument("--sizes", default="1024,2048,4096,8192,16384")
     ap.add_argument("--top", type=int, default=3, help="the planted cause must rank this high")
+    ap.add_argument("--analyzers", default="", help="also mpirun -n N for these N (e.g. 1,2,4)")
+    ap.add_argument("--mpirun", default="mpirun.openmpi", help="the launcher for --analyzers")
+    ap.add_argument("--parallel-only", action="store_true", help="skip the serial size table")
+    ap.add_argument("--analyze-arg", action="append", default=[], dest="analyze_args",
+                    help="an argument for scalana-analyze in the --analyzers runs (repeatable)")
     a = ap.parse_args()
+    a.analyzers = [int(x) for x in a.analyzers.split(",") if x.strip()]
 
     sizes_text = os.environ.get("SCALANA_BENCH_SIZES") or a.sizes
     try:
@@ -116,8 +234,13 @@ def main():
 
     rows = []
     failures = []
-    print("%7s %7s %9s %8s %8s %9s  %s" % ("size", "ranks", "time_s", "ratio", "linear", "peak_MiB", "planted cause"))
-    for s in sizes:
+    if a.parallel_only:
+        sizes_serial = []
+    else:
+        sizes_serial = sizes
+    if sizes_serial:
+        print("%7s %7s %9s %8s %8s %9s  %s" % ("size", "ranks", "time_s", "ratio", "linear", "peak_MiB", "planted cause"))
+    for s in sizes_serial:
         out = os.path.join(a.work, "report-%05d" % s)
         log = os.path.join(a.work, "analyze-%05d.log" % s)
         cmd = [a.analyze, "-o", out, "--no-viewer", "-q"] + [run_dir(a.work, p) for p in counts_of(s)]
@@ -153,7 +276,9 @@ def main():
             if superlinear:
                 failures.append("time grew %.1fx for %.1fx the ranks (more than %gx linear)"
                                 % (t1 / t0, r1 / r0, SUPERLINEAR_FACTOR))
-    if TARGET_SIZE not in sizes:
+    if a.analyzers:
+        parallel_bench(a, sizes, failures, planted)
+    if TARGET_SIZE not in sizes_serial:
         print("note: size %d not run, so the 60 s / 4 GiB targets were not checked" % TARGET_SIZE)
     for f in failures:
         print("FAIL: " + f)

@@ -655,7 +655,27 @@ def check_intervals(a, data):
         check(0.8 * wall <= busy <= wall, f"rank {r}: main-thread intervals + MPI time {busy} ns vs wall {wall} ns")
 
 
-CHECKS = {"intervals": check_intervals, "ring": check_ring, "p2p": check_p2p, "coll": check_coll, "threads": check_threads,
+def check_scale(a, data):
+    """Many ranks (64, oversubscribed): the ring's figures on every rank, one
+    collective file holding every rank (the write's gather is 16 bytes a rank;
+    no fallback to per-rank files), and the analyzer reads every rank back."""
+    check_ring(a, data)
+    files = sorted(f for f in os.listdir(a.rundir) if f.endswith(".sclp"))
+    check(files == ["profile-000000-%06d.sclp" % (a.np - 1)], f"profile files {files[:4]}... ({len(files)})")
+    out = os.path.join(os.path.dirname(a.rundir), "report")
+    p = subprocess.run([os.path.join(a.build, "bin", "scalana-analyze"), a.rundir, "-o", out, "--no-viewer", "-q"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    if not check(p.returncode == 0, f"scalana-analyze exited {p.returncode}: {p.stderr.strip()[-400:]}"):
+        return
+    with open(os.path.join(out, "report.json")) as f:
+        report = json.load(f)
+    run = report["runs"][0]
+    check(run.get("processes") == a.np, f"report: processes {run.get('processes')}")
+    check(not run.get("missing_ranks") and not run.get("unreadable_ranks") and not run.get("partial"),
+          f"report: missing {run.get('missing_ranks')}, unreadable {run.get('unreadable_ranks')}")
+
+
+CHECKS = {"scale": check_scale, "intervals": check_intervals, "ring": check_ring, "p2p": check_p2p, "coll": check_coll, "threads": check_threads,
           "edge": check_edge, "misc": check_misc, "prethreads": check_prethreads,
           "waitany_f": check_waitany_f, "unwind": check_unwind, "affinity": check_affinity,
           "gpuctx": check_gpuctx}

@@ -1,0 +1,178 @@
+#!/usr/bin/python3
+"""parallel_equal.py — the parallel analyzer gives the serial analyzer's root causes.
+
+For every series of runs that the end-to-end tests left (BUILD/tests/e2e/<test>/
+defect-<mode>/run-<p>p, analysed by the serial scalana-analyze into report/), or
+for the run directories given with --runs, it analyses the same runs again under
+`mpirun -n N scalana-analyze` for each N of --counts and checks that the root
+causes are the same: for each rank of the list, the category, the location (file,
+line, last line, function), the culprit processes and the waiting processes
+exactly, and the cost within rounding (1e-6 s, or 1e-4 of the cost: report.json
+keeps six digits and sums over ranks are added in another order; the
+candidates likewise), and that the vertex tables hold the same vertices (kind, name,
+function, file, lines, column, flags).  It also checks report.json's tool object: analyzer_processes
+equals N, and analyzer_peak_rss_bytes has N positive values.  The e2e runs are not
+rerun: the test reuses them (ctest e2e_parallel_equal_<example> requires the fixture
+e2e_<example>).
+
+  parallel_equal.py --analyze BIN --mpirun MPIRUN [--counts 2,4] --work DIR [--reanalyze]
+                    (--series DIR... | --e2e-dir BUILD/tests/e2e [--modes on] | --runs DIR... [--reference REPORT])
+
+Exit status: 0 equal, 1 a difference (each one printed), 77 nothing to compare
+(no e2e series found: ctest reports a skip)."""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+SKIP = 77
+
+
+def cause_key(c):
+    return {
+        "category": c.get("category"),
+        "location": (c.get("file"), c.get("line"), c.get("last_line"), c.get("function")),
+        "processes": c.get("processes"),
+        "waiting_processes": c.get("waiting_processes"),
+        "cost_seconds": c.get("cost_seconds", 0.0),
+    }
+
+
+def close(x, y):
+    return abs(x - y) <= max(1e-6, 1e-4 * max(abs(x), abs(y)))
+
+
+def vertex_set(report):
+    """The report's vertices as a sorted list of what identifies and places them
+    (ids may differ: the merged table is built in another order)."""
+    return sorted((v.get("kind"), v.get("name"), v.get("function"), v.get("file"), v.get("line"),
+                   v.get("last_line"), v.get("column"), tuple(sorted(v.get("flags", []) or [])))
+                  for v in report.get("vertices", []))
+
+
+def compare(ref, got, what):
+    """The differences between two reports' root causes (and candidates) and
+    vertex tables, as lines."""
+    out = []
+    va, vb = vertex_set(ref), vertex_set(got)
+    if va != vb:
+        extra = [x for x in vb if x not in va][:3]
+        out.append("%s: vertex tables differ (%d serially, %d in parallel; e.g. %r)" % (what, len(va), len(vb), extra))
+    for field in ("root_causes", "candidates"):
+        a, b = ref.get(field, []), got.get(field, [])
+        if len(a) != len(b):
+            out.append("%s: %d %s serially, %d in parallel" % (what, len(a), field, len(b)))
+            continue
+        for i, (x, y) in enumerate(zip(a, b), 1):
+            kx, ky = cause_key(x), cause_key(y)
+            for k in kx:
+                same = close(kx[k], ky[k]) if k == "cost_seconds" else kx[k] == ky[k]
+                if not same:
+                    out.append("%s: %s #%d %s: serial %r, parallel %r" % (what, field, i, k, kx[k], ky[k]))
+    return out
+
+
+def series_at(series):
+    """[(name, [run dirs by process count], serial report path, environment)] of the
+    e2e series in directory series (<test>/defect-<mode>), or [] when it has none."""
+    test = os.path.dirname(series)
+    report = os.path.join(series, "report", "report.json")
+    runs = glob.glob(os.path.join(series, "run-*p"))
+    if not os.path.isfile(report) or not runs:
+        return []
+    runs.sort(key=lambda d: int(re.search(r"run-(\d+)p$", d).group(1)))
+    env = {"SCALANA_PSG_CACHE": os.path.join(test, "psg-cache")}
+    return [("%s/%s" % (os.path.basename(test), os.path.basename(series)), runs, report, env)]
+
+
+def series_of(e2e_dir, modes):
+    """The e2e series of every test under e2e_dir, for the modes given."""
+    found = []
+    for test in sorted(glob.glob(os.path.join(e2e_dir, "*"))):
+        for mode in modes:
+            found += series_at(os.path.join(test, "defect-" + mode))
+    return found
+
+
+def analyze(a, n, runs, out, env):
+    full = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", **env)
+    cmd = [a.analyze] + runs + ["-o", out, "--no-viewer", "-q"]
+    if n > 1 and "mpich" in os.path.basename(a.mpirun):  # Hydra passes the environment on
+        cmd = [a.mpirun, "-n", str(n)] + cmd
+    elif n > 1:
+        cmd = [a.mpirun, "--allow-run-as-root", "--oversubscribe", "-n", str(n)] + [
+            x for k in env for x in ("-x", k)] + cmd
+    p = subprocess.run(cmd, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=a.timeout)
+    if p.returncode != 0:
+        return None, "exit %d: %s" % (p.returncode, p.stderr.strip()[-800:])
+    with open(os.path.join(out, "report.json")) as f:
+        return json.load(f), None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--analyze", required=True)
+    ap.add_argument("--mpirun", required=True)
+    ap.add_argument("--counts", default="2,4")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--e2e-dir")
+    ap.add_argument("--modes", default="on")
+    ap.add_argument("--series", action="append", default=[],
+                    help="one e2e series directory (defect-<mode>/ with run-<p>p/ and report/), repeatable")
+    ap.add_argument("--runs", nargs="*")
+    ap.add_argument("--reference", help="serial report.json of --runs (else analysed here)")
+    ap.add_argument("--reanalyze", action="store_true", help="make the serial reference here too")
+    ap.add_argument("--timeout", type=int, default=300)
+    a = ap.parse_args()
+    counts = [int(x) for x in a.counts.split(",")]
+    if a.runs:
+        series = [("runs", a.runs, a.reference, {})]
+    elif a.series:
+        series = [x for d in a.series for x in series_at(os.path.abspath(d))]
+    else:
+        series = series_of(a.e2e_dir, a.modes.split(","))
+    if not series:
+        print("parallel_equal: no series to compare (run the e2e tests first)")
+        return SKIP
+    os.makedirs(a.work, exist_ok=True)
+    failures = []
+    for name, runs, ref_path, env in series:
+        tag = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+        if ref_path and not a.reanalyze:
+            with open(ref_path) as f:
+                ref = json.load(f)
+        else:
+            ref, err = analyze(a, 1, runs, os.path.join(a.work, tag + "-n1"), env)
+            if ref is None:
+                failures.append("%s: serial analysis failed: %s" % (name, err))
+                continue
+        for n in counts:
+            got, err = analyze(a, n, runs, os.path.join(a.work, "%s-n%d" % (tag, n)), env)
+            if got is None:
+                failures.append("%s: %d analyzer processes: %s" % (name, n, err))
+                continue
+            diff = compare(ref, got, "%s (N=%d)" % (name, n))
+            tool = got.get("tool", {})
+            rss = tool.get("analyzer_peak_rss_bytes", [])
+            if tool.get("analyzer_processes") != n:
+                diff.append("%s (N=%d): tool.analyzer_processes %r" % (name, n, tool.get("analyzer_processes")))
+            if len(rss) != n or not all(isinstance(x, int) and x > 0 for x in rss):
+                diff.append("%s (N=%d): tool.analyzer_peak_rss_bytes %r" % (name, n, rss))
+            failures += diff
+            top = got.get("root_causes", [])[:1]
+            print("%-44s N=%d: %d root causes%s %s" % (
+                name, n, len(got.get("root_causes", [])),
+                (" (#1 %s %s:%s, %.3g s)" % (top[0]["category"], os.path.basename(top[0].get("file", "")),
+                                              top[0].get("line"), top[0].get("cost_seconds", 0))) if top else "",
+                "same" if not diff else "DIFFERENT"), flush=True)
+    for f in failures:
+        print("FAIL: " + f)
+    print("parallel_equal: %d series, %s" % (len(series), "PASS" if not failures else "FAIL"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
