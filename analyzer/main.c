@@ -254,9 +254,8 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         r->unreadable = calloc(P, 1);
         if (!r->unreadable) abort();
         for (int k = 0; k < nf; k++) {
-            const char *base = strrchr(files[k], '/');
-            unsigned lo, hi;
-            if (ok[k] < 0 && sscanf(base ? base + 1 : files[k], "profile-%u-%u.sclp", &lo, &hi) == 2)
+            uint32_t lo, hi;
+            if (ok[k] < 0 && scalana_profile_file_parse(files[k], &lo, &hi))
                 for (unsigned i = lo; i <= hi && i < P; i++) r->unreadable[i] = (uint8_t)-ok[k];
         }
         if (have_info) r->info = info, have_info = 0;
