@@ -12,8 +12,8 @@ tables (a role's Fortran conversion is one of F_CONVERSIONS, named by the
 role table).
 
 usage: gen_wrappers.py mpi_calls.def OUT_DIR
-writes OUT_DIR/rt_wrappers.c, OUT_DIR/rt_fortran_wrappers.c, OUT_DIR/rt_rules.h
-and OUT_DIR/rt_args.h"""
+writes OUT_DIR/rt_wrappers.c, OUT_DIR/rt_fortran_wrappers.c,
+OUT_DIR/rt_wrapped_names.c, OUT_DIR/rt_rules.h and OUT_DIR/rt_args.h"""
 import os
 import re
 import sys
@@ -35,26 +35,33 @@ def role_mask(roles):
 ROLE_LINE = re.compile(r'^SCALANA_MPI_ROLE\(\s*(\w+)\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*\)\s*$')
 
 
+def table_lines(path, prefix, regex):
+    """(line number, match) of every line of the table file starting with
+    prefix; a line that does not match regex stops the build."""
+    with open(path) as f:
+        for no, line in enumerate(f, 1):
+            line = line.strip()
+            if not line.startswith(prefix):
+                continue
+            m = regex.match(line)
+            if not m:
+                sys.exit(f"{path}:{no}: cannot parse: {line}")
+            yield no, m
+
+
 def parse_roles(path):
     """The role table of mpi_calls.def: role -> dict(type, ptr_field, ptr_type,
     fortran, meaning), in table order.  A role with an empty type documents an
     argument the runtime does not read (no struct field, no RT_ROLE_ bit)."""
     roles = {}
-    with open(path) as f:
-        for no, line in enumerate(f, 1):
-            line = line.strip()
-            if not line.startswith("SCALANA_MPI_ROLE("):
-                continue
-            m = ROLE_LINE.match(line)
-            if not m:
-                sys.exit(f"{path}:{no}: cannot parse: {line}")
-            name, ctype, ptr, fortran, meaning = m.groups()
-            pf, _, pt = ptr.partition(":")
-            conv = fortran.split()
-            if not conv or conv[0] not in F_CONVERSIONS:
-                sys.exit(f"{path}:{no}: role {name}: unknown Fortran conversion '{fortran}'")
-            roles[name] = dict(type=ctype, ptr_field=pf, ptr_type=pt.strip(), fortran=conv,
-                               meaning=meaning)
+    for no, m in table_lines(path, "SCALANA_MPI_ROLE(", ROLE_LINE):
+        name, ctype, ptr, fortran, meaning = m.groups()
+        pf, _, pt = ptr.partition(":")
+        conv = fortran.split()
+        if not conv or conv[0] not in F_CONVERSIONS:
+            sys.exit(f"{path}:{no}: role {name}: unknown Fortran conversion '{fortran}'")
+        roles[name] = dict(type=ctype, ptr_field=pf, ptr_type=pt.strip(), fortran=conv,
+                           meaning=meaning)
     if not roles:
         sys.exit(f"{path}: no SCALANA_MPI_ROLE lines")
     return roles
@@ -62,40 +69,33 @@ def parse_roles(path):
 
 def parse(path, table):
     calls = []
-    with open(path) as f:
-        for no, line in enumerate(f, 1):
-            line = line.strip()
-            if not line.startswith("SCALANA_MPI_CALL("):
-                continue
-            m = LINE.match(line)
-            if not m:
-                sys.exit(f"{path}:{no}: cannot parse: {line}")
-            code, name, cls, flags, params, roles = m.groups()
-            flags = flags.split()
-            rule = "none"
-            for fl in flags:
-                if fl.startswith("rule="):
-                    rule = fl[5:]
-            plist = []
-            if params.strip() and params.strip() != "void":
-                for p in split_params(params):
-                    if p.strip() == "...":
-                        plist.append(("...", "...", "..."))
-                        continue
-                    pm = re.match(r'^(.*?)(\w+)\s*((?:\[[^\]]*\])*)$', p.strip())
-                    if not pm:
-                        sys.exit(f"{path}:{no}: cannot parse parameter '{p}'")
-                    plist.append((p.strip(), pm.group(2), pm.group(1).strip() + pm.group(3)))
-            rmap = {}
-            for r in roles.split():
-                k, _, v = r.partition("=")
-                if k not in table:
-                    sys.exit(f"{path}:{no}: unknown role '{k}' (not in the role table)")
-                if v not in [p[1] for p in plist]:
-                    sys.exit(f"{path}:{no}: role {k} names no parameter '{v}'")
-                rmap[k] = v
-            calls.append(dict(code=int(code), name=name, cls=cls, flags=flags, rule=rule,
-                              params=plist, roles=rmap, raw=params))
+    for no, m in table_lines(path, "SCALANA_MPI_CALL(", LINE):
+        code, name, cls, flags, params, roles = m.groups()
+        flags = flags.split()
+        rule = "none"
+        for fl in flags:
+            if fl.startswith("rule="):
+                rule = fl[5:]
+        plist = []
+        if params.strip() and params.strip() != "void":
+            for p in split_params(params):
+                if p.strip() == "...":
+                    plist.append(("...", "...", "..."))
+                    continue
+                pm = re.match(r'^(.*?)(\w+)\s*((?:\[[^\]]*\])*)$', p.strip())
+                if not pm:
+                    sys.exit(f"{path}:{no}: cannot parse parameter '{p}'")
+                plist.append((p.strip(), pm.group(2), pm.group(1).strip() + pm.group(3)))
+        rmap = {}
+        for r in roles.split():
+            k, _, v = r.partition("=")
+            if k not in table:
+                sys.exit(f"{path}:{no}: unknown role '{k}' (not in the role table)")
+            if v not in [p[1] for p in plist]:
+                sys.exit(f"{path}:{no}: role {k} names no parameter '{v}'")
+            rmap[k] = v
+        calls.append(dict(code=int(code), name=name, cls=cls, flags=flags, rule=rule,
+                          params=plist, roles=rmap, raw=params))
     return calls
 
 
@@ -204,12 +204,18 @@ def main():
                 continue
             f.write(wrapper(c) + "\n\n")
             n += 1
-        # Every entry point the runtime defines (C and the first Fortran
-        # mangling), for rt_shadow.c: which of them resolve elsewhere.
-        names = [f"MPI_{c['name']}" for c in calls if "nowrap" not in c["flags"]]
-        names += [f"mpi_{c['name'].lower()}_" for c in calls
-                  if not any(x in c["flags"] for x in ("nowrap", "manual", "nofortran"))]
-        names += ["mpi_init_", "mpi_init_thread_", "mpi_finalize_"]
+    # Every entry point the runtime defines (C and the first Fortran
+    # mangling), for rt_shadow.c: which of them resolve elsewhere.  A file
+    # of its own: data only, so rt_shadow.c depends on no wrapper code.
+    names = [f"MPI_{c['name']}" for c in calls if "nowrap" not in c["flags"]]
+    names += [f"mpi_{c['name'].lower()}_" for c in calls
+              if not any(x in c["flags"] for x in ("nowrap", "manual", "nofortran"))]
+    names += ["mpi_init_", "mpi_init_thread_", "mpi_finalize_"]
+    with open(os.path.join(sys.argv[2], "rt_wrapped_names.c"), "w") as f:
+        f.write("/* rt_wrapped_names.c — generated by runtime/gen_wrappers.py from\n"
+                " * include/scalana/mpi_calls.def; do not edit.  The MPI entry points the\n"
+                " * runtime defines (C, and Fortran in its first mangling). */\n")
+        f.write('#include "rt_mpi.h"\n\n')
         f.write("const char *const rt_wrapped_names[] = {\n")
         for nm in names:
             f.write(f'    "{nm}",\n')

@@ -59,7 +59,7 @@ RT_HIDDEN void rt_fail(const char *part, const char *fmt, ...) __attribute__((fo
 RT_HIDDEN void rt_fail_record(const char *part, const char *message);
 /** While set, rt_fail records without printing: a step that every rank
  *  performs prints its failures once for the run afterwards (the lowest
- *  failing world rank, rt_init.c). */
+ *  failing world rank: rt_fail_once, rt_activate.c). */
 RT_HIDDEN extern volatile int rt_fail_quiet;
 /** A warning: the runtime works on, its numbers may be incomplete.  Printed
  *  once per distinct text ("scalana: warning: ..."; by world rank 0 only
