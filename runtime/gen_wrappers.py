@@ -32,7 +32,7 @@ def role_mask(roles):
     return " | ".join(f"RT_ROLE_{r.upper()}" for r in roles if measured(r)) or "0"
 
 
-ROLE_LINE = re.compile(r'^SCALANA_MPI_ROLE\(\s*(\w+)\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*\)\s*$')
+ROLE_LINE = re.compile(r'^SCALANA_MPI_ROLE\(\s*(\w+)\s*,' + r'\s*"([^"]*)"\s*,' * 4 + r'\s*"([^"]*)"\s*\)\s*$')
 
 
 def table_lines(path, prefix, regex):
@@ -55,12 +55,14 @@ def parse_roles(path):
     argument the runtime does not read (no struct field, no RT_ROLE_ bit)."""
     roles = {}
     for no, m in table_lines(path, "SCALANA_MPI_ROLE(", ROLE_LINE):
-        name, ctype, ptr, fortran, meaning = m.groups()
+        name, ctype, ptr, cconv, fortran, meaning = m.groups()
         pf, _, pt = ptr.partition(":")
         conv = fortran.split()
         if not conv or conv[0] not in F_CONVERSIONS:
             sys.exit(f"{path}:{no}: role {name}: unknown Fortran conversion '{fortran}'")
-        roles[name] = dict(type=ctype, ptr_field=pf, ptr_type=pt.strip(), fortran=conv,
+        if cconv not in C_CONVERSIONS:
+            sys.exit(f"{path}:{no}: role {name}: unknown C conversion '{cconv}'")
+        roles[name] = dict(type=ctype, ptr_field=pf, ptr_type=pt.strip(), c=cconv, fortran=conv,
                            meaning=meaning)
     if not roles:
         sys.exit(f"{path}: no SCALANA_MPI_ROLE lines")
@@ -114,6 +116,23 @@ def split_params(s):
     return out
 
 
+# How the C wrapper fills a role's field: the role table's "c" column names
+# one of these; each returns the lines now and the lines after every other
+# role.  x: role, p (parameter), field, n (the call's nreq parameter), ptr
+# (the parameter is a pointer).
+C_CONVERSIONS = {
+    "": lambda x: ([f"c_.a.{x['field']} = {x['p']};"], []),
+    "status": lambda x: (["MPI_Status st_;", f"if ({x['p']} == MPI_STATUS_IGNORE)", f"    {x['p']} = &st_;",
+                          f"c_.a.{x['field']} = {x['p']};"], []),
+    "statuses": lambda x: ([f"if ({x['p']} == MPI_STATUSES_IGNORE)",
+                            f"    {x['p']} = rt_scratch_statuses(&c_, {x['n']});",
+                            f"c_.a.{x['field']} = {x['p']};"], []),
+    "late": lambda x: ([], [f"c_.a.{x['field']} = {x['p']};"]),
+    # MPI_Request_get_status takes the request by value
+    "byvalue": lambda x: ([f"c_.a.{x['field']} = {x['p']};" if x["ptr"] else f"c_.a.{x['field']} = &{x['p']};"], []),
+}
+
+
 def wrapper(c):
     name, params = c["name"], c["params"]
     args = ", ".join(p[1] for p in params)
@@ -134,29 +153,18 @@ def wrapper(c):
     o.append(f"        return PMPI_{name}({args});")
     o.append(f"    struct rt_call c_ = {{.op = {c['code']}, .rule = RT_RULE_{c['rule'].upper()}, "
              f".flags = {flags}, .roles = {rolemask}}};")
+    late = []
     for role, param in roles.items():
         if not measured(role):
             continue
         field = role
         if ROLES[role]["ptr_field"] and "*" in ptype[param]:
             field = ROLES[role]["ptr_field"]
-        if role == "status":
-            o.append(f"    MPI_Status st_;")
-            o.append(f"    if ({param} == MPI_STATUS_IGNORE)")
-            o.append(f"        {param} = &st_;")
-        if role == "statuses":
-            n = roles["nreq"]
-            o.append(f"    if ({param} == MPI_STATUSES_IGNORE)")
-            o.append(f"        {param} = rt_scratch_statuses(&c_, {n});")
-        if role == "requests":
-            continue  # after nreq below
-        if role == "request" and "*" not in ptype[param]:
-            # MPI_Request_get_status takes the request by value
-            o.append(f"    c_.a.request = &{param};")
-            continue
-        o.append(f"    c_.a.{field} = {param};")
-    if "requests" in roles:
-        o.append(f"    c_.a.requests = {roles['requests']};")
+        x = dict(role=role, p=param, field=field, n=roles.get("nreq"), ptr="*" in ptype[param])
+        now, after = C_CONVERSIONS[ROLES[role]["c"]](x)
+        o += ["    " + line for line in now]
+        late += ["    " + line for line in after]
+    o += late
     o.append("    rt_call_enter(&c_);")
     if c["rule"] == "waitall":
         o.append("    if (rt_opt.waitall_split && c_.a.statuses != MPI_STATUSES_IGNORE)")
