@@ -96,7 +96,7 @@ uint64_t an_hash_str(const char *s, uint64_t seed);
 
 enum an_mpi_role { AN_MPI_OTHER = 0, AN_MPI_SEND, AN_MPI_RECV, AN_MPI_SENDRECV,
                    AN_MPI_COMPLETION, AN_MPI_COLLECTIVE, AN_MPI_PROBE };
-/** "MPI_Allreduce", or "MPI_<op>" for an unknown code. Never NULL. */
+/** "MPI_Allreduce", or "MPI_<unknown>" for an unknown code. Never NULL. */
 const char *an_mpi_name(unsigned op);
 /** Role of an op for waits and communication edges. */
 enum an_mpi_role an_mpi_role(unsigned op);

@@ -267,9 +267,8 @@ static uint32_t open_profiles(struct reader *rd, const char *dir, char **files, 
 static void mark_unreadable_files(struct an_run *r, char **files, int nf, const int *ok)
 {
     for (int k = 0; k < nf; k++) {
-        const char *base = strrchr(files[k], '/');
-        unsigned lo, hi;
-        if (ok[k] < 0 && sscanf(base ? base + 1 : files[k], "profile-%u-%u.sclp", &lo, &hi) == 2)
+        uint32_t lo, hi;
+        if (ok[k] < 0 && scalana_profile_file_parse(files[k], &lo, &hi))
             for (unsigned i = lo; i <= hi && i < r->P; i++) r->unreadable[i] = (uint8_t)-ok[k];
     }
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "scalana/profile_format.h"
+#include "scalana/run_files.h"
 #include "scalana/run_info.h"
 
 int an_is_run_dir(const char *dir)
@@ -21,9 +22,7 @@ int an_is_run_dir(const char *dir)
     int yes = 0;
     for (struct dirent *e; !yes && (e = readdir(d));) {
         const char *n = e->d_name;
-        size_t l = strlen(n), sl = strlen(SCALANA_PROFILE_SUFFIX);
-        yes = strcmp(n, SCALANA_RUN_INFO_FILE) == 0 ||
-              (strncmp(n, "profile-", 8) == 0 && l > sl && strcmp(n + l - sl, SCALANA_PROFILE_SUFFIX) == 0);
+        yes = strcmp(n, SCALANA_RUN_INFO_FILE) == 0 || scalana_profile_file_match(n);
     }
     closedir(d);
     return yes;

@@ -11,11 +11,12 @@ struct mpi_op_entry {
     unsigned code;
     const char *name;        /* "MPI_Send" */
     enum scalana_mpi_class cls;
+    const char *flags;       /* the flags column: "nonblocking rule=send" */
 };
 
 static const struct mpi_op_entry mpi_op_table[] = {
 #define SCALANA_MPI_CALL(code, name, cls, flags, params, roles) \
-    { (code), "MPI_" #name, SCALANA_MPI_CLASS_##cls },
+    { (code), "MPI_" #name, SCALANA_MPI_CLASS_##cls, flags },
 #include "scalana/mpi_calls.def"
 #undef SCALANA_MPI_CALL
 };
@@ -49,6 +50,22 @@ enum scalana_mpi_class scalana_mpi_op_class(scalana_mpi_op op)
 {
     const struct mpi_op_entry *e = mpi_op_find(op);
     return e ? e->cls : SCALANA_MPI_CLASS_NONE;
+}
+
+/* 1 when the space-separated word list `flags` holds `word`. */
+static int has_word(const char *flags, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = flags; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == flags || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+            return 1;
+    return 0;
+}
+
+int scalana_mpi_op_nonblocking(scalana_mpi_op op)
+{
+    const struct mpi_op_entry *e = mpi_op_find(op);
+    return e && has_word(e->flags, "nonblocking");
 }
 
 const char *scalana_mpi_class_name(enum scalana_mpi_class c)

@@ -3,6 +3,7 @@
  * A debugging and testing aid: every record the formats hold is shown. */
 #include "scalana/mpi_ops.h"
 #include "scalana/profile_format.h"
+#include "scalana/run_files.h"
 #include "scalana/psg_format.h"
 #include "scalana/run_info.h"
 
@@ -339,8 +340,7 @@ static int dump_run(const char *dir, int as_json, long only_rank)
     int status = 0, found_rank = 0;
     struct scalana_run_info ri;
     json_t *out = as_json ? json_object() : NULL;
-    size_t dl = strlen(dir), sl = strlen(SCALANA_PROFILE_SUFFIX);
-    int single_file = dl > sl && !strcmp(dir + dl - sl, SCALANA_PROFILE_SUFFIX);
+    int single_file = scalana_profile_path_has_suffix(dir);
     if (single_file) {
         /* a lone profile file: no run.json to show */
     } else if (scalana_run_info_read(dir, &ri, err, sizeof err) != 0) {

@@ -1,9 +1,11 @@
 //===- CallClassifier.cpp - What a call site means to the PSG -------------===//
-// Name-based recognition of MPI (through the shared table in formats/mpi_ops.c),
-// CUDA calls, and runtime-library routines that cannot reach MPI.
+// Name-based recognition of MPI (the shared table through formats/mpi_ops.c),
+// CUDA calls (the shared table through formats/gpu_calls.c), and
+// runtime-library routines that cannot reach MPI.
 //===----------------------------------------------------------------------===//
 #include "CallClassifier.h"
 
+#include "scalana/gpu_calls.h"
 #include "scalana/mpi_ops.h"
 #include "scalana/psg_format.h"
 
@@ -33,24 +35,12 @@ unsigned mpiOpOf(StringRef Name) {
 }
 
 int gpuOpOf(StringRef N) {
-  if (N.contains("__device_stub__"))
-    return PSG_GPU_LAUNCH;
-  if (!N.starts_with("cu"))
-    return -1;
-  if (N.starts_with("cudaLaunch") || N.starts_with("cuLaunch"))
-    return PSG_GPU_LAUNCH;
-  if (N.starts_with("cudaMemcpy") || N.starts_with("cuMemcpy"))
-    return PSG_GPU_MEMCPY;
-  if (N.starts_with("cudaMemset") || N.starts_with("cuMemset") || N.starts_with("cuMemsetD"))
-    return PSG_GPU_MEMSET;
-  if (N == "cudaDeviceSynchronize" || N == "cudaStreamSynchronize" ||
-      N == "cudaEventSynchronize" || N == "cuCtxSynchronize" || N == "cuStreamSynchronize" ||
-      N == "cuEventSynchronize" || N == "cudaThreadSynchronize")
-    return PSG_GPU_SYNCHRONIZE;
-  if (N.starts_with("cudaMalloc") || N.starts_with("cudaFree") || N.starts_with("cuMemAlloc") ||
-      N.starts_with("cuMemFree"))
-    return PSG_GPU_MALLOC;
-  return -1;
+  // The one table (include/scalana/gpu_calls.def), shared with the CUPTI
+  // collector and the binary-structure builder.
+  if (!N.contains("cu") && !N.contains("__device_stub__"))
+    return -1; // cheap pre-filter: every CUDA name starts with cu after its underscores
+  std::string Z = N.str();
+  return scalana_gpu_psg_op(Z.c_str());
 }
 
 bool cannotReachMpi(const Function &F, const TargetLibraryInfo &TLI) {

@@ -21,7 +21,8 @@ namespace scalana {
 unsigned mpiOpOf(llvm::StringRef Name);
 
 /// GPU operation (enum psg_gpu_op) of a callee name, or -1 when the name is
-/// not a CUDA launch/copy/set/synchronise/allocation call.  Launches through
+/// not a CUDA launch/copy/set/synchronise/allocation call (the table
+/// include/scalana/gpu_calls.def, through scalana_gpu_psg_op).  Launches through
 /// `<<<>>>` call clang's `__device_stub__<kernel>`, recognised as launches.
 int gpuOpOf(llvm::StringRef Name);
 

@@ -1,10 +1,10 @@
 //===- Contraction.h - Shrink a function's PSG without losing coverage -*- C++ -*-===//
-// docs/plugin.md, "Contraction": subtrees with no MPI, no GPU and no call that can reach
-// either fold into one COMPUTE vertex (flag FOLDED) that keeps their source
-// range; adjacent COMPUTEs merge; LOOPs nested deeper than the kept-loop-depth
-// limit are removed and their children lifted into the parent (flag
-// DEPTH_CUT on what was lifted); a BRANCH only survives when an arm holds
-// something kept.
+// Subtrees with no MPI, no GPU and no call that can reach either fold into
+// one COMPUTE vertex (flag FOLDED) that keeps their source range; adjacent
+// COMPUTEs merge; LOOPs nested deeper than the kept-loop-depth limit are
+// removed and their children lifted into the parent (flag DEPTH_CUT on what
+// was lifted); a BRANCH only survives when an arm holds something kept
+// (docs/plugin.md, "How a function becomes a tree").
 //===----------------------------------------------------------------------===//
 #ifndef SCALANA_PLUGIN_CONTRACTION_H
 #define SCALANA_PLUGIN_CONTRACTION_H

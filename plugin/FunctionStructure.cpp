@@ -9,6 +9,7 @@
 // instruction) in layout order.  See docs/plugin.md.
 //===----------------------------------------------------------------------===//
 #include "FunctionStructure.h"
+#include "ReturnPostDom.h"
 
 #include "scalana/psg_format.h"
 
@@ -28,6 +29,21 @@ using namespace llvm;
 
 namespace scalana {
 
+std::string sourcePath(StringRef Dir, StringRef Name) {
+  // Joined to the directory and folded lexically ("./cg_solve.hpp" from
+  // `-I.`, "../include" of the compiler's headers), as the analyzer's
+  // symbolizer folds DWARF names: both sides then name the same file.
+  SmallString<256> Full;
+  if (sys::path::is_absolute(Name) || Dir.empty()) {
+    Full = Name;
+  } else {
+    Full = Dir;
+    sys::path::append(Full, Name);
+  }
+  sys::path::remove_dots(Full, /*remove_dot_dot=*/true);
+  return std::string(Full);
+}
+
 SourcePos sourcePos(const DILocation *DL, StringRef FallbackFile) {
   SourcePos P;
   if (!DL) {
@@ -36,23 +52,8 @@ SourcePos sourcePos(const DILocation *DL, StringRef FallbackFile) {
   }
   while (const DILocation *IA = DL->getInlinedAt())
     DL = IA;
-  StringRef Name = DL->getFilename(), Dir = DL->getDirectory();
-  if (Name.empty()) {
-    P.File = FallbackFile.str();
-  } else {
-    // Joined to the directory and folded lexically ("./cg_solve.hpp" from
-    // `-I.`, "../include" of the compiler's headers), as the analyzer's
-    // symbolizer folds DWARF names: both sides then name the same file.
-    SmallString<256> Full;
-    if (sys::path::is_absolute(Name) || Dir.empty()) {
-      Full = Name;
-    } else {
-      Full = Dir;
-      sys::path::append(Full, Name);
-    }
-    sys::path::remove_dots(Full, /*remove_dot_dot=*/true);
-    P.File = std::string(Full);
-  }
+  P.File = DL->getFilename().empty() ? FallbackFile.str()
+                                     : sourcePath(DL->getDirectory(), DL->getFilename());
   P.Line = DL->getLine();
   P.Column = DL->getColumn();
   return P;
@@ -92,210 +93,92 @@ void computeRanges(PsgNode &N) {
     N.cover(L);
 }
 
-/// Post-dominance towards the function's returns only: a path that ends in
-/// `unreachable` (after exit(), abort()) is not a way out.  LLVM's
-/// PostDominatorTree counts such blocks as exits, so after
-/// `if (bad) { MPI_Finalize(); exit(2); }` nothing post-dominates anything
-/// before it and every earlier decision would swallow the rest of the
-/// function.  Cooper-Harvey-Kennedy on the reverse CFG, rooted at a virtual
-/// exit joined to the `ret` blocks (to every block without successors when
-/// the function never returns).
-class ReturnPostDominators {
+} // namespace
+
+namespace {
+
+/// The raw tree of one function, built in the steps of its sections: the
+/// containers (loops, then conditional regions), their nesting, the leaves
+/// and runs of each block, and the tree in program order.
+class StructureBuilder {
 public:
-  /// ReturnsOnly false: every block without successors is an exit (LLVM's
-  /// notion), used for code that never returns.
-  ReturnPostDominators(const std::vector<BasicBlock *> &Blocks,
-                       const DenseMap<const BasicBlock *, unsigned> &Idx, bool ReturnsOnly)
-      : N(Blocks.size()), IPDom(N + 1, Undef), Pre(N + 1, 0), Post(N + 1, 0) {
-    const unsigned Exit = N;
-    std::vector<std::vector<unsigned>> Succ(N + 1), Pred(N + 1);
-    bool AnyRet = false;
-    for (unsigned B = 0; B < N && ReturnsOnly; ++B)
-      AnyRet |= isa<ReturnInst>(Blocks[B]->getTerminator());
-    for (unsigned B = 0; B < N; ++B) {
-      const BasicBlock *BB = Blocks[B];
-      for (const BasicBlock *S : successors(BB))
-        if (Idx.count(S)) {
-          Succ[B].push_back(Idx.lookup(S));
-          Pred[Idx.lookup(S)].push_back(B);
-        }
-      if (AnyRet ? isa<ReturnInst>(BB->getTerminator()) : succ_empty(BB)) {
-        Succ[B].push_back(Exit);
-        Pred[Exit].push_back(B);
-      }
-    }
-    // Post-order of the reverse graph from the exit (iterative DFS).
-    std::vector<unsigned> Order, Num(N + 1, Undef);
-    std::vector<std::pair<unsigned, unsigned>> Stack{{Exit, 0}};
-    std::vector<bool> Seen(N + 1, false);
-    Seen[Exit] = true;
-    while (!Stack.empty()) {
-      auto &[V, I] = Stack.back();
-      if (I < Pred[V].size()) {
-        unsigned W = Pred[V][I++];
-        if (!Seen[W]) {
-          Seen[W] = true;
-          Stack.push_back({W, 0});
-        }
-        continue;
-      }
-      Num[V] = Order.size();
-      Order.push_back(V);
-      Stack.pop_back();
-    }
-    IPDom[Exit] = Exit;
-    auto Intersect = [&](unsigned A, unsigned B) {
-      while (A != B) {
-        while (Num[A] < Num[B])
-          A = IPDom[A];
-        while (Num[B] < Num[A])
-          B = IPDom[B];
-      }
-      return A;
-    };
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (size_t K = Order.size(); K-- > 0;) {
-        unsigned V = Order[K];
-        if (V == Exit)
-          continue;
-        unsigned New = Undef;
-        for (unsigned S : Succ[V])
-          if (IPDom[S] != Undef)
-            New = New == Undef ? S : Intersect(S, New);
-        if (New != Undef && IPDom[V] != New) {
-          IPDom[V] = New;
-          Changed = true;
-        }
-      }
-    }
-    // Pre/post numbers of the tree: X post-dominates B iff B is in X's subtree.
-    std::vector<std::vector<unsigned>> Kids(N + 1);
-    for (unsigned V = 0; V < N; ++V)
-      if (IPDom[V] != Undef)
-        Kids[IPDom[V]].push_back(V);
-    unsigned Clock = 1;
-    std::vector<std::pair<unsigned, unsigned>> Walk{{Exit, 0}};
-    Pre[Exit] = Clock++;
-    while (!Walk.empty()) {
-      auto &[V, I] = Walk.back();
-      if (I < Kids[V].size()) {
-        unsigned W = Kids[V][I++];
-        Pre[W] = Clock++;
-        Walk.push_back({W, 0});
-        continue;
-      }
-      Post[V] = Clock++;
-      Walk.pop_back();
-    }
-  }
+  StructureBuilder(Function &F, StringRef FallbackFile, CallLeafFn MakeLeaf)
+      : F(F), FnFile(functionFile(F, FallbackFile)), MakeLeaf(MakeLeaf), DT(F), LI(DT),
+        Blocks(reachableBlocks()), NB(Blocks.size()), PDTRet(Blocks, Idx, true),
+        PDTAny(Blocks, Idx, false) {}
 
-  /// X post-dominates B (every path from B to a return passes X); a block
-  /// that reaches no return is post-dominated by nothing but itself.
-  bool dominates(unsigned X, unsigned B) const {
-    if (X == B)
-      return true;
-    if (!Pre[X] || !Pre[B])
-      return false;
-    return Pre[X] <= Pre[B] && Post[B] <= Post[X];
-  }
-
-  /// Whether B reaches an exit (else nothing is known about it).
-  bool knows(unsigned B) const { return Pre[B] != 0; }
-
-  /// Immediate post-dominator of B; UINT32_MAX when it is the virtual exit
-  /// or unknown.
-  unsigned ipdom(unsigned B) const {
-    return !Pre[B] || IPDom[B] == N ? Undef : IPDom[B];
-  }
-
-  /// Nearest common post-dominator of A and B; UINT32_MAX when it is the
-  /// virtual exit or unknown.
-  unsigned nearestCommon(unsigned A, unsigned B) const {
-    if (!Pre[A] || !Pre[B])
-      return Undef;
-    while (!dominates(A, B))
-      A = IPDom[A];
-    return A == N ? Undef : A;
+  std::unique_ptr<PsgNode> build() {
+    addLoops();
+    findExitBound();
+    for (unsigned B = 0; B < NB; ++B)
+      addConditionalRegion(B);
+    nestContainers();
+    makeFunctionNode();
+    for (unsigned B = 0; B < NB; ++B)
+      placeBlock(B);
+    assemble();
+    computeRanges(*Fn);
+    return std::move(Fn);
   }
 
 private:
-  static constexpr unsigned Undef = UINT32_MAX;
-  unsigned N;
-  std::vector<unsigned> IPDom, Pre, Post;
-};
+  static constexpr int Root = -1;
 
-} // namespace
+  /// Positions without a file fall back to the function's own file.
+  static std::string functionFile(Function &F, StringRef FallbackFile) {
+    DISubprogram *SP = F.getSubprogram();
+    if (!SP || SP->getFilename().empty())
+      return FallbackFile.str();
+    return sourcePath(SP->getDirectory(), SP->getFilename());
+  }
 
-std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackFile,
-                                                CallLeafFn MakeLeaf) {
-  // Positions without a file fall back to the function's own file.
-  std::string FnFile = FallbackFile.str();
-  if (DISubprogram *SP = F.getSubprogram()) {
-    StringRef Name = SP->getFilename(), Dir = SP->getDirectory();
-    if (!Name.empty()) {
-      SmallString<256> Full;
-      if (!sys::path::is_absolute(Name) && !Dir.empty()) {
-        Full = Dir;
-        sys::path::append(Full, Name);
-      } else {
-        Full = Name;
+  /// Reachable blocks in layout order (Idx: their positions).
+  std::vector<BasicBlock *> reachableBlocks() {
+    std::vector<BasicBlock *> V;
+    for (BasicBlock &BB : F)
+      if (DT.isReachableFromEntry(&BB)) {
+        Idx[&BB] = V.size();
+        V.push_back(&BB);
       }
-      sys::path::remove_dots(Full, /*remove_dot_dot=*/true);
-      FnFile = std::string(Full);
-    }
-  }
-  FallbackFile = FnFile;
-
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
-
-  // Reachable blocks in layout order.
-  std::vector<BasicBlock *> Blocks;
-  DenseMap<const BasicBlock *, unsigned> Idx;
-  for (BasicBlock &BB : F)
-    if (DT.isReachableFromEntry(&BB)) {
-      Idx[&BB] = Blocks.size();
-      Blocks.push_back(&BB);
-    }
-  const unsigned NB = Blocks.size();
-  // Towards the returns; for code that never returns, towards any exit.
-  ReturnPostDominators PDTRet(Blocks, Idx, true), PDTAny(Blocks, Idx, false);
-  auto PDTFor = [&](unsigned B) -> const ReturnPostDominators & {
-    return PDTRet.knows(B) ? PDTRet : PDTAny;
-  };
-
-  auto TermPos = [&](const BasicBlock *BB) {
-    return sourcePos(BB->getTerminator()->getDebugLoc().get(), FallbackFile);
-  };
-
-  std::vector<Container> Conts;
-  for (Loop *L : LI.getLoopsInPreorder()) {
-    Container C;
-    C.IsLoop = true;
-    C.HeadIdx = Idx.lookup(L->getHeader());
-    C.FirstIdx = C.HeadIdx;
-    for (BasicBlock *BB : L->blocks()) {
-      auto It = Idx.find(BB);
-      if (It == Idx.end())
-        continue;
-      C.Blocks.push_back(It->second);
-      C.FirstIdx = std::min(C.FirstIdx, It->second);
-    }
-    C.Node = std::make_unique<PsgNode>();
-    C.Node->Kind = PSG_LOOP;
-    C.Node->Absorbs = true;
-    SourcePos P = TermPos(L->getHeader());
-    C.Node->File = P.File;
-    C.Node->HeadLine = P.Line;
-    Conts.push_back(std::move(C));
+    return V;
   }
 
-  // Exit-bound blocks: from them every path reaches the function's exit with
-  // no work on the way (the shared `return` block at -O0, clang's cleanup
-  // blocks at -O2).
-  std::vector<bool> ExitBound(NB, false);
-  {
+  /// Towards the returns; for code that never returns, towards any exit.
+  const ReturnPostDominators &PDTFor(unsigned B) const { return PDTRet.knows(B) ? PDTRet : PDTAny; }
+
+  SourcePos TermPos(const BasicBlock *BB) const {
+    return sourcePos(BB->getTerminator()->getDebugLoc().get(), FnFile);
+  }
+
+  /// One container per natural loop, headed by its header's terminator.
+  void addLoops() {
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      Container C;
+      C.IsLoop = true;
+      C.HeadIdx = Idx.lookup(L->getHeader());
+      C.FirstIdx = C.HeadIdx;
+      for (BasicBlock *BB : L->blocks()) {
+        auto It = Idx.find(BB);
+        if (It == Idx.end())
+          continue;
+        C.Blocks.push_back(It->second);
+        C.FirstIdx = std::min(C.FirstIdx, It->second);
+      }
+      C.Node = std::make_unique<PsgNode>();
+      C.Node->Kind = PSG_LOOP;
+      C.Node->Absorbs = true;
+      SourcePos P = TermPos(L->getHeader());
+      C.Node->File = P.File;
+      C.Node->HeadLine = P.Line;
+      Conts.push_back(std::move(C));
+    }
+  }
+
+  /// Exit-bound blocks: from them every path reaches the function's exit with
+  /// no work on the way (the shared `return` block at -O0, clang's cleanup
+  /// blocks at -O2).
+  void findExitBound() {
+    ExitBound.assign(NB, false);
     auto Trivial = [](const BasicBlock &BB) {
       for (const Instruction &I : BB) {
         if (I.isTerminator() || isa<LoadInst>(I) || isa<StoreInst>(I) || isa<CastInst>(I) ||
@@ -323,22 +206,46 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
     }
   }
 
-  for (unsigned B = 0; B < NB; ++B) {
+  /// The region of the decision ending block B, when B ends in one (see the
+  /// file's head).
+  void addConditionalRegion(unsigned B) {
     BasicBlock *BB = Blocks[B];
     Instruction *T = BB->getTerminator();
     if (!(isa<BranchInst>(T) && cast<BranchInst>(T)->isConditional()) && !isa<SwitchInst>(T))
-      continue;
+      return;
     // A decision without a source location in a function that has them is
     // the compiler's (the cleanup switch clang adds at -O1 and above).
     if (!T->getDebugLoc() && F.getSubprogram())
-      continue;
+      return;
     Loop *L = LI.getLoopFor(BB);
     SmallPtrSet<BasicBlock *, 4> Arms;
     for (BasicBlock *S : successors(BB))
       if (!L || (L->contains(S) && S != L->getHeader()))
         Arms.insert(S);
     if (Arms.size() < 2)
-      continue;
+      return;
+    SmallVector<BasicBlock *, 4> Continuing, LeavingArms;
+    splitArms(BB, L, Arms, Continuing, LeavingArms);
+    const ReturnPostDominators &PDT = PDTFor(B);
+    BasicBlock *Join = joinOf(BB, PDT, Continuing, LeavingArms);
+    Container C = regionOf(B, BB, L, PDT, Join);
+    std::sort(C.Blocks.begin(), C.Blocks.end());
+    if (C.Blocks.empty())
+      return;
+    C.Node = std::make_unique<PsgNode>();
+    C.Node->Kind = PSG_BRANCH;
+    C.Node->Absorbs = true;
+    SourcePos P = TermPos(BB);
+    C.Node->File = P.File;
+    C.Node->HeadLine = P.Line;
+    Conts.push_back(std::move(C));
+  }
+
+  /// The arms of the decision ending BB (inside loop L, when any) that only
+  /// leave the function, and those that continue.
+  void splitArms(BasicBlock *BB, Loop *L, const SmallPtrSetImpl<BasicBlock *> &Arms,
+                 SmallVectorImpl<BasicBlock *> &Continuing,
+                 SmallVectorImpl<BasicBlock *> &LeavingArms) {
     // `if (c) { ...; return; }` and `if (c) { ...; exit(1); }`: an arm that
     // only leaves the function does not hold the code after the `if`,
     // although that code no longer post-dominates the decision.  An arm
@@ -347,7 +254,6 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
     // every arm "leaves" (the code after is itself an arm that ends in the
     // function's return), lexical scopes tell which arm it is.  (An `else`
     // after a returning arm may go with the code after: a sibling, covered.)
-    SmallVector<BasicBlock *, 4> Continuing, LeavingArms;
     for (BasicBlock *S : Arms) {
       // (A walk that goes on long is the rest of a big function: such an
       // arm continues; the region comes out the same, see below.)
@@ -369,7 +275,13 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
       }
       (Leaves ? LeavingArms : Continuing).push_back(S);
     }
-    const ReturnPostDominators &PDT = PDTFor(B);
+  }
+
+  /// Where the code after the decision ending BB starts when an arm leaves
+  /// the function early; null when no arm does (the join is then BB's
+  /// immediate post-dominator).
+  BasicBlock *joinOf(BasicBlock *BB, const ReturnPostDominators &PDT,
+                     ArrayRef<BasicBlock *> Continuing, ArrayRef<BasicBlock *> LeavingArms) {
     BasicBlock *Join = nullptr;
     if (!LeavingArms.empty() && !Continuing.empty()) {
       unsigned J = Idx.lookup(Continuing[0]);
@@ -391,8 +303,7 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
         for (const Instruction &I : *S)
           if (I.getDebugLoc()) {
             for (const DIScope *P = I.getDebugLoc()->getScope(); P;
-                 P = isa<DILexicalBlockBase>(P) ? cast<DILexicalBlockBase>(P)->getScope()
-                                                : nullptr)
+                 P = isa<DILexicalBlockBase>(P) ? cast<DILexicalBlockBase>(P)->getScope() : nullptr)
               if (P == Cond)
                 return true;
             return false;
@@ -408,6 +319,13 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
           Join = Outside[0];
       }
     }
+    return Join;
+  }
+
+  /// The blocks of B's region: B's dominator subtree within its loop, less
+  /// what post-dominates B and what follows the decision.
+  Container regionOf(unsigned B, BasicBlock *BB, Loop *L, const ReturnPostDominators &PDT,
+                     BasicBlock *Join) {
     unsigned AfterIdx = PDT.ipdom(B);
     BasicBlock *After = AfterIdx == UINT32_MAX ? nullptr : Blocks[AfterIdx];
     Container C;
@@ -428,68 +346,66 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
         continue;
       C.Blocks.push_back(Idx.lookup(X));
     }
-    std::sort(C.Blocks.begin(), C.Blocks.end());
-    if (C.Blocks.empty())
-      continue;
-    C.Node = std::make_unique<PsgNode>();
-    C.Node->Kind = PSG_BRANCH;
-    C.Node->Absorbs = true;
-    SourcePos P = TermPos(BB);
-    C.Node->File = P.File;
-    C.Node->HeadLine = P.Line;
-    Conts.push_back(std::move(C));
+    return C;
   }
 
-  // Smallest first; a loop is inside a region of the same size.
-  std::vector<unsigned> Order(Conts.size());
-  for (unsigned I = 0; I < Order.size(); ++I)
-    Order[I] = I;
-  std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-    const Container &X = Conts[A], &Y = Conts[B];
-    if (X.Blocks.size() != Y.Blocks.size())
-      return X.Blocks.size() < Y.Blocks.size();
-    if (X.IsLoop != Y.IsLoop)
-      return X.IsLoop;
-    return X.HeadIdx < Y.HeadIdx;
-  });
-  std::vector<SmallVector<unsigned, 4>> In(NB); // containers holding a block, smallest first
-  for (unsigned R = 0; R < Order.size(); ++R) {
-    Conts[Order[R]].Rank = R;
-    for (unsigned B : Conts[Order[R]].Blocks)
-      In[B].push_back(Order[R]);
+  /// Smallest first; a loop is inside a region of the same size.  Each
+  /// container goes in the item list of its parent.
+  void nestContainers() {
+    std::vector<unsigned> Order(Conts.size());
+    for (unsigned I = 0; I < Order.size(); ++I)
+      Order[I] = I;
+    std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+      const Container &X = Conts[A], &Y = Conts[B];
+      if (X.Blocks.size() != Y.Blocks.size())
+        return X.Blocks.size() < Y.Blocks.size();
+      if (X.IsLoop != Y.IsLoop)
+        return X.IsLoop;
+      return X.HeadIdx < Y.HeadIdx;
+    });
+    In.assign(NB, {});
+    for (unsigned R = 0; R < Order.size(); ++R) {
+      Conts[Order[R]].Rank = R;
+      for (unsigned B : Conts[Order[R]].Blocks)
+        In[B].push_back(Order[R]);
+    }
+
+    Items.resize(Conts.size() + 1);
+    for (unsigned C = 0; C < Conts.size(); ++C) {
+      Item It;
+      It.Pos = Conts[C].IsLoop ? pos(Conts[C].FirstIdx, 0) : pos(Conts[C].HeadIdx, UINT32_MAX);
+      It.Cont = C;
+      Slot(ParentOf(C)).push_back(std::move(It));
+    }
   }
-  const int Root = -1;
-  auto Owner = [&](unsigned B) { return In[B].empty() ? Root : (int)In[B][0]; };
-  // The parent of a container: the smallest larger container holding its head.
-  auto ParentOf = [&](unsigned C) -> int {
+
+  /// The container owning block B: the smallest holding it.
+  int Owner(unsigned B) const { return In[B].empty() ? Root : (int)In[B][0]; }
+  /// The parent of a container: the smallest larger container holding its head.
+  int ParentOf(unsigned C) const {
     for (unsigned D : In[Conts[C].HeadIdx])
       if (Conts[D].Rank > Conts[C].Rank)
         return D;
     return Root;
-  };
+  }
+  /// The items of container C (Root: the function).
+  std::vector<Item> &Slot(int C) { return C == Root ? Items.back() : Items[C]; }
+  PsgNode *NodeOf(int C) { return C == Root ? Fn.get() : ContNode[C]; }
+  PsgNode *NodeOfBlock(unsigned B) { return NodeOf(Owner(B)); }
 
-  std::vector<std::vector<Item>> Items(Conts.size() + 1); // last slot: the function
-  auto Slot = [&](int C) -> std::vector<Item> & { return C == Root ? Items.back() : Items[C]; };
-  for (unsigned C = 0; C < Conts.size(); ++C) {
-    Item It;
-    It.Pos = Conts[C].IsLoop ? pos(Conts[C].FirstIdx, 0) : pos(Conts[C].HeadIdx, UINT32_MAX);
-    It.Cont = C;
-    Slot(ParentOf(C)).push_back(std::move(It));
+  void makeFunctionNode() {
+    Fn = std::make_unique<PsgNode>();
+    Fn->Kind = PSG_FUNCTION;
+    Fn->File = FnFile;
+    if (DISubprogram *SP = F.getSubprogram())
+      Fn->HeadLine = SP->getLine();
+    ContNode.resize(Conts.size());
+    for (unsigned C = 0; C < Conts.size(); ++C)
+      ContNode[C] = Conts[C].Node.get();
   }
 
-  auto Fn = std::make_unique<PsgNode>();
-  Fn->Kind = PSG_FUNCTION;
-  Fn->File = FnFile;
-  if (DISubprogram *SP = F.getSubprogram())
-    Fn->HeadLine = SP->getLine();
-
-  std::vector<PsgNode *> ContNode(Conts.size());
-  for (unsigned C = 0; C < Conts.size(); ++C)
-    ContNode[C] = Conts[C].Node.get();
-  auto NodeOf = [&](int C) { return C == Root ? Fn.get() : ContNode[C]; };
-  auto NodeOfBlock = [&](unsigned B) { return NodeOf(Owner(B)); };
-
-  for (unsigned B = 0; B < NB; ++B) {
+  /// Block B's call leaves and runs of straight-line code, in its owner's items.
+  void placeBlock(unsigned B) {
     std::vector<Item> &S = Slot(Owner(B));
     PsgNode *Run = nullptr; // current run of straight-line code in this block
     unsigned I = 0;
@@ -500,7 +416,7 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
       if (auto *II = dyn_cast<IntrinsicInst>(&Inst))
         if (II->isAssumeLikeIntrinsic())
           continue;
-      SourcePos P = sourcePos(Inst.getDebugLoc().get(), FallbackFile);
+      SourcePos P = sourcePos(Inst.getDebugLoc().get(), FnFile);
       if (auto *CB = dyn_cast<CallBase>(&Inst)) {
         if (std::unique_ptr<PsgNode> Leaf = MakeLeaf(*CB)) {
           Leaf->File = P.File;
@@ -544,24 +460,48 @@ std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackF
     }
   }
 
-  for (int C = -1; C < (int)Conts.size(); ++C) {
-    std::vector<Item> &S = Slot(C);
-    // Positions are unique within a slot (instructions count from 1, loops
-    // take 0, decisions the end of their block).
-    std::sort(S.begin(), S.end(),
-              [](const Item &A, const Item &B) { return A.Pos < B.Pos; });
-    PsgNode *P = NodeOf(C);
-    for (Item &It : S) {
-      std::unique_ptr<PsgNode> N = It.Cont >= 0 ? std::move(Conts[It.Cont].Node) : std::move(It.Node);
-      if (N->Kind == PSG_COMPUTE) {
-        std::sort(N->Lines.begin(), N->Lines.end());
-        N->Lines.erase(std::unique(N->Lines.begin(), N->Lines.end()), N->Lines.end());
+  /// Children in program order: each slot's items sorted by position.
+  void assemble() {
+    for (int C = -1; C < (int)Conts.size(); ++C) {
+      std::vector<Item> &S = Slot(C);
+      // Positions are unique within a slot (instructions count from 1, loops
+      // take 0, decisions the end of their block).
+      std::sort(S.begin(), S.end(), [](const Item &A, const Item &B) { return A.Pos < B.Pos; });
+      PsgNode *P = NodeOf(C);
+      for (Item &It : S) {
+        std::unique_ptr<PsgNode> N =
+            It.Cont >= 0 ? std::move(Conts[It.Cont].Node) : std::move(It.Node);
+        if (N->Kind == PSG_COMPUTE) {
+          std::sort(N->Lines.begin(), N->Lines.end());
+          N->Lines.erase(std::unique(N->Lines.begin(), N->Lines.end()), N->Lines.end());
+        }
+        P->Children.push_back(std::move(N));
       }
-      P->Children.push_back(std::move(N));
     }
   }
-  computeRanges(*Fn);
-  return Fn;
+
+  Function &F;
+  const std::string FnFile;
+  CallLeafFn MakeLeaf;
+  DominatorTree DT;
+  LoopInfo LI;
+  DenseMap<const BasicBlock *, unsigned> Idx;
+  std::vector<BasicBlock *> Blocks;
+  const unsigned NB;
+  ReturnPostDominators PDTRet, PDTAny;
+  std::vector<Container> Conts;
+  std::vector<bool> ExitBound;
+  std::vector<SmallVector<unsigned, 4>> In; // containers holding a block, smallest first
+  std::vector<std::vector<Item>> Items;     // per container; last slot: the function
+  std::unique_ptr<PsgNode> Fn;
+  std::vector<PsgNode *> ContNode;
+};
+
+} // namespace
+
+std::unique_ptr<PsgNode> buildFunctionStructure(Function &F, StringRef FallbackFile,
+                                                CallLeafFn MakeLeaf) {
+  return StructureBuilder(F, FallbackFile, MakeLeaf).build();
 }
 
 } // namespace scalana

@@ -29,6 +29,11 @@ struct SourcePos {
 };
 SourcePos sourcePos(const llvm::DILocation *DL, llvm::StringRef FallbackFile);
 
+/// A debug-information file name Name joined to its directory Dir (unless
+/// absolute) and folded lexically ("." and ".." removed), as the analyzer's
+/// symbolizer folds DWARF names, so that both name a file alike.
+std::string sourcePath(llvm::StringRef Dir, llvm::StringRef Name);
+
 /// Makes the leaf vertex of a call site, or returns null when the call is
 /// plain computation (inline asm, debug intrinsics, ...).  Sets Kind, Op,
 /// Callee, Display, Flags, Kept and Absorbs; position fields are filled by

@@ -251,16 +251,7 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
   }
   bool HasDebug = CU && CU->getEmissionKind() != DICompileUnit::NoDebug;
   if (CU) {
-    SmallString<256> Full;
-    StringRef Name = CU->getFilename(), Dir = CU->getDirectory();
-    if (!sys::path::is_absolute(Name) && !Dir.empty()) {
-      Full = Dir;
-      sys::path::append(Full, Name);
-    } else {
-      Full = Name;
-    }
-    sys::path::remove_dots(Full, /*remove_dot_dot=*/true);
-    G.UnitName = std::string(Full);
+    G.UnitName = sourcePath(CU->getDirectory(), CU->getFilename());
     // nvcc compiles a temporary (/tmp/tmpxft_..._app.cudafe1.cpp) whose
     // #line directives name the real source: name the unit after the file
     // most of its functions come from.

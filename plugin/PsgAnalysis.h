@@ -23,8 +23,8 @@ class Module;
 
 namespace scalana {
 
-/// Default kept-loop-depth limit (docs/plugin.md; 10: deeper nests
-/// are rare in MPI codes and add vertices without adding insight).
+/// Default kept-loop-depth limit, 10: deeper nests are rare in MPI codes and
+/// add vertices without adding insight (docs/plugin.md).
 constexpr unsigned DefaultLoopDepthLimit = 10;
 
 /// The limit in force: `-mllvm -scalana-psg-loop-depth=N` when given,

@@ -1,67 +1,103 @@
 #!/usr/bin/python3
-"""gen_wrappers.py — generates the runtime's C MPI wrappers and the list of
-rules from include/scalana/mpi_calls.def (the one table of MPI calls).
+"""gen_wrappers.py — generates the runtime's C and Fortran MPI wrappers, the
+list of rules, the role bits and struct rt_args from
+include/scalana/mpi_calls.def (the one table of MPI calls and of their
+argument roles).
 
 Every wrapper has the same shape: pass through when the runtime is off or
 re-entered -> fill the call's arguments by role -> rt_call_enter (timestamp,
 calling context) -> PMPI_ -> rt_call_exit (charge by rule).  The generator
-knows nothing about individual calls; everything comes from the table.
+knows nothing about individual calls or roles; everything comes from the
+tables (a role's Fortran conversion is one of F_CONVERSIONS, named by the
+role table).
 
 usage: gen_wrappers.py mpi_calls.def OUT_DIR
-writes OUT_DIR/rt_wrappers.c, OUT_DIR/rt_fortran_wrappers.c and OUT_DIR/rt_rules.h"""
+writes OUT_DIR/rt_wrappers.c, OUT_DIR/rt_fortran_wrappers.c,
+OUT_DIR/rt_wrapped_names.c, OUT_DIR/rt_rules.h and OUT_DIR/rt_args.h"""
 import os
 import re
 import sys
 
 LINE = re.compile(r'^SCALANA_MPI_CALL\(\s*(\d+)\s*,\s*(\w+)\s*,\s*(\w+)\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\s*\)\s*$')
 
-# Roles the runtime reads and the struct rt_args field each one fills.
-# (Roles for documentation only — displacements — are accepted and ignored.)
-SCALAR_ROLES = {"sbuf", "rbuf", "scount", "rcount", "stype", "rtype", "scounts", "rcounts",
-                "stypes", "rtypes", "peer", "tag", "speer", "stag", "rpeer", "rtag", "root",
-                "target", "comm", "newcomm", "group", "newgroup", "request", "requests", "nreq",
-                "status", "statuses", "index", "indices", "outcount", "flag", "win", "file",
-                "message"}
-IGNORED_ROLES = {"sdispls", "rdispls"}
-POINTER_VARIANT = {"win": "winp", "file": "filep"}  # role given as MPI_Win * / MPI_File *
+ROLES = {}  # the role table (parse_roles), filled by main()
 
 
-def parse(path):
-    calls = []
+def measured(role):
+    """The runtime reads this role: a struct rt_args field and an RT_ROLE_ bit."""
+    return ROLES[role]["type"] != ""
+
+
+def role_mask(roles):
+    return " | ".join(f"RT_ROLE_{r.upper()}" for r in roles if measured(r)) or "0"
+
+
+ROLE_LINE = re.compile(r'^SCALANA_MPI_ROLE\(\s*(\w+)\s*,' + r'\s*"([^"]*)"\s*,' * 4 + r'\s*"([^"]*)"\s*\)\s*$')
+
+
+def table_lines(path, prefix, regex):
+    """(line number, match) of every line of the table file starting with
+    prefix; a line that does not match regex stops the build."""
     with open(path) as f:
         for no, line in enumerate(f, 1):
             line = line.strip()
-            if not line.startswith("SCALANA_MPI_CALL("):
+            if not line.startswith(prefix):
                 continue
-            m = LINE.match(line)
+            m = regex.match(line)
             if not m:
                 sys.exit(f"{path}:{no}: cannot parse: {line}")
-            code, name, cls, flags, params, roles = m.groups()
-            flags = flags.split()
-            rule = "none"
-            for fl in flags:
-                if fl.startswith("rule="):
-                    rule = fl[5:]
-            plist = []
-            if params.strip() and params.strip() != "void":
-                for p in split_params(params):
-                    if p.strip() == "...":
-                        plist.append(("...", "...", "..."))
-                        continue
-                    pm = re.match(r'^(.*?)(\w+)\s*((?:\[[^\]]*\])*)$', p.strip())
-                    if not pm:
-                        sys.exit(f"{path}:{no}: cannot parse parameter '{p}'")
-                    plist.append((p.strip(), pm.group(2), pm.group(1).strip() + pm.group(3)))
-            rmap = {}
-            for r in roles.split():
-                k, _, v = r.partition("=")
-                if k not in SCALAR_ROLES and k not in IGNORED_ROLES:
-                    sys.exit(f"{path}:{no}: unknown role '{k}'")
-                if v not in [p[1] for p in plist]:
-                    sys.exit(f"{path}:{no}: role {k} names no parameter '{v}'")
-                rmap[k] = v
-            calls.append(dict(code=int(code), name=name, cls=cls, flags=flags, rule=rule,
-                              params=plist, roles=rmap, raw=params))
+            yield no, m
+
+
+def parse_roles(path):
+    """The role table of mpi_calls.def: role -> dict(type, ptr_field, ptr_type,
+    fortran, meaning), in table order.  A role with an empty type documents an
+    argument the runtime does not read (no struct field, no RT_ROLE_ bit)."""
+    roles = {}
+    for no, m in table_lines(path, "SCALANA_MPI_ROLE(", ROLE_LINE):
+        name, ctype, ptr, cconv, fortran, meaning = m.groups()
+        pf, _, pt = ptr.partition(":")
+        conv = fortran.split()
+        if not conv or conv[0] not in F_CONVERSIONS:
+            sys.exit(f"{path}:{no}: role {name}: unknown Fortran conversion '{fortran}'")
+        if cconv not in C_CONVERSIONS:
+            sys.exit(f"{path}:{no}: role {name}: unknown C conversion '{cconv}'")
+        roles[name] = dict(type=ctype, ptr_field=pf, ptr_type=pt.strip(), c=cconv, fortran=conv,
+                           meaning=meaning)
+    if not roles:
+        sys.exit(f"{path}: no SCALANA_MPI_ROLE lines")
+    return roles
+
+
+def parse(path, table):
+    calls = []
+    for no, m in table_lines(path, "SCALANA_MPI_CALL(", LINE):
+        code, name, cls, flags, params, roles = m.groups()
+        flags = flags.split()
+        rule = "none"
+        for fl in flags:
+            if fl.startswith("rule="):
+                rule = fl[5:]
+        plist = []
+        if params.strip() and params.strip() != "void":
+            for p in split_params(params):
+                if p.strip() == "...":
+                    plist.append(("...", "...", "..."))
+                    continue
+                pm = re.match(r'^(.*?)(\w+)\s*((?:\[[^\]]*\])*)$', p.strip())
+                if not pm:
+                    sys.exit(f"{path}:{no}: cannot parse parameter '{p}'")
+                plist.append((p.strip(), pm.group(2), pm.group(1).strip() + pm.group(3)))
+        rmap = {}
+        for r in roles.split():
+            k, _, v = r.partition("=")
+            if k not in table:
+                sys.exit(f"{path}:{no}: unknown role '{k}' (not in the role table)")
+            if v not in [p[1] for p in plist]:
+                sys.exit(f"{path}:{no}: role {k} names no parameter '{v}'")
+            rmap[k] = v
+        calls.append(dict(code=int(code), name=name, cls=cls, flags=flags, rule=rule,
+                          params=plist, roles=rmap, raw=params))
     return calls
 
 
@@ -80,12 +116,29 @@ def split_params(s):
     return out
 
 
+# How the C wrapper fills a role's field: the role table's "c" column names
+# one of these; each returns the lines now and the lines after every other
+# role.  x: role, p (parameter), field, n (the call's nreq parameter), ptr
+# (the parameter is a pointer).
+C_CONVERSIONS = {
+    "": lambda x: ([f"c_.a.{x['field']} = {x['p']};"], []),
+    "status": lambda x: (["MPI_Status st_;", f"if ({x['p']} == MPI_STATUS_IGNORE)", f"    {x['p']} = &st_;",
+                          f"c_.a.{x['field']} = {x['p']};"], []),
+    "statuses": lambda x: ([f"if ({x['p']} == MPI_STATUSES_IGNORE)",
+                            f"    {x['p']} = rt_scratch_statuses(&c_, {x['n']});",
+                            f"c_.a.{x['field']} = {x['p']};"], []),
+    "late": lambda x: ([], [f"c_.a.{x['field']} = {x['p']};"]),
+    # MPI_Request_get_status takes the request by value
+    "byvalue": lambda x: ([f"c_.a.{x['field']} = {x['p']};" if x["ptr"] else f"c_.a.{x['field']} = &{x['p']};"], []),
+}
+
+
 def wrapper(c):
     name, params = c["name"], c["params"]
     args = ", ".join(p[1] for p in params)
     ptype = {p[1]: p[2] for p in params}
     roles = c["roles"]
-    rolemask = " | ".join(f"RT_ROLE_{r.upper()}" for r in roles if r in SCALAR_ROLES) or "0"
+    rolemask = role_mask(roles)
     flags = []
     if "nonblocking" in c["flags"]:
         flags.append("RT_CALL_NONBLOCKING")
@@ -100,29 +153,18 @@ def wrapper(c):
     o.append(f"        return PMPI_{name}({args});")
     o.append(f"    struct rt_call c_ = {{.op = {c['code']}, .rule = RT_RULE_{c['rule'].upper()}, "
              f".flags = {flags}, .roles = {rolemask}}};")
+    late = []
     for role, param in roles.items():
-        if role in IGNORED_ROLES:
+        if not measured(role):
             continue
         field = role
-        if role in POINTER_VARIANT and "*" in ptype[param]:
-            field = POINTER_VARIANT[role]
-        if role == "status":
-            o.append(f"    MPI_Status st_;")
-            o.append(f"    if ({param} == MPI_STATUS_IGNORE)")
-            o.append(f"        {param} = &st_;")
-        if role == "statuses":
-            n = roles["nreq"]
-            o.append(f"    if ({param} == MPI_STATUSES_IGNORE)")
-            o.append(f"        {param} = rt_scratch_statuses(&c_, {n});")
-        if role == "requests":
-            continue  # after nreq below
-        if role == "request" and "*" not in ptype[param]:
-            # MPI_Request_get_status takes the request by value
-            o.append(f"    c_.a.request = &{param};")
-            continue
-        o.append(f"    c_.a.{field} = {param};")
-    if "requests" in roles:
-        o.append(f"    c_.a.requests = {roles['requests']};")
+        if ROLES[role]["ptr_field"] and "*" in ptype[param]:
+            field = ROLES[role]["ptr_field"]
+        x = dict(role=role, p=param, field=field, n=roles.get("nreq"), ptr="*" in ptype[param])
+        now, after = C_CONVERSIONS[ROLES[role]["c"]](x)
+        o += ["    " + line for line in now]
+        late += ["    " + line for line in after]
+    o += late
     o.append("    rt_call_enter(&c_);")
     if c["rule"] == "waitall":
         o.append("    if (rt_opt.waitall_split && c_.a.statuses != MPI_STATUSES_IGNORE)")
@@ -140,7 +182,8 @@ def wrapper(c):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    calls = parse(sys.argv[1])
+    ROLES.update(parse_roles(sys.argv[1]))
+    calls = parse(sys.argv[1], ROLES)
     codes = [c["code"] for c in calls]
     if len(set(codes)) != len(codes):
         sys.exit("mpi_calls.def: a code is used twice")
@@ -154,10 +197,11 @@ def main():
         for i, r in enumerate(rules):
             f.write(f"    RT_RULE_{r.upper()} = {i},\n")
         f.write("};\n")
-        roles = sorted(SCALAR_ROLES)
+        roles = sorted(r for r in ROLES if measured(r))
         for i, r in enumerate(roles):
             f.write(f"#define RT_ROLE_{r.upper()} (1ull << {i})\n")
         f.write("#endif\n")
+    write_args(sys.argv[2])
     with open(os.path.join(sys.argv[2], "rt_wrappers.c"), "w") as f:
         f.write("/* rt_wrappers.c — generated by runtime/gen_wrappers.py from\n"
                 " * include/scalana/mpi_calls.def; do not edit.  One wrapper per measured call. */\n")
@@ -168,12 +212,18 @@ def main():
                 continue
             f.write(wrapper(c) + "\n\n")
             n += 1
-        # Every entry point the runtime defines (C and the first Fortran
-        # mangling), for rt_shadow.c: which of them resolve elsewhere.
-        names = [f"MPI_{c['name']}" for c in calls if "nowrap" not in c["flags"]]
-        names += [f"mpi_{c['name'].lower()}_" for c in calls
-                  if not any(x in c["flags"] for x in ("nowrap", "manual", "nofortran"))]
-        names += ["mpi_init_", "mpi_init_thread_", "mpi_finalize_"]
+    # Every entry point the runtime defines (C and the first Fortran
+    # mangling), for rt_shadow.c: which of them resolve elsewhere.  A file
+    # of its own: data only, so rt_shadow.c depends on no wrapper code.
+    names = [f"MPI_{c['name']}" for c in calls if "nowrap" not in c["flags"]]
+    names += [f"mpi_{c['name'].lower()}_" for c in calls
+              if not any(x in c["flags"] for x in ("nowrap", "manual", "nofortran"))]
+    names += ["mpi_init_", "mpi_init_thread_", "mpi_finalize_"]
+    with open(os.path.join(sys.argv[2], "rt_wrapped_names.c"), "w") as f:
+        f.write("/* rt_wrapped_names.c — generated by runtime/gen_wrappers.py from\n"
+                " * include/scalana/mpi_calls.def; do not edit.  The MPI entry points the\n"
+                " * runtime defines (C, and Fortran in its first mangling). */\n")
+        f.write('#include "rt_mpi.h"\n\n')
         f.write("const char *const rt_wrapped_names[] = {\n")
         for nm in names:
             f.write(f'    "{nm}",\n')
@@ -184,9 +234,31 @@ def main():
 
 
 
+def write_args(outdir):
+    """struct rt_args: one field per measured role (and its pointer field),
+    in role-table order."""
+    with open(os.path.join(outdir, "rt_args.h"), "w") as f:
+        f.write("/* rt_args.h — generated by runtime/gen_wrappers.py from the role table of\n"
+                " * include/scalana/mpi_calls.def; do not edit. */\n")
+        f.write("#ifndef SCALANA_RT_ARGS_H\n#define SCALANA_RT_ARGS_H\n#include <mpi.h>\n\n")
+        f.write("/* Arguments of one MPI call by role; RT_ROLE_<ROLE> (rt_rules.h) says which\n"
+                " * fields the wrapper filled. */\nstruct rt_args {\n")
+        for r, d in ROLES.items():
+            if not measured(r):
+                continue
+            t = d["type"]
+            sep = "" if t.endswith("*") else " "
+            f.write(f"    {t}{sep}{r}; /* {d['meaning']} */\n")
+            if d["ptr_field"]:
+                pt = d["ptr_type"]
+                sep = "" if pt.endswith("*") else " "
+                f.write(f"    {pt}{sep}{d['ptr_field']}; /* {d['meaning']}, passed by pointer */\n")
+        f.write("};\n#endif\n")
+
+
 # ---- Fortran ------------------------------------------------------------------
 # Every C parameter becomes a pointer in the Fortran bindings (mpif.h, use mpi,
-# mpi_f08); handles are MPI_Fint.  Roles say how to convert for measuring.
+# mpi_f08); handles are MPI_Fint.  The role table says how to convert each.
 F_MANGLINGS = [("{l}_", "p{l}_"), ("{l}__", "p{l}__"), ("{l}", "p{l}"), ("{u}", "P{u}"),
                ("{l}" + "@F08@", "p{l}" + "@F08@"), ("{l}" + "@F08B@", "p{l}" + "@F08B@")]
 
@@ -202,6 +274,55 @@ def f_param_type(ctype):
     return "MPI_Fint *"
 
 
+def f_f2c(x, args, role):
+    """A handle converted with PMPI_<H>_f2c: into the field itself, or, when
+    the field is a pointer (or the call passes the handle by pointer), into a
+    local variable the field points to, converted back after the call."""
+    h, var = args[0], (args[1] if len(args) > 1 else None)
+    if var and (role["type"].endswith("*") or x["field"] != x["role"]):
+        ctype = "MPI_" + ("Datatype" if h == "Type" else h)
+        return ([f"{ctype} {var} = PMPI_{h}_f2c(*{x['p']});", f"c_.a.{x['field']} = &{var};"],
+                [f"{var} = PMPI_{h}_f2c(*{x['p']});"])
+    return [f"c_.a.{x['role']} = PMPI_{h}_f2c(*{x['p']});"], []
+
+
+# Every C parameter becomes a pointer in the Fortran bindings; the role
+# table's "fortran" column names one of these conversions.  Each returns the
+# lines before the call and after it; x: role, p (parameter), n (the call's
+# nreq parameter), out (its outcount parameter), field.
+F_CONVERSIONS = {
+    "buffer": lambda x, a, r: ([f"c_.a.{x['role']} = rt_f_in_place(v, {x['p']}) ? MPI_IN_PLACE : {x['p']};"], []),
+    "int": lambda x, a, r: ([f"c_.a.{x['role']} = (int)*{x['p']};"], []),
+    "int_array": lambda x, a, r: ([f"c_.a.{x['role']} = (const int *){x['p']};"], []),
+    "int_out": lambda x, a, r: ([f"c_.a.{x['role']} = (int *){x['p']};"], []),
+    "none": lambda x, a, r: ([], []),
+    "types": lambda x, a, r: ([], []),  # rt_f_types once the communicator is known (below)
+    "f2c": f_f2c,
+    "newcomm": lambda x, a, r: ([f"MPI_Comm nc_ = PMPI_Comm_f2c(*{x['p']});", "c_.a.newcomm = &nc_;",
+                                 f"c_.f_newcomm = {x['p']};"],
+                                [f"nc_ = PMPI_Comm_f2c(*{x['p']});"]),
+    "requests": lambda x, a, r: ([f"MPI_Request *rqs_ = rt_f_requests(*{x['n']}, {x['p']});",
+                                  "c_.a.requests = rqs_;", "c_.a.nreq = rqs_ ? c_.a.nreq : 0;"], []),
+    "status": lambda x, a, r: (["MPI_Fint fst_[RT_F_STATUS_MAX];", "MPI_Status cst_;",
+                                f"if (rt_f_status_ignored({x['p']}))", f"    {x['p']} = fst_;",
+                                "c_.a.status = &cst_;"],
+                               [f"PMPI_Status_f2c({x['p']}, &cst_);"]),
+    "statuses": lambda x, a, r: ([f"if (rt_f_statuses_ignored({x['p']}))",
+                                  f"    {x['p']} = rt_f_status_scratch(*{x['n']});",
+                                  f"MPI_Status *csts_ = {x['p']} ? rt_scratch_statuses(&c_, *{x['n']}) : MPI_STATUSES_IGNORE;",
+                                  "c_.a.statuses = csts_;"],
+                                 [f"if ({x['p']} && csts_ != MPI_STATUSES_IGNORE)",
+                                  f"    for (int i_ = 0; i_ < *{x['n']}; i_++)",
+                                  f"        PMPI_Status_f2c({x['p']} + (size_t)i_ * RT_F_STATUS_SIZE, &csts_[i_]);"]),
+    "index": lambda x, a, r: (["int ix_ = MPI_UNDEFINED;", "c_.a.index = &ix_;"],
+                              [f"ix_ = rt_f_index(v, c_.rule, *{x['p']});"]),
+    "indices": lambda x, a, r: ([f"int *ixs_ = rt_f_indices(*{x['n']});", "c_.a.indices = ixs_;"],
+                                [f"if (ixs_ && *{x['out']} != MPI_UNDEFINED)",
+                                 f"    for (int i_ = 0; i_ < *{x['out']}; i_++)",
+                                 f"        ixs_[i_] = rt_f_index(v, c_.rule, {x['p']}[i_]);"]),
+}
+
+
 def f_wrapper(c):
     name, params, roles = c["name"], c["params"], c["roles"]
     byname = {p[1]: p for p in params}
@@ -212,7 +333,7 @@ def f_wrapper(c):
     fwd = dict((n, n) for _, n in fparams)
     tdef = ", ".join(t for t, _ in fparams)
     tdef = (tdef + ", " if tdef else "") + "MPI_Fint *"
-    rolemask = " | ".join(f"RT_ROLE_{r.upper()}" for r in roles if r in SCALAR_ROLES) or "0"
+    rolemask = role_mask(roles)
     flags = ["RT_CALL_FORTRAN"]
     if "nonblocking" in c["flags"]:
         flags.append("RT_CALL_NONBLOCKING")
@@ -220,89 +341,14 @@ def f_wrapper(c):
         flags.append("RT_CALL_PERSISTENT")
     pre, post = [], []
     for role, p in roles.items():
-        if role in IGNORED_ROLES:
-            continue
+        conv = ROLES[role]["fortran"]
         ctype = byname[p][2]
-        ptr = "*" in ctype.replace("[]", "*") if role in ("win", "file") else False
-        if role in ("sbuf", "rbuf"):
-            pre.append(f"c_.a.{role} = rt_f_in_place(v, {p}) ? MPI_IN_PLACE : {p};")
-        elif role in ("scount", "rcount", "peer", "tag", "speer", "stag", "rpeer", "rtag", "root",
-                      "target", "nreq"):
-            pre.append(f"c_.a.{role} = (int)*{p};")
-        elif role in ("stype", "rtype"):
-            pre.append(f"c_.a.{role} = PMPI_Type_f2c(*{p});")
-        elif role in ("scounts", "rcounts"):
-            pre.append(f"c_.a.{role} = (const int *){p};")
-        elif role in ("group", "newgroup"):
-            pass  # groups are not measured
-        elif role in ("stypes", "rtypes"):
-            pass  # converted after the communicator is known (below)
-        elif role == "comm":
-            pre.append(f"c_.a.comm = PMPI_Comm_f2c(*{p});")
-        elif role == "newcomm":
-            pre.append(f"MPI_Comm nc_ = PMPI_Comm_f2c(*{p});")
-            pre.append("c_.a.newcomm = &nc_;")
-            pre.append(f"c_.f_newcomm = {p};")
-            post.append(f"nc_ = PMPI_Comm_f2c(*{p});")
-        elif role == "request":
-            pre.append(f"MPI_Request rq_ = PMPI_Request_f2c(*{p});")
-            pre.append("c_.a.request = &rq_;")
-            post.append(f"rq_ = PMPI_Request_f2c(*{p});")
-        elif role == "requests":
-            n = roles["nreq"]
-            pre.append(f"MPI_Request *rqs_ = rt_f_requests(*{n}, {p});")
-            pre.append("c_.a.requests = rqs_;")
-            pre.append("c_.a.nreq = rqs_ ? c_.a.nreq : 0;")
-        elif role == "status":
-            pre.append("MPI_Fint fst_[RT_F_STATUS_MAX];")
-            pre.append("MPI_Status cst_;")
-            pre.append(f"if (rt_f_status_ignored({p}))")
-            pre.append(f"    {p} = fst_;")
-            fwd[p] = p
-            post.append(f"PMPI_Status_f2c({p}, &cst_);")
-            pre.append("c_.a.status = &cst_;")
-        elif role == "statuses":
-            n = roles["nreq"]
-            pre.append(f"if (rt_f_statuses_ignored({p}))")
-            pre.append(f"    {p} = rt_f_status_scratch(*{n});")
-            pre.append(f"MPI_Status *csts_ = {p} ? rt_scratch_statuses(&c_, *{n}) : MPI_STATUSES_IGNORE;")
-            pre.append("c_.a.statuses = csts_;")
-            post.append(f"if ({p} && csts_ != MPI_STATUSES_IGNORE)")
-            post.append(f"    for (int i_ = 0; i_ < *{n}; i_++)")
-            post.append(f"        PMPI_Status_f2c({p} + (size_t)i_ * RT_F_STATUS_SIZE, &csts_[i_]);")
-        elif role == "index":
-            pre.append("int ix_ = MPI_UNDEFINED;")
-            pre.append("c_.a.index = &ix_;")
-            post.append(f"ix_ = rt_f_index(v, c_.rule, *{p});")
-        elif role == "indices":
-            n = roles["nreq"]
-            pre.append(f"int *ixs_ = rt_f_indices(*{n});")
-            pre.append("c_.a.indices = ixs_;")
-            post.append(f"if (ixs_ && *{roles['outcount']} != MPI_UNDEFINED)")
-            post.append(f"    for (int i_ = 0; i_ < *{roles['outcount']}; i_++)")
-            post.append(f"        ixs_[i_] = rt_f_index(v, c_.rule, {p}[i_]);")
-        elif role in ("outcount", "flag"):
-            pre.append(f"c_.a.{role} = (int *){p};")
-        elif role == "win":
-            if ptr:
-                pre.append(f"MPI_Win w_ = PMPI_Win_f2c(*{p});")
-                pre.append("c_.a.winp = &w_;")
-                post.append(f"w_ = PMPI_Win_f2c(*{p});")
-            else:
-                pre.append(f"c_.a.win = PMPI_Win_f2c(*{p});")
-        elif role == "file":
-            if ptr:
-                pre.append(f"MPI_File fh_ = PMPI_File_f2c(*{p});")
-                pre.append("c_.a.filep = &fh_;")
-                post.append(f"fh_ = PMPI_File_f2c(*{p});")
-            else:
-                pre.append(f"c_.a.file = PMPI_File_f2c(*{p});")
-        elif role == "message":
-            pre.append(f"MPI_Message m_ = PMPI_Message_f2c(*{p});")
-            pre.append("c_.a.message = &m_;")
-            post.append(f"m_ = PMPI_Message_f2c(*{p});")
-        else:
-            sys.exit(f"gen_wrappers.py: no Fortran conversion for role {role}")
+        ptr = "*" in ctype.replace("[]", "*")
+        ctx = dict(role=role, p=p, n=roles.get("nreq"), out=roles.get("outcount"),
+                   field=ROLES[role]["ptr_field"] if ptr and ROLES[role]["ptr_field"] else role)
+        pr, po = F_CONVERSIONS[conv[0]](ctx, conv[1:], ROLES[role])
+        pre += pr
+        post += po
     if "stypes" in roles or "rtypes" in roles:
         st = roles.get("stypes")
         rt = roles.get("rtypes")

@@ -62,7 +62,7 @@ RT_HIDDEN void rt_fail(const char *part, const char *fmt, ...) __attribute__((fo
 RT_HIDDEN void rt_fail_record(const char *part, const char *message);
 /** While set, rt_fail records without printing: a step that every rank
  *  performs prints its failures once for the run afterwards (the lowest
- *  failing world rank, rt_init.c). */
+ *  failing world rank: rt_fail_once, rt_activate.c). */
 RT_HIDDEN extern volatile int rt_fail_quiet;
 /** A warning: the runtime works on, its numbers may be incomplete.  Printed
  *  once per distinct text ("scalana: warning: ..."; by world rank 0 only
@@ -224,13 +224,30 @@ RT_HIDDEN struct rt_thread *rt_thread_self_slow(void);
 /** At activation: states and timers for the application's threads started
  *  while the runtime was inert. */
 RT_HIDDEN void rt_thread_start_pending(void);
-/** Called on the exiting thread to free per-thread buffers of other parts. */
-RT_HIDDEN extern void (*rt_thread_exit_hook)(void);
+/** What a part with per-thread state does when an application thread starts
+ *  being measured and when it exits (either may be NULL).  start: on t
+ *  itself (own 1), or from the activating thread for a thread that started
+ *  while the runtime was inert (own 0, th its handle).  exit: on the exiting
+ *  thread, t->in_rt set, before its state is released for reuse.  Each runs
+ *  in the order the hooks were added. */
+struct rt_thread_hooks {
+    void (*start)(struct rt_thread *t, pthread_t th, int own);
+    void (*exit)(struct rt_thread *t);
+};
+#define RT_THREAD_HOOKS_MAX 8
+/** Adds h (kept by pointer) to the list: at load time, before any thread is
+ *  measured (rt_load.c).  Beyond RT_THREAD_HOOKS_MAX (a programming error)
+ *  h is dropped with one rt_fail line. */
+RT_HIDDEN void rt_thread_hooks_add(const struct rt_thread_hooks *h);
+/** The hooks of the sampler (rt_sampler.c: timer start and stop) and of the
+ *  computation intervals (rt_interval.c: the thread's last interval). */
+RT_HIDDEN extern const struct rt_thread_hooks rt_sampler_thread_hooks;
+RT_HIDDEN extern const struct rt_thread_hooks rt_iv_thread_hooks;
 RT_HIDDEN uint32_t rt_thread_count(void);
 RT_HIDDEN void rt_thread_lock(void);
 RT_HIDDEN void rt_thread_unlock(void);
 
-/* ---- global state (defined in rt_log.c) ---------------------------------- */
+/* ---- global state (rt_log.c) ---------------------------------------------- */
 enum rt_state_kind { RT_INERT = 0, RT_ON = 1, RT_WRITTEN = 2, RT_REFUSED = 3, RT_CHILD = 4 };
 struct rt_global {
     volatile int state;       /* enum rt_state_kind */
@@ -365,7 +382,8 @@ struct rt_module { uintptr_t lo, hi, base; char path[512]; char build_id[41]; in
 /** Snapshot of the loaded objects' executable segments (not async-signal-safe). */
 RT_HIDDEN int rt_modules_load(struct rt_module **mods, uint32_t *count);
 RT_HIDDEN const struct rt_module *rt_module_find(struct rt_module *mods, uint32_t count, uintptr_t a);
-/** Reads the build-id note of the object at path ("" when none). */
+/** The running executable's build-id as hex into out (n bytes; "" when it
+ *  has none). */
 RT_HIDDEN void rt_build_id_of_self_exe(char *out, size_t n);
 /** The executable's path, read at start-up (before the file can be removed)
  *  and without the kernel's " (deleted)" suffix. */
@@ -377,7 +395,7 @@ RT_HIDDEN int rt_exe_deleted(void);
  *  flags: enum prf_rank_flags of how it is written. */
 RT_HIDDEN int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes);
 
-/* ---- alternate signal stacks (rt_sampler.c) ------------------------------------ */
+/* ---- alternate signal stacks (rt_altstack.c) ------------------------------------ */
 /** Gives the calling thread an alternate signal stack for the sampler's
  *  handler (64 KiB and a guard page), unless it has one.  Returns the mapping
  *  for rt_altstack_end, or NULL (none made: the handler then runs on the
@@ -418,6 +436,7 @@ RT_HIDDEN void rt_keep_exe_finish(void);
 /** Sets info's executable_copy, executable_copy_method and debug_copy
  *  (NULL when not kept, or not yet copied). */
 RT_HIDDEN void rt_keep_exe_describe(struct scalana_run_info *info);
+/* ---- host CPUs (rt_rundir.c) ---------------------------------------------- */
 /** This process's CPU affinity mask as words (malloc'ed; *nwords words),
  *  every online CPU when sched_getaffinity fails; NULL without memory. */
 RT_HIDDEN unsigned long *rt_affinity_mask(int *nwords);

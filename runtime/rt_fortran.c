@@ -291,14 +291,18 @@ static void *rt_f_buf(int slot, size_t bytes)
     return b->p;
 }
 
-void rt_fortran_thread_exit(void)
+/* A thread lifecycle hook: the exiting thread's conversion buffers. */
+static void rt_fortran_thread_exit(struct rt_thread *t)
 {
+    (void)t;
     for (int i = 0; i < 5; i++) {
         free(rt_f_bufs[i].p);
         rt_f_bufs[i].p = NULL;
         rt_f_bufs[i].n = 0;
     }
 }
+
+const struct rt_thread_hooks rt_fortran_thread_hooks = {NULL, rt_fortran_thread_exit};
 
 MPI_Fint *rt_f_status_scratch(int n)
 {
@@ -363,8 +367,6 @@ int *rt_f_indices(int n)
 }
 
 /* ---- hand-written Fortran entries --------------------------------------------- */
-#define RT_F_OP_INIT 1u        /* mpi_calls.def codes of MPI_Init, MPI_Init_thread */
-#define RT_F_OP_INIT_THREAD 2u
 typedef void (*rt_f_ierr_fn)(MPI_Fint *);
 typedef void (*rt_f_init_thread_fn)(MPI_Fint *, MPI_Fint *, MPI_Fint *);
 typedef void (*rt_f_abort_fn)(MPI_Fint *, MPI_Fint *, MPI_Fint *);
@@ -393,7 +395,7 @@ static void rt_f_init(int v, MPI_Fint *ierr)
     if (first && rt_g.state == RT_INERT && (!ierr || *ierr == MPI_SUCCESS)) {
         rt_activate(MPI_THREAD_SINGLE);
         rt_f_probe();
-        rt_init_record(RT_F_OP_INIT, dt, PRF_MPI_FORTRAN);
+        rt_init_record(SCALANA_MPI_OP_Init, dt, PRF_MPI_FORTRAN);
     }
 }
 
@@ -420,7 +422,7 @@ static void rt_f_init_thread(int v, MPI_Fint *required, MPI_Fint *provided, MPI_
     if (first && rt_g.state == RT_INERT && (!ierr || *ierr == MPI_SUCCESS)) {
         rt_activate(provided ? (int)*provided : (int)*required);
         rt_f_probe();
-        rt_init_record(RT_F_OP_INIT_THREAD, dt, PRF_MPI_FORTRAN);
+        rt_init_record(SCALANA_MPI_OP_Init_thread, dt, PRF_MPI_FORTRAN);
     }
 }
 

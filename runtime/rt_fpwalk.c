@@ -34,8 +34,6 @@ static int rt_fp_nmods;
 static int rt_fp_ready;          /* 0 unknown, 1 table built */
 static volatile int rt_fp_lock;
 
-static RT_TLS uintptr_t rt_fp_stack_lo, rt_fp_stack_hi;
-static RT_TLS int rt_fp_stack_state; /* 0 unknown, 1 known, -1 unavailable */
 
 /* The marker: an ELF note named "Scalana" of type RT_FP_NOTE_TYPE. */
 static int rt_fp_has_marker(const struct dl_phdr_info *info)
@@ -87,36 +85,13 @@ int rt_fp_marked_modules(void)
     return rt_fp_nmods;
 }
 
-/* The calling thread's stack [lo, hi); 0 when unknown. */
-static int rt_fp_stack(uintptr_t *lo, uintptr_t *hi)
-{
-    if (RT_UNLIKELY(rt_fp_stack_state == 0)) {
-        pthread_attr_t at;
-        void *addr = NULL;
-        size_t sz = 0;
-        rt_fp_stack_state = -1;
-        if (pthread_getattr_np(pthread_self(), &at) == 0) {
-            if (pthread_attr_getstack(&at, &addr, &sz) == 0 && addr && sz) {
-                rt_fp_stack_lo = (uintptr_t)addr;
-                rt_fp_stack_hi = (uintptr_t)addr + sz;
-                rt_fp_stack_state = 1;
-            }
-            pthread_attr_destroy(&at);
-        }
-    }
-    *lo = rt_fp_stack_lo;
-    *hi = rt_fp_stack_hi;
-    return rt_fp_stack_state == 1;
-}
-
-int rt_fp_stack_bounds(uintptr_t *lo, uintptr_t *hi) { return rt_fp_stack(lo, hi); }
 
 __attribute__((noinline)) int rt_fp_capture(void **frames, int cap, int *truncated)
 {
     if (RT_UNLIKELY(!__atomic_load_n(&rt_fp_ready, __ATOMIC_ACQUIRE)))
         rt_fp_init();
     uintptr_t lo, hi;
-    if (!rt_fp_stack(&lo, &hi))
+    if (!rt_stack_bounds(&lo, &hi))
         return -1;
     const uintptr_t *fp = __builtin_frame_address(0);
     uintptr_t here = (uintptr_t)fp;

@@ -25,9 +25,24 @@ RT_HIDDEN void rt_fp_init(void);
 RT_HIDDEN int rt_fp_marked_modules(void);
 /** 1 when a lies in the text of a marked module. */
 RT_HIDDEN int rt_fp_marked(uintptr_t a);
-/** The calling thread's stack [lo, hi) (pthread_getattr_np, cached per
- *  thread); 0 when unknown. */
-RT_HIDDEN int rt_fp_stack_bounds(uintptr_t *lo, uintptr_t *hi);
+/* ---- the thread's stack (rt_stack.c) ---- */
+/** Per thread: the stack [lo, hi) and whether it is known (0 not read yet,
+ *  1 known, -1 unavailable). */
+RT_HIDDEN extern __thread __attribute__((tls_model("initial-exec"))) uintptr_t rt_stack_lo, rt_stack_hi;
+RT_HIDDEN extern __thread __attribute__((tls_model("initial-exec"))) int rt_stack_state;
+/** Reads the calling thread's bounds (pthread_getattr_np) into the above;
+ *  returns whether they are known. */
+RT_HIDDEN int rt_stack_fill(void);
+/** The calling thread's stack [lo, hi), read once per thread; 0 when
+ *  unknown.  Inline: called at every frame-pointer walk. */
+static inline int rt_stack_bounds(uintptr_t *lo, uintptr_t *hi)
+{
+    if (__builtin_expect(rt_stack_state == 0, 0))
+        rt_stack_fill();
+    *lo = rt_stack_lo;
+    *hi = rt_stack_hi;
+    return rt_stack_state == 1;
+}
 /** The caller's call path without the runtime's frames, as rt_capture_path:
  *  frame pointers through marked modules, then rt_unw_from.  Returns the
  *  number of frames, or -1 when the walk cannot start or a record fails a

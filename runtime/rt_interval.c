@@ -210,3 +210,6 @@ void rt_iv_thread_end(struct rt_thread *t)
     uint64_t cpu = t->iv.cpu0 != UINT64_MAX ? rt_thread_cpu_ns() : 0;
     rt_iv_record(t, PRF_NONE, now, t->cpu_signals, cpu);
 }
+
+/* The thread's last interval, to its exit (a thread lifecycle hook). */
+const struct rt_thread_hooks rt_iv_thread_hooks = {NULL, rt_iv_thread_end};

@@ -8,29 +8,11 @@
 
 #include "rt_core.h"
 #include "rt_rules.h"
+#include "scalana/mpi_ops.h"
 
-/* Arguments of one MPI call by role (mpi_calls.def names the roles). */
-struct rt_args {
-    const void *sbuf, *rbuf;
-    int scount, rcount;
-    MPI_Datatype stype, rtype;
-    const int *scounts, *rcounts;
-    const MPI_Datatype *stypes, *rtypes;
-    int peer, tag, speer, stag, rpeer, rtag, root, target;
-    MPI_Comm comm;
-    MPI_Comm *newcomm;
-    MPI_Group group;
-    MPI_Group *newgroup;
-    MPI_Request *request, *requests;
-    int nreq;
-    MPI_Status *status, *statuses;
-    int *index, *indices, *outcount, *flag;
-    MPI_Win win;
-    MPI_Win *winp;
-    MPI_File file;
-    MPI_File *filep;
-    MPI_Message *message;
-};
+/* struct rt_args (the arguments of one MPI call by role) is generated from
+ * the role table of mpi_calls.def into rt_args.h. */
+#include "rt_args.h"
 
 #define RT_CALL_NONBLOCKING 1u
 #define RT_CALL_PERSISTENT 2u
@@ -77,9 +59,37 @@ RT_HIDDEN MPI_Status *rt_scratch_statuses(struct rt_call *c, int n);
 RT_HIDDEN int rt_waitall_split(struct rt_call *c);
 /** In- and out-degree of a topology communicator (0 without topology). */
 RT_HIDDEN void rt_neighbors(MPI_Comm comm, int *indeg, int *outdeg);
-/** Frees the exiting thread's wrapper buffers (C and Fortran). */
-RT_HIDDEN void rt_call_thread_exit(void);
-RT_HIDDEN void rt_fortran_thread_exit(void);
+/** Thread-private scratch buffer `slot` (0 statuses, 1 request copies, 2 the
+ *  Waitall split) of at least bytes bytes, grown on demand; NULL when out of
+ *  memory (rt_scratch.c). */
+RT_HIDDEN void *rt_scratch(int slot, size_t bytes);
+/** The thread lifecycle hooks freeing the exiting thread's wrapper buffers:
+ *  C (rt_scratch.c) and Fortran (rt_fortran.c). */
+RT_HIDDEN extern const struct rt_thread_hooks rt_scratch_thread_hooks;
+RT_HIDDEN extern const struct rt_thread_hooks rt_fortran_thread_hooks;
+
+/* ---- charging by rule (rt_bytes.c, rt_complete.c) ------------------------- */
+/** count elements of datatype t in bytes (0 for a null type or count <= 0). */
+RT_HIDDEN uint64_t rt_type_bytes(MPI_Datatype t, long count);
+/** Bytes a completed receive's status reports (0 when undefined). */
+RT_HIDDEN uint64_t rt_status_bytes(const MPI_Status *st);
+/** Bytes this rank sends and receives in collective call c (by its rule;
+ *  docs/runtime.md). */
+RT_HIDDEN void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv);
+/** Charges the request that was `saved` before a completing call and
+ *  completed with status st: time_ns the wait time charged to it; last: it
+ *  completed in the final batch of a multi-request wait lasting last_wait_ns. */
+RT_HIDDEN void rt_complete(MPI_Request saved, const MPI_Status *st, uint64_t time_ns, int last,
+                           uint64_t last_wait_ns);
+/** MPI_Request_free of a followed request that already completed: charged
+ *  now (with the status the free would discard). */
+RT_HIDDEN void rt_free_peek(struct rt_call *c);
+/** Charges a point-to-point call (send, receive, sendrecv, probe rules) of
+ *  duration dt, remembering started non-blocking operations. */
+RT_HIDDEN void rt_record_p2p(struct rt_call *c, uint64_t dt);
+/** Charges a completion call (Wait/Test family, Start, Request_free,
+ *  Request_get_status) of duration dt. */
+RT_HIDDEN void rt_record_completion(struct rt_call *c, uint64_t dt);
 
 /* ---- communicators (rt_comm.c) ------------------------------------------- */
 #define RT_COMM_ID_WORLD 1ull
@@ -134,8 +144,19 @@ RT_HIDDEN extern const unsigned rt_wrapped_count;
  *  (stderr by world rank 0, run.json) naming the object and the count. */
 RT_HIDDEN void rt_shadow_check(void);
 
-/* ---- activation and writing (rt_init.c) --------------------------------- */
+/* ---- activation (rt_activate.c) ------------------------------------------ */
 RT_HIDDEN void rt_activate(int thread_level);
+/** When the run started: monotonic and realtime ns at the entry of MPI_Init
+ *  (0 before; activation then takes its own time). */
+RT_HIDDEN extern uint64_t rt_init_t0, rt_init_rt0;
+/** After a step every rank performs with rt_fail_quiet set (failures recorded
+ *  since rt_errors[first_new]): only the lowest world rank with a new failure
+ *  prints its lines, so a failure prints once per run, not once per rank.
+ *  Collective over rt_tool_comm; without it each rank prints its own.
+ *  Returns whether any rank failed. */
+RT_HIDDEN int rt_fail_once(unsigned first_new);
+
+/* ---- the hand-written wrappers (rt_init.c) -------------------------------- */
 /** The Fortran MPI_INIT / MPI_INIT_THREAD wrappers (rt_fortran.c): the run
  *  starts now (called before the library's init) ... */
 RT_HIDDEN void rt_init_begin(void);
@@ -147,8 +168,36 @@ RT_HIDDEN void rt_init_record(uint32_t op, uint64_t dt, uint32_t pflags);
  *  finalize with this thread's depth raised, and rt_finalize_done after). */
 RT_HIDDEN int rt_finalize_prepare(void);
 RT_HIDDEN void rt_finalize_done(void);
+/** MPI_Abort (C or Fortran): closes the open phases, records the call and
+ *  writes this rank's profile alone, before the library aborts. */
 RT_HIDDEN void rt_abort_prepare(void);
+/** MPI_Pcontrol(level): closes the previous level's phase, opens this one's. */
 RT_HIDDEN void rt_pcontrol(int level);
+
+/* ---- writing (rt_write_coll.c, rt_write_exit.c, rt_runjson.c) ------------- */
+/** One rank's entry of run.json's host table, gathered at finalize. */
+struct rt_host_entry { char name[64]; uint32_t cores; uint32_t pad; };
+/** The collective write at finalize: every rank's section in one file, at
+ *  offsets from an exclusive scan of the section sizes; then run.json with
+ *  every rank's host (rank 0).  Collective over rt_tool_comm.  Returns 0, or
+ *  -1 on every rank (nothing printed: the caller falls back to
+ *  rt_write_alone). */
+RT_HIDDEN int rt_write_collective(void);
+/** This rank's own profile file, then (world rank 0) run.json listing the
+ *  files present; never waits for other ranks.  flags: enum prf_rank_flags;
+ *  written_by: run.json's "written_by".  Returns 0 when the profile was
+ *  written. */
+RT_HIDDEN int rt_write_alone(uint32_t flags, const char *written_by);
+/** The atexit handler registered at activation: holds SIGTERM until this
+ *  rank's profile is written. */
+RT_HIDDEN void rt_at_exit(void);
+/** run.json (world rank 0) with the host table of n ranks (hosts NULL: this
+ *  host alone) and the nfiles profile file names.  Returns 0 when written. */
+RT_HIDDEN int rt_write_run_json_hosts(const struct rt_host_entry *hosts, uint32_t n, const char *written_by,
+                                      char **files, uint32_t nfiles);
+/** run.json (world rank 0) from this host's view, listing the profile files
+ *  now in the run directory.  Returns 0 when written. */
+RT_HIDDEN int rt_write_run_json_present(const char *written_by);
 
 /* ---- error handlers (rt_errh.c) ----------------------------------------- */
 /** Set once the application installed an error handler other than

@@ -7,6 +7,7 @@
 #include "rt_rate.h"
 #include "scalana/profile_format.h"
 #include "scalana/psg_format.h"
+#include "scalana/run_files.h"
 #include "scalana/run_info.h"
 
 #include <dirent.h>
@@ -83,7 +84,8 @@ int rt_rundir_name(uint32_t world_size)
         rt_exe_path(exe, sizeof exe);
         const char *b = strrchr(exe, '/');
         b = b ? b + 1 : exe;
-        n = snprintf(rt_g.run_dir, cap, "%s/scalana-%s-%up", dir, *b ? b : "app", world_size);
+        int k = snprintf(rt_g.run_dir, cap, "%s/", dir);
+        n = k < 0 || (size_t)k >= cap ? -1 : k + scalana_run_dir_default_name(rt_g.run_dir + k, cap - (size_t)k, b, world_size);
     }
     free(cwd);
     /* room for "/profile-...sclp" and the temporaries' suffixes */
@@ -187,7 +189,7 @@ static int rt_dir_kind(const char *path)
         snprintf(p, sizeof p, "%s/%s", path, n);
         if (strcmp(n, RT_OWNER_FILE) == 0 ||
             (strcmp(n, SCALANA_RUN_INFO_FILE) == 0 && rt_is_our_run_json(p)) ||
-            (strncmp(n, "profile-", 8) == 0 && strstr(n, SCALANA_PROFILE_SUFFIX) &&
+            (scalana_profile_file_match(n) &&
              rt_file_starts(p, SCALANA_PROFILE_MAGIC, SCALANA_PROFILE_MAGIC_LEN))) {
             kind = 1;
             break;
@@ -379,9 +381,9 @@ int rt_write_single(uint32_t flags)
         free(sec);
         return -1;
     }
-    char path[4200];
-    snprintf(path, sizeof path, "%s/profile-%06u-%06u%s", rt_g.run_dir, rt_g.world_rank, rt_g.world_rank,
-             SCALANA_PROFILE_SUFFIX);
+    char name[SCALANA_PROFILE_NAME_MAX], path[4200];
+    scalana_profile_file_name(name, sizeof name, rt_g.world_rank, rt_g.world_rank, 0);
+    snprintf(path, sizeof path, "%s/%s", rt_g.run_dir, name);
     const unsigned char *secs[1] = {sec};
     size_t sizes[1] = {n};
     int rc = prf_file_write(path, rt_g.world_rank, 1, rt_g.world_size, rt_exe_hash(), secs, sizes);

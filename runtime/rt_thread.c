@@ -13,7 +13,27 @@
 #include <unistd.h>
 
 RT_TLS struct rt_thread *rt_self;
-void (*rt_thread_exit_hook)(void);
+
+/* The lifecycle hooks of the parts with per-thread state (rt_core.h). */
+static const struct rt_thread_hooks *rt_hooks[RT_THREAD_HOOKS_MAX];
+static unsigned rt_nhooks;
+
+void rt_thread_hooks_add(const struct rt_thread_hooks *h)
+{
+    if (rt_nhooks == RT_THREAD_HOOKS_MAX) {
+        rt_fail("threads", "more than %d thread hooks", RT_THREAD_HOOKS_MAX);
+        return;
+    }
+    rt_hooks[rt_nhooks++] = h;
+}
+
+/* Thread t starts being measured (rt_core.h, struct rt_thread_hooks). */
+static void rt_thread_started(struct rt_thread *t, pthread_t th, int own)
+{
+    for (unsigned i = 0; i < rt_nhooks; i++)
+        if (rt_hooks[i]->start)
+            rt_hooks[i]->start(t, th, own);
+}
 
 static struct rt_thread *rt_threads;      /* every state, newest first */
 static uint32_t rt_nthreads;
@@ -31,12 +51,11 @@ static void rt_thread_exit(void *p)
     struct rt_thread *t = p;
     if (!t)
         return;
-    rt_sampler_thread_stop(t);
     t->in_rt = 1;
-    rt_iv_thread_end(t); /* the thread's last interval, to its exit */
+    for (unsigned i = 0; i < rt_nhooks; i++)
+        if (rt_hooks[i]->exit)
+            rt_hooks[i]->exit(t);
     rt_self = NULL;
-    if (rt_thread_exit_hook)
-        rt_thread_exit_hook();
     __atomic_store_n(&t->in_use, 0, __ATOMIC_RELEASE);
 }
 
@@ -131,7 +150,7 @@ void rt_thread_start_pending(void)
         }
         t->kind = PRF_THREAD_APP;
         p->state = t;
-        rt_sampler_thread_start_other(t, p->th);
+        rt_thread_started(t, p->th, 0);
     }
 }
 
@@ -192,7 +211,7 @@ static void *rt_thread_run(void *p)
             t->kind = PRF_THREAD_APP;
             t->creator_thread = s.creator_thread;
             t->creator_node = s.creator_node;
-            rt_sampler_thread_start(t);
+            rt_thread_started(t, pthread_self(), 1);
         }
         return s.fn(s.arg);
     }
@@ -221,7 +240,7 @@ static void *rt_thread_run(void *p)
         struct rt_thread *t = rt_thread_get();
         if (t) {
             t->kind = PRF_THREAD_APP;
-            rt_sampler_thread_start(t);
+            rt_thread_started(t, pthread_self(), 1);
         }
         return s.fn(s.arg);
     }

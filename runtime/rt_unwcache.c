@@ -118,7 +118,7 @@ int rt_unw_from(uintptr_t ip, uintptr_t sp, uintptr_t bp, void **frames, int cap
     if (cap <= 0 || rt_callpath_mode != RT_CALLPATH_AUTO)
         return -1;
     uintptr_t lo = 0, hi = 0;
-    if (!rt_fp_stack_bounds(&lo, &hi) || sp < lo || sp >= hi)
+    if (!rt_stack_bounds(&lo, &hi) || sp < lo || sp >= hi)
         return -1;
     struct rt_uc_entry *tab = rt_uc_get_table();
     if (!tab)

@@ -4,6 +4,7 @@
  * (MPI, calls to the binary's own functions, inlined calls), into the trees
  * of tree.c; emit.c makes the PSG unit.  The rules are in docs/binstruct.md. */
 #include "tree.h"
+#include "scalana/gpu_calls.h"
 #include "scalana/mpi_ops.h"
 
 #include <stdio.h>
@@ -190,26 +191,6 @@ static void do_loops(struct builder *B, struct fwork *w)
     free(cnt);
 }
 
-/* The GPU operation of a callee name (enum psg_gpu_op), or -1: the names
- * the compiler pass recognises (plugin/CallClassifier.cpp, gpuOpOf), so that
- * both paths give a launch site the same vertex. */
-static int gpu_op_of(const char *n)
-{
-    if (strstr(n, "__device_stub__")) return PSG_GPU_LAUNCH;
-    if (strncmp(n, "cu", 2) != 0) return -1;
-#define PFX(p) (strncmp(n, p, sizeof p - 1) == 0)
-    if (PFX("cudaLaunch") || PFX("cuLaunch")) return PSG_GPU_LAUNCH;
-    if (PFX("cudaMemcpy") || PFX("cuMemcpy")) return PSG_GPU_MEMCPY;
-    if (PFX("cudaMemset") || PFX("cuMemset")) return PSG_GPU_MEMSET;
-    if (!strcmp(n, "cudaDeviceSynchronize") || !strcmp(n, "cudaStreamSynchronize") ||
-        !strcmp(n, "cudaEventSynchronize") || !strcmp(n, "cuCtxSynchronize") || !strcmp(n, "cuStreamSynchronize") ||
-        !strcmp(n, "cuEventSynchronize") || !strcmp(n, "cudaThreadSynchronize"))
-        return PSG_GPU_SYNCHRONIZE;
-    if (PFX("cudaMalloc") || PFX("cudaFree") || PFX("cuMemAlloc") || PFX("cuMemFree")) return PSG_GPU_MALLOC;
-#undef PFX
-    return -1;
-}
-
 static void do_calls(struct builder *B, struct fwork *w)
 {
     const struct bs_func *f = w->f;
@@ -242,7 +223,7 @@ static void do_calls(struct builder *B, struct fwork *w)
         const char *file = !strcmp(w->base[i], bs_base_of(f->scope[s].decl_file)) ? f->scope[s].decl_file
                                                                                : bs_dwarf_file(&B->dw, f, x->addr);
         scalana_mpi_op op = name ? scalana_mpi_op_from_name(name) : SCALANA_MPI_OP_NONE;
-        int gop = name ? gpu_op_of(name) : -1;
+        int gop = name ? scalana_gpu_psg_op(name) : -1; /* as the compiler pass does */
         if (gop >= 0) {
             const char *nm = an_intern(&B->pool, name);
             add_leaf(B, w, s, b, PSG_GPU, (uint32_t)gop, file, w->line[i], w->col[i], nm, an_demangle(&B->pool, nm));

@@ -7,6 +7,7 @@
 #include "scalana/mpi_ops.h"
 #include "scalana/profile_format.h"
 #include "scalana/psg_format.h"
+#include "scalana/run_files.h"
 #include "scalana/run_info.h"
 
 #include <elfutils/libdw.h>
@@ -655,8 +656,7 @@ static void write_run(struct gen *g, const char *out_dir, uint32_t p)
             bytes += sizes[i];
         }
         char name[64], path[PATH_MAX + 64];
-        snprintf(name, sizeof name, "profile-%06u-%06u%s", first, first + count - 1,
-                 SCALANA_PROFILE_SUFFIX);
+        scalana_profile_file_name(name, sizeof name, first, first + count - 1, 0);
         snprintf(path, sizeof path, "%s/%s", dir, name);
         if (prf_file_write(path, first, count, p, g->exe_hash,
                            (const unsigned char *const *)secs, sizes) != 0)

@@ -16,6 +16,15 @@ extern "C" {
 typedef unsigned scalana_mpi_op;
 #define SCALANA_MPI_OP_NONE 0u
 
+/** Each code by name, generated from the code and name columns of
+ *  mpi_calls.def: SCALANA_MPI_OP_Init == 1, SCALANA_MPI_OP_Send == 100 ...
+ *  (code that needs one call's code names it here, never by its number). */
+enum scalana_mpi_op_code {
+#define SCALANA_MPI_CALL(code, name, cls, flags, params, roles) SCALANA_MPI_OP_##name = (code),
+#include "scalana/mpi_calls.def"
+#undef SCALANA_MPI_CALL
+};
+
 /** Classes of MPI operations (the class column of mpi_calls.def). */
 enum scalana_mpi_class {
     SCALANA_MPI_CLASS_NONE = 0,       /* environment, queries, handles */
@@ -37,6 +46,11 @@ const char *scalana_mpi_op_name(scalana_mpi_op op);
 
 /** Class of op; SCALANA_MPI_CLASS_NONE for unknown codes. */
 enum scalana_mpi_class scalana_mpi_op_class(scalana_mpi_op op);
+
+/** 1 when op starts an operation that a Wait/Test call (or Start) completes
+ *  later: the "nonblocking" flag of mpi_calls.def; 0 otherwise and for
+ *  unknown codes. */
+int scalana_mpi_op_nonblocking(scalana_mpi_op op);
 
 /** Name of a class ("collective", "p2p-send", ...). */
 const char *scalana_mpi_class_name(enum scalana_mpi_class c);

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scalana/run_files.h" /* the names of profile files */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,7 +39,6 @@ extern "C" {
 #define SCALANA_PROFILE_MAGIC "SCLNPRF" /* 8 bytes with the NUL */
 #define SCALANA_PROFILE_MAGIC_LEN 8
 #define SCALANA_PROFILE_VERSION 1u
-#define SCALANA_PROFILE_SUFFIX ".sclp"
 #define PRF_NONE UINT32_MAX
 #define PRF_ANY_RANK (-1) /* a peer that could not be resolved to a world rank */
 
@@ -405,9 +406,10 @@ int prf_file_read_rank(struct prf_file *f, uint32_t i, struct prf_rank_data *out
                        char *err, size_t errlen);
 void prf_file_close(struct prf_file *f);
 
-/** Lists the profile files of a run directory, sorted by first rank.
- *  Returns the number found (paths malloc'ed into *paths, free each and the
- *  array), or -1 with a reason in err when dir cannot be read. */
+/** Lists the profile files of a run directory as paths "<dir>/<name>",
+ *  sorted by first rank: scalana_run_list_profiles (run_files.h) with
+ *  with_dir set.  Returns the number found (paths malloc'ed into *paths, free
+ *  each and the array), or -1 with a reason in err when dir cannot be read. */
 int prf_run_list_files(const char *dir, char ***paths, char *err, size_t errlen);
 
 #ifdef __cplusplus

@@ -47,7 +47,8 @@ extern "C" {
 #define SCALANA_PSG_MIN_VERSION 2u /* oldest version readers still accept */
 #define PSG_NO_PARENT UINT32_MAX
 
-/** Vertex kinds (docs/plugin.md, "How a function becomes a tree").  Values are fixed forever. */
+/** Vertex kinds (docs/plugin.md, "How a function becomes a tree").  Values
+ *  are fixed forever. */
 enum psg_kind {
     PSG_FUNCTION = 1,       /* a defined function; root of its subtree */
     PSG_LOOP = 2,           /* a natural loop; nested loops nest */

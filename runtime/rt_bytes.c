@@ -1,0 +1,193 @@
+/* rt_bytes.c — the bytes an MPI call moves, as this rank sees them: a count
+ * of a datatype, a received status, and each collective rule's sent and
+ * received bytes (docs/runtime.md), including neighbourhood collectives over
+ * a topology communicator's in- and out-degree. */
+#include "rt_mpi.h"
+
+uint64_t rt_type_bytes(MPI_Datatype t, long count)
+{
+    int size = 0;
+    if (count <= 0 || t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &size) != MPI_SUCCESS || size < 0)
+        return 0;
+    return (uint64_t)count * (uint64_t)size;
+}
+
+uint64_t rt_status_bytes(const MPI_Status *st)
+{
+    int n = 0;
+    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
+        return 0;
+    return (uint64_t)n;
+}
+
+static int rt_comm_size_for(const struct rt_call *c)
+{
+    /* Collective fan-out: the remote group's size for intercommunicators. */
+    if (!c->comm)
+        return 1;
+    return (c->comm->flags & PRF_COMM_INTER) ? (int)c->comm->remote_size : (int)c->comm->size;
+}
+
+static long rt_sum(const int *v, int n)
+{
+    long s = 0;
+    if (!v)
+        return 0;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    return s;
+}
+
+void rt_neighbors(MPI_Comm comm, int *indeg, int *outdeg)
+{
+    int kind = MPI_UNDEFINED, w = 0;
+    *indeg = *outdeg = 0;
+    if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS)
+        return;
+    if (kind == MPI_CART) {
+        int nd = 0;
+        PMPI_Cartdim_get(comm, &nd);
+        *indeg = *outdeg = 2 * nd;
+    } else if (kind == MPI_GRAPH) {
+        int r = 0, n = 0;
+        PMPI_Comm_rank(comm, &r);
+        PMPI_Graph_neighbors_count(comm, r, &n);
+        *indeg = *outdeg = n;
+    } else if (kind == MPI_DIST_GRAPH) {
+        PMPI_Dist_graph_neighbors_count(comm, indeg, outdeg, &w);
+    }
+}
+
+static int rt_is_root(const struct rt_call *c)
+{
+    if (!c->comm)
+        return 0;
+    if (c->comm->flags & PRF_COMM_INTER)
+        return c->a.root == MPI_ROOT;
+    return c->a.root == (int)c->comm->local_rank;
+}
+
+/* Bytes this rank sends and receives in a collective (docs/runtime.md). */
+void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
+{
+    const struct rt_args *a = &c->a;
+    int p = rt_comm_size_for(c);
+    int inplace = (c->roles & RT_ROLE_SBUF) && a->sbuf == MPI_IN_PLACE;
+    int me = c->comm ? (int)c->comm->local_rank : 0;
+    int inter = c->comm && (c->comm->flags & PRF_COMM_INTER);
+    int root = rt_is_root(c);
+    int nonroot_inter = inter && a->root == MPI_PROC_NULL; /* inter: not participating */
+    *sent = *recv = 0;
+    switch (c->rule) {
+    case RT_RULE_BARRIER:
+        break;
+    case RT_RULE_BCAST:
+        if (nonroot_inter)
+            break;
+        if (root)
+            *sent = rt_type_bytes(a->stype, a->scount);
+        else
+            *recv = rt_type_bytes(a->stype, a->scount);
+        break;
+    case RT_RULE_REDUCE:
+        if (nonroot_inter)
+            break;
+        if (!(inter && root))
+            *sent = rt_type_bytes(a->stype, a->scount);
+        if (root)
+            *recv = rt_type_bytes(a->stype, a->scount);
+        break;
+    case RT_RULE_ALLREDUCE:
+        *sent = *recv = rt_type_bytes(a->stype, a->scount);
+        break;
+    case RT_RULE_GATHER:
+    case RT_RULE_GATHERV:
+        if (nonroot_inter)
+            break;
+        if (!(inter && root))
+            *sent = inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_GATHER ? a->rcount
+                                                             : (a->rcounts ? a->rcounts[me] : 0))
+                            : rt_type_bytes(a->stype, a->scount);
+        if (root)
+            *recv = c->rule == RT_RULE_GATHER ? rt_type_bytes(a->rtype, (long)a->rcount * p)
+                                              : rt_type_bytes(a->rtype, rt_sum(a->rcounts, p));
+        break;
+    case RT_RULE_SCATTER:
+    case RT_RULE_SCATTERV:
+        if (nonroot_inter)
+            break;
+        if (root)
+            *sent = c->rule == RT_RULE_SCATTER ? rt_type_bytes(a->stype, (long)a->scount * p)
+                                               : rt_type_bytes(a->stype, rt_sum(a->scounts, p));
+        if (!(inter && root))
+            *recv = (a->rbuf == MPI_IN_PLACE)
+                        ? rt_type_bytes(a->stype, c->rule == RT_RULE_SCATTER ? a->scount
+                                                        : (a->scounts ? a->scounts[me] : 0))
+                        : rt_type_bytes(a->rtype, a->rcount);
+        break;
+    case RT_RULE_ALLGATHER:
+    case RT_RULE_ALLGATHERV: {
+        long rc = c->rule == RT_RULE_ALLGATHER ? (long)a->rcount * p : rt_sum(a->rcounts, p);
+        *sent = inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_ALLGATHER ? a->rcount
+                                                          : (a->rcounts ? a->rcounts[me] : 0))
+                        : rt_type_bytes(a->stype, a->scount);
+        *recv = rt_type_bytes(a->rtype, rc);
+        break;
+    }
+    case RT_RULE_ALLTOALL:
+        *sent = inplace ? rt_type_bytes(a->rtype, (long)a->rcount * p) : rt_type_bytes(a->stype, (long)a->scount * p);
+        *recv = rt_type_bytes(a->rtype, (long)a->rcount * p);
+        break;
+    case RT_RULE_ALLTOALLV:
+        *sent = inplace ? rt_type_bytes(a->rtype, rt_sum(a->rcounts, p)) : rt_type_bytes(a->stype, rt_sum(a->scounts, p));
+        *recv = rt_type_bytes(a->rtype, rt_sum(a->rcounts, p));
+        break;
+    case RT_RULE_ALLTOALLW:
+        for (int i = 0; i < p; i++) {
+            if (!inplace && a->scounts && a->stypes)
+                *sent += rt_type_bytes(a->stypes[i], a->scounts[i]);
+            if (a->rcounts && a->rtypes)
+                *recv += rt_type_bytes(a->rtypes[i], a->rcounts[i]);
+        }
+        if (inplace)
+            *sent = *recv;
+        break;
+    case RT_RULE_REDUCE_SCATTER:
+        *sent = rt_type_bytes(a->stype, rt_sum(a->rcounts, inter ? (int)c->comm->size : p));
+        *recv = a->rcounts ? rt_type_bytes(a->stype, a->rcounts[me]) : 0;
+        break;
+    case RT_RULE_REDUCE_SCATTER_BLOCK:
+        *sent = rt_type_bytes(a->stype, (long)a->rcount * (inter ? (int)c->comm->size : p));
+        *recv = rt_type_bytes(a->stype, a->rcount);
+        break;
+    case RT_RULE_NEIGHBOR_ALLGATHER:
+    case RT_RULE_NEIGHBOR_ALLGATHERV:
+    case RT_RULE_NEIGHBOR_ALLTOALL:
+    case RT_RULE_NEIGHBOR_ALLTOALLV:
+    case RT_RULE_NEIGHBOR_ALLTOALLW: {
+        int in = 0, out = 0;
+        rt_neighbors(a->comm, &in, &out);
+        if (c->rule == RT_RULE_NEIGHBOR_ALLGATHER) {
+            *sent = rt_type_bytes(a->stype, (long)a->scount * out);
+            *recv = rt_type_bytes(a->rtype, (long)a->rcount * in);
+        } else if (c->rule == RT_RULE_NEIGHBOR_ALLGATHERV) {
+            *sent = rt_type_bytes(a->stype, (long)a->scount * out);
+            *recv = rt_type_bytes(a->rtype, rt_sum(a->rcounts, in));
+        } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALL) {
+            *sent = rt_type_bytes(a->stype, (long)a->scount * out);
+            *recv = rt_type_bytes(a->rtype, (long)a->rcount * in);
+        } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALLV) {
+            *sent = rt_type_bytes(a->stype, rt_sum(a->scounts, out));
+            *recv = rt_type_bytes(a->rtype, rt_sum(a->rcounts, in));
+        } else {
+            for (int i = 0; i < out && a->stypes && a->scounts; i++)
+                *sent += rt_type_bytes(a->stypes[i], a->scounts[i]);
+            for (int i = 0; i < in && a->rtypes && a->rcounts; i++)
+                *recv += rt_type_bytes(a->rtypes[i], a->rcounts[i]);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
