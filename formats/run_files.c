@@ -31,6 +31,13 @@ int scalana_profile_file_match(const char *name)
            strcmp(name + l - sl, SCALANA_PROFILE_SUFFIX) == 0;
 }
 
+int scalana_profile_tmp_match(const char *name)
+{
+    size_t l = strlen(name), pl = sizeof "." PROFILE_PREFIX - 1, sl = sizeof SCALANA_PROFILE_SUFFIX ".tmp" - 1;
+    return l > pl + sl && strncmp(name, "." PROFILE_PREFIX, pl) == 0 &&
+           strcmp(name + l - sl, SCALANA_PROFILE_SUFFIX ".tmp") == 0;
+}
+
 int scalana_profile_file_parse(const char *path, uint32_t *first, uint32_t *last)
 {
     const char *b = strrchr(path, '/');

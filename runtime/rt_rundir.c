@@ -223,13 +223,12 @@ static int rt_replace_earlier(const char *dir)
     int bad = 0;
     for (struct dirent *e; (e = readdir(d));) {
         const char *n = e->d_name;
-        size_t len = strlen(n);
         snprintf(p, sizeof p, "%s/%s", dir, n);
         int ours = strcmp(n, RT_OWNER_FILE) == 0 ||
                    (strcmp(n, SCALANA_RUN_INFO_FILE) == 0 && rt_is_our_run_json(p)) ||
-                   (strncmp(n, "profile-", 8) == 0 && strstr(n, SCALANA_PROFILE_SUFFIX) &&
+                   (scalana_profile_file_match(n) &&
                     rt_file_starts(p, SCALANA_PROFILE_MAGIC, SCALANA_PROFILE_MAGIC_LEN)) ||
-                   (strncmp(n, ".profile-", 9) == 0 && len > 4 && strcmp(n + len - 4, ".tmp") == 0) ||
+                   scalana_profile_tmp_match(n) ||
                    strncmp(n, SCALANA_RUN_INFO_FILE ".tmp.", sizeof SCALANA_RUN_INFO_FILE + 4) == 0;
         if (ours && unlink(p) != 0 && errno != ENOENT)
             bad = errno;

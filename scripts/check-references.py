@@ -36,6 +36,8 @@ NAME = re.compile(r"(?<![\w$%%./}-])((?:\.{0,2}/)?[\w+-][\w.+{},/-]*\.(?:%s))(?!
 GENERATED = {
     # made by the build (from a .in file, or by a generator into the build tree)
     "lit.site.cfg.py", "gen/rt_wrappers.c", "gen/rt_fortran_wrappers.c", "gen/rt_rules.h",
+    "gen/rt_args.h", "gen/rt_wrapped_names.c", "rt_wrappers.c", "rt_fortran_wrappers.c", "rt_rules.h",
+    "rt_args.h", "rt_wrapped_names.c",
     # written by tests/gpu/prepare-device-bundle.sh into the bundle it makes
     "env.sh",
     # configured from cmake/ScalAnaConfig.cmake.in and written by CMake at install
@@ -46,7 +48,7 @@ GENERATED = {
 # quote measurements of (Mantevo miniFE, HPCG: fetched, never in the repo).
 EXTERNAL = {
     "mpi.h", "mpif.h", "time.h", "elf.h", "cxxabi.h", "ISO_Fortran_binding.h", "std_function.h", "invoke.h",
-    "driver.hpp", "cg_solve.hpp", "ExchangeHalo.cpp",
+    "driver.hpp", "cupti_runtime_cbid.h", "cupti_driver_cbid.h", "cg_solve.hpp", "ExchangeHalo.cpp",
 }
 # Example names in explanations and command lines (a user's solver, a pass
 # input), never meant as files of the repository.

@@ -35,6 +35,11 @@ int scalana_profile_file_name(char *buf, size_t n, uint32_t first, uint32_t last
  *  (temporaries and other files). */
 int scalana_profile_file_match(const char *name);
 
+/** 1 when name (a file name, no directory) is a profile's temporary as
+ *  scalana_profile_file_name(..., tmp = 1) writes it: ".profile-" ...
+ *  ".sclp.tmp"; 0 otherwise.  A run directory being replaced removes them. */
+int scalana_profile_tmp_match(const char *name);
+
 /** Parses a profile file name (a path's last component is used) into its
  *  world-rank range.  Returns 1 with *first and *last set for
  *  "profile-<first>-<last>.sclp", 0 for any other name. */

@@ -46,6 +46,11 @@ static void test_match(void **state)
     assert_false(scalana_profile_file_match("profile-.sclp"));
     assert_false(scalana_profile_file_match("run.json"));
     assert_false(scalana_profile_file_match("x.sclp"));
+    assert_true(scalana_profile_tmp_match(".profile-000007-000007.sclp.tmp"));
+    assert_false(scalana_profile_tmp_match("profile-000007-000007.sclp"));
+    assert_false(scalana_profile_tmp_match(".profile-.sclp.tmp"));
+    assert_false(scalana_profile_tmp_match(".profile-000007-000007.sclp.tmp~"));
+    assert_false(scalana_profile_tmp_match(".other-000007.sclp.tmp"));
     assert_true(scalana_profile_path_has_suffix("/tmp/copy.sclp"));
     assert_false(scalana_profile_path_has_suffix(".sclp"));
     assert_false(scalana_profile_path_has_suffix("/tmp/run"));

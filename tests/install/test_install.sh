@@ -176,7 +176,7 @@ for page in "$p"/share/man/man1/*.1; do
     fail "man $name through MANPATH=$p/share/man"
   [ "$(MANPATH=$p/share/man man -w "$name")" = "$page" ] || fail "man -w $name is not $page"
   # every doc a page points to is installed
-  for d in $(MANWIDTH=200 man --nh --nj -l "$page" 2>/dev/null | grep -oE '[a-z_]+\.md|[a-z_]+\.schema\.json' | sort -u); do
+  for d in $(MANWIDTH=200 man --nh --nj -l "$page" 2>/dev/null | grep -oE '[a-z_-]+\.md|[a-z_-]+\.schema\.json' | sort -u); do
     [ -f "$p/share/doc/scalana/$d" ] || fail "$name(1) points to $d, not installed in share/doc/scalana"
   done
   n=$((n + 1))
