@@ -14,34 +14,6 @@
 
 #define CALI_DIR "caliper"
 
-/* Node label: the vertex name, made unique among its siblings by its line,
- * then by its report index (Hatchet matches nodes of two profiles by their
- * name under the same parent, so two "MPI_Allreduce" of one function must
- * differ).  Siblings are taken in the whole report, so a vertex has the same
- * label in every file. */
-static char *label(const struct vw_report *r, long i)
-{
-    const json_t *v = vw_vertex(r, i);
-    const char *name = vw_str(v, "name", "?");
-    long line = vw_int(v, "line", 0);
-    int p = r->parent[i], same_name = 0, same_line = 0;
-    long k = p >= 0 ? r->children_first[p] : 0;
-    for (; p >= 0 ? k >= 0 : k < (long)r->nvert; k = p >= 0 ? r->children_next[k] : k + 1) {
-        if (k == i || (p < 0 && r->parent[k] >= 0)) continue;
-        const json_t *s = vw_vertex(r, k);
-        if (strcmp(vw_str(s, "name", "?"), name)) continue;
-        same_name = 1;
-        if (vw_int(s, "line", 0) == line) same_line = 1;
-    }
-    size_t n = strlen(name) + 48;
-    char *buf = malloc(n);
-    if (!buf) return NULL;
-    if (same_line) snprintf(buf, n, "%s@%ld#%ld", name, line, i);
-    else if (same_name) snprintf(buf, n, "%s@%ld", name, line);
-    else snprintf(buf, n, "%s", name);
-    return buf;
-}
-
 /* s as a JSON string literal (jansson's escaping). */
 static void put_string(struct vw_out *o, const char *s)
 {
@@ -282,11 +254,11 @@ int vw_caliper_write(const struct vw_report *r, const char *out_dir, char *err, 
         if (!keep && (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) unlink(path);
     }
     if (d) closedir(d);
-    char **labels = calloc(r->nvert ? r->nvert : 1, sizeof *labels);
+    /* the labels of extrap.jsonl's call paths (Hatchet, like Extra-P, matches
+     * nodes of two profiles by their label under the same parent) */
+    char **labels = vw_node_labels(r);
     int rc = -1;
     if (!labels) { vw_seterr(err, errlen, "out of memory writing %s", dir); return -1; }
-    for (size_t v = 0; v < r->nvert; v++)
-        if (!(labels[v] = label(r, (long)v))) { vw_seterr(err, errlen, "out of memory writing %s", dir); goto out; }
     size_t i;
     const json_t *run;
     json_array_foreach(r->runs, i, run) {
@@ -313,7 +285,6 @@ int vw_caliper_write(const struct vw_report *r, const char *out_dir, char *err, 
     }
     rc = 0;
 out:
-    for (size_t v = 0; labels && v < r->nvert; v++) free(labels[v]);
-    free(labels);
+    vw_node_labels_free(labels, r->nvert);
     return rc;
 }

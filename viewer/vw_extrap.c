@@ -13,6 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Significant digits of the seconds written: those of report.json, which the
+ * analyzer writes with JSON_REAL_PRECISION(6) (analyzer/main.c), so a value
+ * taken from report.json is written as the same number, and the noise of the
+ * analyzer's single-precision sums beyond them is not. */
+#define EXTRAP_DIGITS 6
+
 /* The metrics, each written for every call path at every count. */
 enum { M_TIME, M_TIME_MEAN, M_TIME_MAX, M_EXCL_MEAN, M_EXCL_MAX, M_BYTES, M_CALLS, NMETRICS };
 static const char *const metric_names[NMETRICS] = {
@@ -90,80 +96,28 @@ static long *preorder(const struct vw_report *r, size_t *norder)
     return order;
 }
 
-/* The vertex's name as one call-path level: "->" (Extra-P's separator) becomes
- * "-_", control characters become spaces, an empty name becomes "?". */
-static char *level_name(const json_t *v)
-{
-    const char *name = vw_str(v, "name", "");
-    if (!*name) name = "?";
-    size_t n = strlen(name), w = 0;
-    char *s = malloc(n + 1);
-    if (!s) return NULL;
-    for (size_t k = 0; k < n; k++) {
-        unsigned char ch = (unsigned char)name[k];
-        if (ch == '-' && name[k + 1] == '>') { s[w++] = '-'; s[w++] = '_'; k++; continue; }
-        s[w++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
-    }
-    s[w] = '\0';
-    return s;
-}
-
-/* A level name unique among the siblings already named (`taken`, a JSON object
- * used as a set): the name; else name@line (a repeated function or MPI call at
- * another line); else "#id" appended until free (ids are unique, so a literal
- * "x#5" among the names only lengthens the loop).  Adds it to `taken`. */
-static char *unique_level(const json_t *v, json_t *taken)
-{
-    char *base = level_name(v);
-    if (!base) return NULL;
-    size_t cap = strlen(base) + 64;
-    char *s = malloc(cap);
-    if (!s) { free(base); return NULL; }
-    snprintf(s, cap, "%s", base);
-    if (json_object_get(taken, s)) snprintf(s, cap, "%s@%ld", base, vw_int(v, "line", 0));
-    free(base);
-    while (json_object_get(taken, s)) {
-        size_t len = strlen(s);
-        if (len + 32 > cap) {
-            char *t = realloc(s, cap *= 2);
-            if (!t) { free(s); return NULL; }
-            s = t;
-        }
-        snprintf(s + len, cap - len, "#%ld", vw_int(v, "id", 0));
-    }
-    if (json_object_set_new(taken, s, json_true()) != 0) { free(s); return NULL; }
-    return s;
-}
-
 /* Call paths of all vertices (malloc'd strings, parents first by `order`):
  * "main->LOOP 12-15->MPI_Allreduce". */
 static char **call_paths(const struct vw_report *r, const long *order, size_t norder)
 {
     size_t n = r->nvert ? r->nvert : 1;
-    char **path = calloc(n, sizeof *path);
-    json_t **taken = calloc(n + 1, sizeof *taken);   /* [v]: names of v's children; [n]: roots */
-    int ok = path && taken;
+    char **level = vw_node_labels(r);
+    char **path = level ? calloc(n, sizeof *path) : NULL;
+    int ok = path != NULL;
     for (size_t k = 0; ok && k < norder; k++) {
         long v = order[k];
         int p = r->parent[v];
-        size_t set = p >= 0 ? (size_t)p : n;
-        if (!taken[set] && !(taken[set] = json_object())) { ok = 0; break; }
-        char *level = unique_level(vw_vertex(r, v), taken[set]);
-        if (!level) { ok = 0; break; }
-        if (p < 0) { path[v] = level; continue; }
-        size_t lp = strlen(path[p]), ll = strlen(level);
+        if (p < 0) { path[v] = level[v], level[v] = NULL; continue; }
+        size_t lp = strlen(path[p]), ll = strlen(level[v]);
         path[v] = malloc(lp + ll + 3);
         if (path[v]) {
             memcpy(path[v], path[p], lp);
             memcpy(path[v] + lp, "->", 2);
-            memcpy(path[v] + lp + 2, level, ll + 1);
+            memcpy(path[v] + lp + 2, level[v], ll + 1);
         }
-        free(level);
         ok = path[v] != NULL;
     }
-    if (taken)
-        for (size_t i = 0; i <= n; i++) json_decref(taken[i]);
-    free(taken);
+    vw_node_labels_free(level, level ? r->nvert : 0);
     if (!ok && path) {
         for (size_t i = 0; i < n; i++) free(path[i]);
         free(path);
@@ -245,9 +199,17 @@ void vw_extrap_write(struct vw_out *o, const struct vw_report *r)
         json_decref(s);
         if (!cp) { o->failed = 1; break; }
         for (size_t c = 0; c < nc; c++)
-            for (int m = 0; m < NMETRICS; m++)
-                vw_printf(o, "{\"params\":{\"p\":%ld},\"callpath\":%s,\"metric\":\"%s\",\"value\":%.15g}\n",
-                          counts[c], cp, metric_names[m], val[((size_t)v * nc + c) * NMETRICS + m]);
+            for (int m = 0; m < NMETRICS; m++) {
+                double x = val[((size_t)v * nc + c) * NMETRICS + m];
+                /* seconds with report.json's digits (the analyzer's float
+                 * noise beyond them is no data); bytes and calls are sums of counts, exact */
+                if (m == M_BYTES || m == M_CALLS)
+                    vw_printf(o, "{\"params\":{\"p\":%ld},\"callpath\":%s,\"metric\":\"%s\",\"value\":%.15g}\n",
+                              counts[c], cp, metric_names[m], x);
+                else
+                    vw_printf(o, "{\"params\":{\"p\":%ld},\"callpath\":%s,\"metric\":\"%s\",\"value\":%.*g}\n",
+                              counts[c], cp, metric_names[m], EXTRAP_DIGITS, x);
+            }
         free(cp);
     }
     if (path)

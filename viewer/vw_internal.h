@@ -109,6 +109,15 @@ VW_HIDDEN extern const char vw_js[];
 VW_HIDDEN extern const char vw_views_css[];
 VW_HIDDEN extern const char vw_views_js[];
 
+/* ---- node labels of both exports (vw_label.c): labels[i] is vertex i's label
+ * among its siblings (the vertices of the same parent in the whole report, or
+ * the roots): its name ("->" as "-_", control characters as spaces, "" as
+ * "?"); name@line when a sibling has the same name; name@line#i when one also
+ * has the same line; "#i" appended while two are still equal (i: the index in
+ * vertices[]).  The same at every process count.  NULL when out of memory;
+ * free with vw_node_labels_free(labels, r->nvert). */
+VW_HIDDEN char **vw_node_labels(const struct vw_report *r);
+VW_HIDDEN void vw_node_labels_free(char **labels, size_t n);
 /* ---- Extra-P (vw_extrap.c) */
 VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);
 /* ---- Hatchet/Thicket (vw_caliper.c): out_dir/caliper/scalana-<P>p.json, one

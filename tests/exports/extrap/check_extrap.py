@@ -18,8 +18,9 @@ analyzer wrote next to it) or --jsonl FILE (the file alone):
       "->" as "-_");
     - the values are report.json's where the vertex was measured (time_mean =
       inclusive_mean_seconds, time_max = inclusive_max_seconds, exclusive_* =
-      time_mean/max_seconds, time = time_mean), 0 for its own figures where it
-      was not; containers consistent with their children: time_mean = own +
+      time_mean/max_seconds, time = time_mean), exactly the number report.json
+      has as written (its 6 significant digits; no float noise beyond them),
+      0 for its own figures where it was not; containers consistent with their children: time_mean = own +
       the children's time_mean (1 % + 1 us; only when each count has one run,
       repetitions are medians), time_max >= each child's time_max and >=
       time_mean, bytes and mpi_calls = own + the children's, exactly;
@@ -56,7 +57,8 @@ METRICS = ("time", "time_mean", "time_max", "exclusive_time_mean", "exclusive_ti
 REL_TOL = 0.01       # container = own + children, relative (rounding of report.json, 6 digits)
 ABS_TOL = 1e-6       # ... and absolute, seconds
 GROWTH_FACTOR = 2.0  # a --grows path: model(largest count) >= 2 x model(smallest count)
-REPORT_REL = 1e-5    # report.json holds 6 significant digits, the export the full double
+REPORT_REL = 1e-5    # bytes, calls: report.json rounds them to 6 digits, the export sums them exactly
+REPORT_DIGITS = 6    # significant digits of report.json's reals (and of the export's seconds)
 
 
 class Violations(list):
@@ -183,8 +185,11 @@ def check_report(report, cube, order, counts, bad):
                      ("exclusive_time_mean", "time_mean_seconds"), ("exclusive_time_max", "time_max_seconds"))
             for metric, key in pairs:
                 x = own.get(key) if own else None
-                if isinstance(x, (int, float)) and x >= 0 and not close(val[metric], x, REPORT_REL, 1e-12):
-                    bad.add(where, "%s %g, report.json %s %g" % (metric, val[metric], key, x))
+                # the same number as report.json's, not its float noise: equal to
+                # it as written (at its 6 digits; a hand-made report may have more)
+                if isinstance(x, (int, float)) and x >= 0 and val[metric] != float("%.*g" % (REPORT_DIGITS, x)):
+                    bad.add(where, "%s %.17g, report.json %s %r (the value as written, at %d digits)"
+                            % (metric, val[metric], key, x, REPORT_DIGITS))
             if own is None and (val["exclusive_time_mean"] or val["exclusive_time_max"]):
                 bad.add(where, "not measured there, but its own time is not 0")
             ch = [path[c] for c in kids[v]]
