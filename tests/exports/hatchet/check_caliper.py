@@ -50,6 +50,13 @@ class Failure(Exception):
     pass
 
 
+def labels_name(label, name):
+    """label is a node label of name (docs/viewer.md, extrap.jsonl's call paths, the one rule
+    of both exports): the name with "->" as "-_", control characters as spaces, "" as "?";
+    bare, or followed by @line (and #id), or by #id alone (a clash with another label)."""
+    base = "".join(" " if ord(ch) < 0x20 or ord(ch) == 0x7f else ch for ch in (name or "?").replace("->", "-_"))
+    return label == base or label.startswith(base + "@") or label.startswith(base + "#")
+
 def log(msg=""):
     print(msg, flush=True)
 
@@ -159,7 +166,7 @@ def check_file(path, report, run):
         want = node_of[a] if a is not None else None
         need(path_nodes[nid].get("parent") == want, "%s: vertex %d's node hangs under %r, report.json says %r"
              % (path, v, path_nodes[nid].get("parent"), want))
-        need(path_nodes[nid]["label"].split("@")[0] == verts[v]["name"],
+        need(labels_name(path_nodes[nid]["label"], verts[v]["name"]),
              "%s: node label %r for vertex %r" % (path, path_nodes[nid]["label"], verts[v]["name"]))
     # values
     children = {}
@@ -305,7 +312,7 @@ def check_hatchet(ht, report, summaries, planted):
         for v in s["vertex_of"].values():
             sub, node = node_by_vertex(df, v)
             m = metrics_at(verts[v], p)
-            need(node.frame["name"].split("@")[0] == verts[v]["name"], "%s: node %r for vertex %r" % (s["path"], node.frame["name"], verts[v]["name"]))
+            need(labels_name(node.frame["name"], verts[v]["name"]), "%s: node %r for vertex %r" % (s["path"], node.frame["name"], verts[v]["name"]))
             if s["per_process"]:
                 t = sub.reset_index().set_index("rank")["time"]
                 for q, x in enumerate(m["per_process_seconds"]):

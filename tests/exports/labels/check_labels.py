@@ -17,7 +17,10 @@ every vertex of report.json (docs/viewer.md, "extrap.jsonl", call paths):
 - every --expect-path PATH (a call path, "->"-joined labels) is in extrap.jsonl
   and, where its vertex is measured at a count with a caliper file, in one;
 - with --repeated, some siblings share a name in report.json (so the test covers
-  the name@line rule), and those siblings' labels are distinct in both exports.
+  the name@line rule), and those siblings' labels are distinct in both exports;
+- when hatchet imports (SCALANA_HATCHET_PYTHONPATH, colon-separated, or the
+  path): GraphFrame.from_caliper reads each caliper file into the same name
+  path per vertex.
 
 Exit status: 0 pass, 1 fail.
 """
@@ -94,7 +97,37 @@ def measured_at(vertex):
     return {m.get("processes") for m in vertex.get("metrics") or []}
 
 
-def check(d, expect_paths, repeated):
+def import_hatchet():
+    """hatchet from SCALANA_HATCHET_PYTHONPATH (colon-separated) or the path, or None."""
+    for p in reversed([x for x in os.environ.get("SCALANA_HATCHET_PYTHONPATH", "").split(":") if x]):
+        sys.path.insert(0, p)
+    try:
+        import hatchet
+        return hatchet
+    except ImportError as e:
+        log("(b) Hatchet: not importable (%s); set SCALANA_HATCHET_PYTHONPATH to run it" % e)
+        return None
+
+
+def hatchet_paths(ht, path):
+    """{vertex index: [frame names from the root]} as Hatchet reads the file."""
+    gf = ht.GraphFrame.from_caliper(path)
+    df = gf.dataframe.reset_index()
+    up = {}   # Hatchet's reader links children only: parents from the graph's walk
+    for node in gf.graph.traverse():
+        for c in node.children:
+            up[c] = node
+    out = {}
+    for node, vx in zip(df["node"], df["scalana.vertex"]):
+        names, n = [], node
+        while n is not None:
+            names.append(n.frame["name"])
+            n = up.get(n)
+        out[int(vx)] = names[::-1]
+    return out
+
+
+def check(d, expect_paths, repeated, ht=None):
     bad = []
     with open(os.path.join(d, "report.json"), encoding="utf-8") as f:
         report = json.load(f)
@@ -107,11 +140,18 @@ def check(d, expect_paths, repeated):
     files = sorted(glob.glob(os.path.join(d, "caliper", "scalana-*p.json")))
     if not files:
         bad.append("no caliper/scalana-<P>p.json in %s" % d)
-    label_of, cali_all, compared = {}, set(), 0
+    label_of, cali_all, compared, hatchet_files = {}, set(), 0, [0]
     for path in files:
         p = int(os.path.basename(path)[len("scalana-"):-len("p.json")])
         cpaths, clashes = caliper_paths(path)
         bad += ["%s: %s" % (os.path.basename(path), c) for c in clashes]
+        if ht:   # what Hatchet makes of the file: the same name paths
+            hpaths = hatchet_paths(ht, path)
+            if hpaths != cpaths:
+                diff = sorted(v for v in set(hpaths) | set(cpaths) if hpaths.get(v) != cpaths.get(v))
+                bad.append("%s: Hatchet's name paths differ from the file's for vertices %s (e.g. %s vs %s)"
+                           % (os.path.basename(path), diff[:5], hpaths.get(diff[0]), cpaths.get(diff[0])))
+            hatchet_files[0] += 1
         for v, labels in cpaths.items():
             chain, a = [], v
             while a is not None:
@@ -151,8 +191,9 @@ def check(d, expect_paths, repeated):
         names = [xpath[v][-1] for v in g]
         log("  repeated %r under vertex %r: extrap %s, caliper %s" % (
             vertices[g[0]].get("name"), parent.get(g[0]), names, [label_of.get(v, "-") for v in g]))
-    log("  %d vertices, %d caliper files, %d (vertex, file) label paths compared, %d repeated sibling names"
-        % (len(pre), len(files), compared, len(rep)))
+    log("  %d vertices, %d caliper files, %d (vertex, file) label paths compared, %d repeated sibling names%s"
+        % (len(pre), len(files), compared, len(rep),
+           "; Hatchet read %d files with the same name paths" % hatchet_files[0] if ht else ""))
     return bad
 
 
@@ -180,6 +221,7 @@ def main():
             return 1
         shutil.copy(rp, os.path.join(out, "report.json"))
         dirs.append(out)
+    ht = import_hatchet()
     failed = 0
     for d in dirs:
         log("== %s" % d)
@@ -187,7 +229,7 @@ def main():
             if not os.path.isfile(os.path.join(d, name)):
                 log("FAIL: %s/%s is missing (the fixture that writes it did not run?)" % (d, name))
                 return 1
-        bad = check(d, args.expect_path, args.repeated)
+        bad = check(d, args.expect_path, args.repeated, ht)
         for b in bad[:50]:
             log("  FAIL: " + b)
         failed += bool(bad)
