@@ -62,6 +62,11 @@ VW_HIDDEN size_t vw_ranges(long *v, size_t n, size_t max_ranges, char *buf, size
 /* Which threshold the top candidate of report.json is under and the -t
  * option that lowers it, one sentence into buf ("" without candidates). */
 VW_HIDDEN void vw_candidate_note(const json_t *report, char *buf, size_t n);
+/* data_quality.missing_ranks ([{rank, processes, reason}]) as rank ranges per
+ * run into buf (capacity len), the terminal's and the page's one text:
+ * "0, 5-7 of the 8-process run (4 ranks); 3 of the 4-process run (1 rank)",
+ * each list after "rank "/"ranks " when word is set. */
+VW_HIDDEN void vw_missing_ranks_text(const json_t *mr, int word, char *buf, size_t len);
 /* vw_ranges over a JSON array of integers (non-integers skipped). */
 VW_HIDDEN size_t vw_int_ranges(const json_t *arr, char *buf, size_t len);
 /* The metrics entry of vertex v at exactly `processes` processes (NULL if none). */

@@ -156,10 +156,7 @@ static void print_candidates(FILE *out, const json_t *report, int color)
     }
 }
 
-/* data_quality.missing_ranks ([{rank, processes, reason}]) as rank lists per
- * run into buf, the way the HTML names them: "0, 5-7 of the 8-process run
- * (4 ranks)". */
-static void missing_ranks_text(const json_t *mr, char *buf, size_t len)
+void vw_missing_ranks_text(const json_t *mr, int word, char *buf, size_t len)
 {
     size_t n = json_array_size(mr), i, k, used = 0;
     long *ranks = malloc((n + 1) * sizeof *ranks);
@@ -177,7 +174,8 @@ static void missing_ranks_text(const json_t *mr, char *buf, size_t len)
         char list[200], run[64] = "";
         size_t d = vw_ranges(ranks, m, VW_RANGES_MAX, list, sizeof list);
         if (p > 0) snprintf(run, sizeof run, " of the %ld-process run", p);
-        int w = snprintf(buf + used, len - used, "%s%s%s (%zu rank%s)", used ? "; " : "", list, run, d, d == 1 ? "" : "s");
+        int w = snprintf(buf + used, len - used, "%s%s%s%s (%zu rank%s)", used ? "; " : "",
+                         !word ? "" : d == 1 ? "rank " : "ranks ", list, run, d, d == 1 ? "" : "s");
         if (w > 0) used += (size_t)w;
     }
     free(ranks);
@@ -191,7 +189,7 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
     const json_t *runs = json_object_get(report, "runs");
     const json_t *rcs = json_object_get(report, "root_causes");
     fprintf(out, "%sScalAna report%s: ", bold, reset);
-    oneline(out, vw_str(prog, "executable", "?"), 200);
+    oneline(out, vw_str(prog, "path", vw_str(prog, "executable", "?")), 200); /* the program, not the run's copy */
     /* runs[] has one entry per process count; its directories are the runs */
     size_t ncounts = json_array_size(runs), ndirs = 0, ri;
     const json_t *rj;
@@ -280,7 +278,7 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
             json_array_foreach(json_object_get(dq, "missing_ranks"), k, m)
                 if (!strcmp(vw_str(m, "reason", ""), "unreadable")) unr++;
             char list[1200], text[1400];
-            missing_ranks_text(json_object_get(dq, "missing_ranks"), list, sizeof list);
+            vw_missing_ranks_text(json_object_get(dq, "missing_ranks"), 0, list, sizeof list);
             if (unr == nmiss) snprintf(text, sizeof text, "missing ranks: %s (their profiles are truncated, corrupt or refused)", list);
             else if (unr) snprintf(text, sizeof text, "missing ranks: %s (%zu not written, %zu in truncated, corrupt or refused profiles)", list, nmiss - unr, unr);
             else snprintf(text, sizeof text, "missing ranks: %s (their profiles were not found)", list);
