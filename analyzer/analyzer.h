@@ -595,6 +595,8 @@ struct an_analysis {
     int echo_warnings;         /* also print warnings on stderr as they happen (while reading) */
     const char *exe, *build_id;
     const char *exe_source;    /* where the executable came from: "run.json", "run copy", "--exe" */
+    const char *program_path;  /* the program as it ran: --exe, else run.json's executable (never the
+                                  run's copy: exe is that copy when it was used), interned */
     void *phases;              /* json_t * from an_phases_json, or NULL */
     uint32_t nprocs;           /* analyzer processes that shared the work (par.h; 1: serial) */
     uint64_t *peak_rss;        /* [nprocs] peak resident bytes of each, from an_par_combine */
@@ -642,7 +644,8 @@ int an_is_run_dir(const char *dir);
 /** Appends to (*out, *n) the run directories path names (malloc'ed strings):
  *  path itself when it is a run directory or not a directory (read_run then
  *  says what is wrong), else the run directories below it, up to three levels
- *  deep, sorted by path (a study: one directory per run).  Returns how many
+ *  deep, sorted by path (a study: one directory per run); repeated and
+ *  trailing slashes of path are dropped ("run//" -> "run").  Returns how many
  *  were appended (at least 1). */
 int an_expand_run_dirs(const char *path, char ***out, int *n);
 /** The runs of one build: every run.json with this build-id. */

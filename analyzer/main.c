@@ -162,6 +162,14 @@ static int choose_executable(struct reader *rd, struct an_run *r, const char *di
     if (!readable) {
         an_warn(a, "%s: cannot read the executable %s%s", dir, exe ? exe : "",
                 o->exe ? "" : " and the run directory holds no copy of it (exe/)");
+    } else if (differs && o->exe) {
+        /* the user named the binary: it is not the one that ran (no advice to pass --exe again) */
+        char ran[4200] = "";
+        if (have_info && info->executable) snprintf(ran, sizeof ran, " (%s)", info->executable);
+        an_warn(a, "%s: refused: --exe %s is not the binary that ran: it has build-id %s, the run was made with "
+                   "build-id %s%s", dir, exe, actual, bid, ran);
+        r->bad = 1;
+        return -1;
     } else if (differs) {
         an_warn(a, "%s: refused: the run was made with build-id %s but %s has build-id %s (rebuilt since?) "
                    "and the run directory holds no copy of that build (exe/; SCALANA_KEEP_EXE=off?); pass the "
@@ -172,6 +180,10 @@ static int choose_executable(struct reader *rd, struct an_run *r, const char *di
     snprintf(rd->exe_build_id, sizeof rd->exe_build_id, "%s", *bid ? bid : actual);
     a->exe_source = source;
     a->exe = an_intern(&a->g.strings, exe ? exe : "");
+    {
+        const char *prog = o->exe ? o->exe : have_info && info->executable ? info->executable : exe;
+        a->program_path = an_intern(&a->g.strings, prog ? prog : "");
+    }
     a->build_id = an_intern(&a->g.strings, rd->exe_build_id);
     rd->ref_dir = dir;
     prepare(rd, exe, rd->exe_build_id);
@@ -287,7 +299,7 @@ static void read_ranks(struct reader *rd, struct an_run *r, const char *dir, cha
     int have_run_json = r->info.version != 0, checked = 0;
     for (int k = 0; k < nf && !r->bad; k++) {
         if (ok[k] <= 0) continue;
-        uint32_t bad = 0;
+        uint32_t bad = 0, refused = 0; /* three messages per file of each kind, then a count (docs/analyzer.md) */
         for (uint32_t i = 0; i < pf[k].header.rank_count; i++) {
             /* with several analyzer processes, each reads its slice of the ranks (par.h) */
             if (!an_par_mine(pf[k].header.first_rank + i, r->P)) continue;
@@ -313,13 +325,15 @@ static void read_ranks(struct reader *rd, struct an_run *r, const char *dir, cha
                         break;
                     }
                 }
-                if (an_run_add_rank(r, &rd->ctx, &d, err, sizeof err) != 0)
+                if (an_run_add_rank(r, &rd->ctx, &d, err, sizeof err) != 0 && refused++ < 3)
                     an_warn(a, "%s: %s", files[k], err);
                 prf_rank_free(&d);
             }
             an_progress(o, dir, ++done, total);
         }
         if (bad > 3) an_warn(a, "%s: %u more bad rank sections skipped", files[k], bad - 3);
+        if (refused > 3)
+            an_warn(a, "%s: %u more rank sections ignored (ranks read twice or outside the run)", files[k], refused - 3);
         prf_file_close(&pf[k]);
     }
     for (int k = 0; k < nf; k++)

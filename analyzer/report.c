@@ -570,6 +570,8 @@ void *an_report_build(const struct an_analysis *a)
     json_object_set_new(prog, "executable", json_string(a->exe ? a->exe : ""));
     json_object_set_new(prog, "build_id", json_string(a->build_id ? a->build_id : ""));
     if (a->exe_source) json_object_set_new(prog, "executable_source", json_string(a->exe_source));
+    /* the program as it ran, for the headers; executable is the file read (the run's copy when used) */
+    if (a->program_path && *a->program_path) json_object_set_new(prog, "path", json_string(a->program_path));
     json_object_set_new(prog, "has_psg", json_boolean(a->has_psg));
     /* where the structure came from: the compiler pass, or recovered from the
      * machine code (docs/binstruct.md) */

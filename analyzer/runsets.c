@@ -67,16 +67,32 @@ static void below(const char *dir, int depth, char ***out, int *n)
     free(sub);
 }
 
+/* path with repeated slashes folded and trailing ones dropped ("run-4p//" ->
+ * "run-4p", "/" stays), malloc'ed: the names joined to it later
+ * ("run-4p/profile-0.sclp") then read as the user would write them. */
+static char *tidy_path(const char *path)
+{
+    char *p = strdup(path);
+    if (!p) abort();
+    size_t k = 0;
+    for (size_t i = 0; p[i]; i++)
+        if (!(p[i] == '/' && k > 0 && p[k - 1] == '/')) p[k++] = p[i];
+    while (k > 1 && p[k - 1] == '/') k--;
+    p[k] = 0;
+    return p;
+}
+
 int an_expand_run_dirs(const char *path, char ***out, int *n)
 {
     int before = *n;
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && !an_is_run_dir(path)) below(path, 3, out, n);
+    char *tidy = tidy_path(path);
+    if (stat(tidy, &st) == 0 && S_ISDIR(st.st_mode) && !an_is_run_dir(tidy)) below(tidy, 3, out, n);
     if (*n == before) {
         /* a run directory, or anything else: read_run says what is wrong with it */
-        char *p = strdup(path);
-        if (!p) abort();
-        push(out, n, p);
+        push(out, n, tidy);
+    } else {
+        free(tidy);
     }
     return *n - before;
 }

@@ -28,7 +28,12 @@ static const char usage[] =
     "  --rank N   only world rank N\n"
     "  -h, --help     this text\n"
     "  -V, --version  ScalAna's version\n"
-    "Exit status: 0 success, 1 a file was unreadable or corrupt (named on stderr), 2 usage.\n";
+    "Exit status: 0 success, 1 a file was unreadable or corrupt (named on stderr), 2 usage,\n"
+    "3 nothing to show (--rank N names no rank of the run; a --psg binary has no PSG section).\n";
+
+/* Exit status when the input is valid but holds nothing of what was asked:
+ * --rank N with no such rank, --psg on a binary without the section. */
+#define DUMP_NOTHING 3
 
 static const char *cct_kind_name(uint32_t k)
 {
@@ -338,6 +343,7 @@ static int dump_run(const char *dir, int as_json, long only_rank)
 {
     char err[1024];
     int status = 0, found_rank = 0;
+    uint32_t world = 0; /* the run's world size, from its profile headers */
     struct scalana_run_info ri;
     json_t *out = as_json ? json_object() : NULL;
     int single_file = scalana_profile_path_has_suffix(dir);
@@ -391,6 +397,7 @@ static int dump_run(const char *dir, int as_json, long only_rank)
             free(files[fi]);
             continue;
         }
+        if (f.header.world_size > world) world = f.header.world_size;
         for (uint32_t i = 0; i < f.header.rank_count; i++) {
             if (only_rank >= 0 && (long)(f.header.first_rank + i) != only_rank)
                 continue;
@@ -418,8 +425,13 @@ static int dump_run(const char *dir, int as_json, long only_rank)
     }
     free(files);
     if (only_rank >= 0 && !found_rank && nf > 0) {
-        fprintf(stderr, "scalana-dump: %s: no profile holds world rank %ld\n", dir, only_rank);
-        status = 1;
+        /* nothing to show is not success: exit DUMP_NOTHING (man page) */
+        if (world > 0 && only_rank >= (long)world)
+            fprintf(stderr, "scalana-dump: %s: no world rank %ld in the %u-process run (ranks 0-%u)\n", dir, only_rank,
+                    world, world - 1);
+        else
+            fprintf(stderr, "scalana-dump: %s: no profile holds world rank %ld\n", dir, only_rank);
+        if (!status) status = DUMP_NOTHING;
     }
     if (as_json) {
         json_object_set_new(out, "ranks", ranks);
@@ -553,9 +565,12 @@ static int dump_psg(const char *path, int as_json, int as_dot)
         fprintf(stderr, "scalana-dump: %s\n", err);
         return 1;
     }
-    if (rc == 0 && !as_json && !as_dot)
-        printf("binary %s: no %s section (not built with scalana-cc)\n", path, SCALANA_PSG_SECTION);
-    else if (as_json) {
+    if (rc == 0) {
+        /* nothing to show: one line on stderr, exit DUMP_NOTHING (man page) */
+        fprintf(stderr, "scalana-dump: %s: no %s section (not built with scalana-cc)\n", path, SCALANA_PSG_SECTION);
+        return DUMP_NOTHING;
+    }
+    if (as_json) {
         json_t *j = psg_json(path, &g);
         json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
         putchar('\n');
@@ -616,8 +631,10 @@ int main(int argc, char **argv)
     }
     int status = 0;
     if (psg) {
-        for (int i = 0; i < first; i++)
-            status |= dump_psg(argv[i], as_json, as_dot);
+        for (int i = 0; i < first; i++) {
+            int st = dump_psg(argv[i], as_json, as_dot);
+            if (st == 1 || !status) status = st; /* a bad file (1) outranks nothing to show (3) */
+        }
     } else {
         status = dump_run(argv[0], as_json, only_rank);
     }

@@ -14,8 +14,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: scalana-view [options] REPORT.json\n"
-        "Renders a report.json written by scalana-analyze into a directory:\n"
+        "usage: scalana-view [options] REPORT.json|DIR\n"
+        "Renders a report.json written by scalana-analyze (or DIR/report.json) into a directory:\n"
         "psg.dot/.svg, rootcause-N.dot/.svg, index.html, extrap.jsonl, caliper/; prints the summary.\n"
         "  -o, --output DIR            output directory (default: the report's directory)\n"
         "      --source-path OLD=NEW   look for sources under NEW instead of OLD (repeatable)\n"
@@ -165,10 +165,28 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *path = argv[optind];
+    /* a report directory (scalana-analyze -o DIR) means its report.json */
+    char pathbuf[4096];
+    struct stat pst;
+    if (stat(path, &pst) == 0 && S_ISDIR(pst.st_mode)) {
+        size_t pl = strlen(path);
+        while (pl > 1 && path[pl - 1] == '/') pl--;
+        if ((size_t)snprintf(pathbuf, sizeof pathbuf, "%.*s/report.json", (int)pl, path) >= sizeof pathbuf) {
+            fprintf(stderr, "scalana-view: %s: path too long\n", path);
+            return 1;
+        }
+        path = pathbuf;
+    }
+    if (stat(path, &pst) != 0) {
+        fprintf(stderr, "scalana-view: %s: %s\n", path, errno == ENOENT ? "no such file" : strerror(errno));
+        return 1;
+    }
     json_error_t je;
     json_t *report = json_load_file(path, 0, &je);
     if (!report) {
-        fprintf(stderr, "scalana-view: %s:%d: %s\n", path, je.line, je.text);
+        /* jansson gives line -1 when the file cannot be read at all */
+        if (je.line > 0) fprintf(stderr, "scalana-view: %s:%d: %s\n", path, je.line, je.text);
+        else fprintf(stderr, "scalana-view: %s: %s\n", path, je.text);
         return 1;
     }
     char why[1024];
@@ -180,8 +198,8 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = 0;
+    char dirbuf[4096];
     if (!summary_only) {
-        char dirbuf[4096];
         if (!out) {
             snprintf(dirbuf, sizeof dirbuf, "%s", path);
             char *slash = strrchr(dirbuf, '/');
@@ -189,16 +207,23 @@ int main(int argc, char **argv)
             else snprintf(dirbuf, sizeof dirbuf, ".");
             out = dirbuf;
         }
-        opt.source_path_from = from;
-        opt.source_path_to = to;
-        opt.source_path_count = nmap;
-        char err[1024];
+        /* refused before anything is printed or rendered, as scalana-analyze does */
         char foreign[256];
         if (!force && scalana_outdir_is_ours(out, foreign, sizeof foreign) == 0) {
             fprintf(stderr, "scalana-view: %s holds files that are not a ScalAna report (%s): not overwritten; "
                             "give another -o DIR, or --force to write there anyway\n", out, foreign);
-            rc = 2;
-        } else if (mkdir_p(out) != 0 || scalana_outdir_mark(out) != 0) {
+            json_decref(report);
+            free(from);
+            free(to);
+            return 2;
+        }
+    }
+    if (!summary_only) {
+        opt.source_path_from = from;
+        opt.source_path_to = to;
+        opt.source_path_count = nmap;
+        char err[1024];
+        if (mkdir_p(out) != 0 || scalana_outdir_mark(out) != 0) {
             fprintf(stderr, "scalana-view: cannot create %s: %s\n", out, strerror(errno));
             rc = 1;
         } else if (scalana_viewer_write(report, out, &opt, err, sizeof err) != 0) {

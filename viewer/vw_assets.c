@@ -22,6 +22,8 @@ const char vw_css[] =
 ".rk{font-weight:700}.cat{background:#fde0dd;color:#7a0b1c;border-radius:3px;padding:0 6px;font-size:12px}\n"
 ".loc{font-family:ui-monospace,Menlo,Consolas,monospace}.fn{color:var(--muted)}\n"
 ".cost{margin-left:auto;font-weight:700}\n"
+".candidates li{display:flex;flex-wrap:wrap;gap:10px;align-items:baseline;color:#555}.candidates .cost{margin-left:0}\n"
+".candidates .procs{color:var(--muted)}\n"
 ".evidence{margin:4px 0 0 18px;color:#333}\n"
 ".detail{margin:8px 0 4px 18px}.detail dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:0}\n"
 ".detail dt{color:var(--muted)}.detail dd{margin:0}\n"

@@ -9,7 +9,7 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
 {
     const struct vw_report *r = c->r;
     const json_t *prog = json_object_get(r->root, "program");
-    const char *exe = vw_str(prog, "executable", "?");
+    const char *exe = vw_str(prog, "path", vw_str(prog, "executable", "?")); /* the program, not the run's copy */
     const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
     vw_puts(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"

@@ -72,6 +72,58 @@ static void source_snippet(struct vw_out *o, const struct vw_html_ctx *c, const 
     if (shown_last < last) vw_printf(o, "<p class=\"note\">%ld more highlighted lines not shown</p>", last - shown_last);
 }
 
+/* A cause's category, location and cost as spans (the head of a root
+ * cause, a candidate's row): "loop f.c:11-15 in relax, inlined into main at
+ * f.c:38", the full path on hover. */
+static void cause_spans(struct vw_out *o, const json_t *rc)
+{
+    const char *cat = vw_str(rc, "category", "");
+    vw_puts(o, "<span class=\"cat\">");
+    vw_html(o, vw_category_title(cat));
+    if (*vw_str(rc, "location", "")) {
+        vw_puts(o, "</span><span class=\"loc where\" title=\"");
+        vw_html(o, vw_str(rc, "file", ""));
+        vw_puts(o, "\">");
+        vw_html(o, vw_str(rc, "location", ""));
+    } else {
+        vw_puts(o, "</span><span class=\"loc\">");
+        vw_html_loc(o, vw_str(rc, "file", ""), vw_int(rc, "line", 0));
+        vw_puts(o, "</span><span class=\"fn\">");
+        vw_html(o, vw_str(rc, "function", ""));
+    }
+    vw_puts(o, "</span><span class=\"cost\">");
+    vw_num(o, vw_dbl(rc, "cost_seconds", 0));
+    vw_printf(o, " s (%.1f%%)</span>", vw_dbl(rc, "cost_percent", 0));
+}
+
+#define HTML_CANDIDATES 3 /* candidates listed when there is no root cause */
+
+/* With no root cause: the top candidates (causes under the minimum cost),
+ * labelled as under the thresholds, with the threshold and how to lower it. */
+static void candidates_list(struct vw_out *o, const struct vw_html_ctx *c)
+{
+    const json_t *cands = json_object_get(c->r->root, "candidates");
+    size_t nc = json_array_size(cands), i;
+    if (!nc) return;
+    char note[400];
+    vw_candidate_note(c->r->root, note, sizeof note);
+    vw_printf(o, "<h3>Candidates under the thresholds</h3><p class=\"note\">%zu candidate%s, not root causes: ",
+              nc, nc == 1 ? "" : "s");
+    vw_html(o, note);
+    vw_puts(o, ".</p><ol class=\"candidates\">");
+    const json_t *rc;
+    json_array_foreach(cands, i, rc) {
+        if (i >= HTML_CANDIDATES) break;
+        vw_puts(o, "<li class=\"candidate\">");
+        cause_spans(o, rc);
+        vw_puts(o, " <span class=\"procs\">processes ");
+        vw_html_int_list(o, json_object_get(rc, "processes"), 32);
+        vw_puts(o, "</span></li>");
+    }
+    vw_puts(o, "</ol>");
+    if (nc > HTML_CANDIDATES) vw_printf(o, "<p class=\"note\">%zu more in report.json (candidates).</p>", nc - HTML_CANDIDATES);
+}
+
 void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
 {
     const struct vw_report *r = c->r;
@@ -85,9 +137,9 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
             vw_puts(o, " ");
             vw_html(o, vw_str(ts, "text", ""));
         }
-        size_t nc = json_array_size(json_object_get(r->root, "candidates"));
-        if (nc) vw_printf(o, " %zu candidate%s under the thresholds in report.json (candidates).", nc, nc == 1 ? "" : "s");
-        vw_puts(o, "</p></section>");
+        vw_puts(o, "</p>");
+        candidates_list(o, c);
+        vw_puts(o, "</section>");
         return;
     }
     vw_puts(o, "<p class=\"note\">Ranked by the run time they explain at the largest process count. Click one for its backtracking path and source.</p><ol class=\"causes\">");
@@ -99,24 +151,9 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
         vw_printf(o, "<li class=\"cause\" id=\"cause-%ld\" data-rank=\"%ld\" data-category=\"", rank, rank);
         vw_html(o, cat);
         vw_printf(o, "\"><button class=\"cause-head\" type=\"button\" aria-expanded=\"false\" aria-controls=\"cause-%ld-detail\">", rank);
-        vw_printf(o, "<span class=\"rk\">#%ld</span><span class=\"cat\">", rank);
-        vw_html(o, vw_category_title(cat));
-        if (*vw_str(rc, "location", "")) {
-            /* the text the terminal prints: "loop f.c:11-15 in relax,
-             * inlined into main at f.c:38"; the full path on hover */
-            vw_puts(o, "</span><span class=\"loc where\" title=\"");
-            vw_html(o, vw_str(rc, "file", ""));
-            vw_puts(o, "\">");
-            vw_html(o, vw_str(rc, "location", ""));
-        } else {
-            vw_puts(o, "</span><span class=\"loc\">");
-            vw_html_loc(o, vw_str(rc, "file", ""), vw_int(rc, "line", 0));
-            vw_puts(o, "</span><span class=\"fn\">");
-            vw_html(o, vw_str(rc, "function", ""));
-        }
-        vw_puts(o, "</span><span class=\"cost\">");
-        vw_num(o, vw_dbl(rc, "cost_seconds", 0));
-        vw_printf(o, " s (%.1f%%)</span></button><p class=\"evidence\">", vw_dbl(rc, "cost_percent", 0));
+        vw_printf(o, "<span class=\"rk\">#%ld</span>", rank);
+        cause_spans(o, rc);
+        vw_puts(o, "</button><p class=\"evidence\">");
         vw_html(o, vw_str(rc, "evidence", ""));
         if (*vw_category_remedy(cat)) {
             vw_puts(o, "</p><p class=\"remedy\"><b>What to do:</b> ");

@@ -183,13 +183,11 @@ void vw_html_quality(struct vw_out *o, const struct vw_html_ctx *c)
     vw_puts(o, "</tbody></table>");
     const json_t *mr = json_object_get(dq, "missing_ranks");
     if (json_array_size(mr)) {
+        /* the summary's text: rank ranges per run (vw_summary.c) */
+        char list[2000];
+        vw_missing_ranks_text(mr, 1, list, sizeof list);
         vw_puts(o, "<p class=\"warn\">Missing ranks: ");
-        size_t i;
-        const json_t *x;
-        json_array_foreach(mr, i, x) {
-            if (i >= 64) { vw_printf(o, " … (%zu in all)", json_array_size(mr)); break; }
-            vw_printf(o, "%srank %ld of the %ld-process run", i ? "; " : "", vw_int(x, "rank", -1), vw_int(x, "processes", 0));
-        }
+        vw_html(o, list);
         vw_puts(o, "</p>");
     }
     const json_t *w = json_object_get(dq, "warnings");

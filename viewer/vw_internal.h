@@ -54,6 +54,21 @@ VW_HIDDEN const json_t *vw_vertex(const struct vw_report *r, long i);   /* NULL 
 VW_HIDDEN const char *vw_str(const json_t *obj, const char *key, const char *dflt);
 VW_HIDDEN double vw_dbl(const json_t *obj, const char *key, double dflt);
 VW_HIDDEN long vw_int(const json_t *obj, const char *key, long dflt);
+/* Sort v[0..n) and write it to buf as ranges, "0, 5-7, 12" (duplicates
+ * merged), at most max_ranges of them, then ", ...".  Returns how many
+ * distinct values v holds (for "(4 ranks)"). */
+VW_HIDDEN size_t vw_ranges(long *v, size_t n, size_t max_ranges, char *buf, size_t len);
+#define VW_RANGES_MAX 8 /* ranges printed of a rank list; the rest are "..." and counted */
+/* Which threshold the top candidate of report.json is under and the -t
+ * option that lowers it, one sentence into buf ("" without candidates). */
+VW_HIDDEN void vw_candidate_note(const json_t *report, char *buf, size_t n);
+/* data_quality.missing_ranks ([{rank, processes, reason}]) as rank ranges per
+ * run into buf (capacity len), the terminal's and the page's one text:
+ * "0, 5-7 of the 8-process run (4 ranks); 3 of the 4-process run (1 rank)",
+ * each list after "rank "/"ranks " when word is set. */
+VW_HIDDEN void vw_missing_ranks_text(const json_t *mr, int word, char *buf, size_t len);
+/* vw_ranges over a JSON array of integers (non-integers skipped). */
+VW_HIDDEN size_t vw_int_ranges(const json_t *arr, char *buf, size_t len);
 /* The metrics entry of vertex v at exactly `processes` processes (NULL if none). */
 VW_HIDDEN const json_t *vw_metrics_at(const json_t *v, long processes);
 /* The metrics entry of vertex v at the largest process count it has (NULL if none). */

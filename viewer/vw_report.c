@@ -24,6 +24,46 @@ long vw_int(const json_t *obj, const char *key, long dflt)
     return dflt;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+size_t vw_ranges(long *v, size_t n, size_t max_ranges, char *buf, size_t len)
+{
+    if (len) buf[0] = 0;
+    qsort(v, n, sizeof *v, cmp_long);
+    size_t used = 0, ranges = 0, distinct = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && (v[j + 1] == v[j] || v[j + 1] == v[j] + 1)) j++;
+        for (size_t k = i; k <= j; k++) distinct += k == i || v[k] != v[k - 1];
+        if (ranges++ < max_ranges && used < len) {
+            int w = v[j] > v[i] ? snprintf(buf + used, len - used, "%s%ld-%ld", used ? ", " : "", v[i], v[j])
+                                : snprintf(buf + used, len - used, "%s%ld", used ? ", " : "", v[i]);
+            if (w > 0) used += (size_t)w;
+        } else if (ranges == max_ranges + 1 && used < len) {
+            int w = snprintf(buf + used, len - used, ", ...");
+            if (w > 0) used += (size_t)w;
+        }
+        i = j + 1;
+    }
+    return distinct;
+}
+
+size_t vw_int_ranges(const json_t *arr, char *buf, size_t len)
+{
+    size_t n = json_array_size(arr), i, k = 0;
+    long *v = malloc((n + 1) * sizeof *v);
+    if (!v) abort();
+    const json_t *x;
+    json_array_foreach(arr, i, x) if (json_is_integer(x)) v[k++] = (long)json_integer_value(x);
+    size_t d = vw_ranges(v, k, VW_RANGES_MAX, buf, len);
+    free(v);
+    return d;
+}
+
 const json_t *vw_vertex(const struct vw_report *r, long i)
 {
     if (i < 0 || (size_t)i >= r->nvert) return NULL;

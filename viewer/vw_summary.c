@@ -3,6 +3,7 @@
 #include "vw_internal.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int vw_sampling_line(const json_t *runs, char *buf, size_t n)
@@ -22,6 +23,7 @@ int vw_sampling_line(const json_t *runs, char *buf, size_t n)
 }
 
 #define SUMMARY_CAUSES 5   /* root causes printed; the rest are counted */
+#define SUMMARY_CANDIDATES 3 /* candidates printed when there is no root cause */
 
 static const char *C(int on, const char *code) { return on ? code : ""; }
 
@@ -64,15 +66,130 @@ static void wrapped(FILE *out, const char *s, size_t col, size_t indent)
     if (s && *s) fputs("...", out);
 }
 
+/* One cause (a root cause or a candidate, report.json causes_json) as the
+ * summary prints it: "#rank category location  cost s (percent%)", then,
+ * with `details`, the evidence and the category's remedy. */
+static void print_cause(FILE *out, const json_t *rc, size_t i, int color, int details)
+{
+    const char *bold = C(color, "\033[1m"), *red = C(color, "\033[31m"), *dim = C(color, "\033[2m"),
+               *reset = C(color, "\033[0m");
+    fprintf(out, "  %s#%ld%s %s%-26s%s ", bold, vw_int(rc, "rank", (long)i + 1), reset, red,
+            vw_category_title(vw_str(rc, "category", NULL)), reset);
+    const char *file = vw_str(rc, "file", "");
+    const char *where = vw_str(rc, "location", "");
+    if (*where) {
+        /* the loop, its function and the chain of call sites from main */
+        oneline(out, where, 240);
+    } else if (*file) {
+        oneline(out, file, 120);
+        long line = vw_int(rc, "line", 0), last = vw_int(rc, "last_line", 0);
+        if (last > line) fprintf(out, ":%ld-%ld", line, last); /* a multi-line cause: its range */
+        else fprintf(out, ":%ld", line);
+    } else {
+        fputs("(no source location)", out);
+    }
+    const char *fn = vw_str(rc, "function", "");
+    if (*fn && !*where) { fputs(" in ", out); oneline(out, fn, 80); }
+    fprintf(out, "  %s%.3g s (%.1f%%)%s\n", bold, vw_dbl(rc, "cost_seconds", 0), vw_dbl(rc, "cost_percent", 0), reset);
+    if (!details) {
+        char procs[200];
+        size_t np = vw_int_ranges(json_object_get(rc, "processes"), procs, sizeof procs);
+        if (np) fprintf(out, "      %sprocess%s %s%s\n", dim, np == 1 ? "" : "es", procs, reset);
+        return;
+    }
+    fprintf(out, "      %s", dim);
+    wrapped(out, vw_str(rc, "evidence", ""), 6, 6);
+    fprintf(out, "%s\n", reset);
+    const char *fix = vw_category_remedy(vw_str(rc, "category", NULL));
+    if (*fix) {
+        fputs("      what to do: ", out);
+        wrapped(out, fix, 18, 8);
+        fputc('\n', out);
+    }
+}
+
+void vw_candidate_note(const json_t *report, char *buf, size_t n)
+{
+    const json_t *top = json_array_get(json_object_get(report, "candidates"), 0);
+    const json_t *th = json_object_get(report, "thresholds");
+    double pct = vw_dbl(top, "cost_percent", 0), min_pct = vw_dbl(th, "min_cost_percent", NAN);
+    double min_s = vw_dbl(th, "min_cost_seconds", NAN);
+    if (n) buf[0] = 0;
+    if (!top) return;
+    /* the minimum cost is max(min_cost_seconds, min_cost_percent x base)
+     * (docs/analyzer.md): the percentage binds unless the candidate is
+     * above it in percent, then the seconds do */
+    if (isfinite(min_pct) && pct < min_pct) {
+        double sugg = pct >= 1 ? floor(pct) : floor(pct * 10) / 10;
+        if (sugg <= 0) sugg = pct / 2;
+        snprintf(buf, n, "under min_cost_percent = %g %%: lower it with scalana-analyze -t min_cost_percent=%g",
+                 min_pct, sugg);
+    } else if (isfinite(min_s)) {
+        double sugg = vw_dbl(top, "cost_seconds", 0) * 0.9;
+        snprintf(buf, n, "under min_cost_seconds = %g s: lower it with scalana-analyze -t min_cost_seconds=%.3g",
+                 min_s, sugg);
+    } else {
+        snprintf(buf, n, "under the minimum cost (thresholds min_cost_percent, min_cost_seconds)");
+    }
+}
+
+/* The top SUMMARY_CANDIDATES candidates (report.json candidates[], causes
+ * under the minimum cost), labelled as such, with the threshold they are
+ * under and how to lower it. */
+static void print_candidates(FILE *out, const json_t *report, int color)
+{
+    const json_t *cands = json_object_get(report, "candidates");
+    size_t nc = json_array_size(cands), i;
+    if (!nc) return;
+    char note[400];
+    vw_candidate_note(report, note, sizeof note);
+    fprintf(out, "\n%zu candidate%s under the thresholds (not root causes):\n  ", nc, nc == 1 ? "" : "s");
+    wrapped(out, note, 2, 2);
+    fputc('\n', out);
+    const json_t *rc;
+    json_array_foreach(cands, i, rc) {
+        if (i >= SUMMARY_CANDIDATES) {
+            fprintf(out, "  ... and %zu more (see report.json candidates)\n", nc - SUMMARY_CANDIDATES);
+            break;
+        }
+        print_cause(out, rc, i, color, 0);
+    }
+}
+
+void vw_missing_ranks_text(const json_t *mr, int word, char *buf, size_t len)
+{
+    size_t n = json_array_size(mr), i, k, used = 0;
+    long *ranks = malloc((n + 1) * sizeof *ranks);
+    if (!ranks) abort();
+    const json_t *x;
+    buf[0] = 0;
+    json_array_foreach(mr, i, x) {
+        long p = vw_int(x, "processes", 0);
+        int seen = 0;
+        for (k = 0; k < i && !seen; k++) seen = vw_int(json_array_get(mr, k), "processes", 0) == p;
+        if (seen || used >= len) continue; /* that run was written with its first missing rank */
+        size_t m = 0;
+        const json_t *y;
+        json_array_foreach(mr, k, y) if (vw_int(y, "processes", 0) == p) ranks[m++] = vw_int(y, "rank", -1);
+        char list[200], run[64] = "";
+        size_t d = vw_ranges(ranks, m, VW_RANGES_MAX, list, sizeof list);
+        if (p > 0) snprintf(run, sizeof run, " of the %ld-process run", p);
+        int w = snprintf(buf + used, len - used, "%s%s%s%s (%zu rank%s)", used ? "; " : "",
+                         !word ? "" : d == 1 ? "rank " : "ranks ", list, run, d, d == 1 ? "" : "s");
+        if (w > 0) used += (size_t)w;
+    }
+    free(ranks);
+}
+
 void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
 {
-    const char *bold = C(color, "\033[1m"), *red = C(color, "\033[31m"), *yellow = C(color, "\033[33m"),
+    const char *bold = C(color, "\033[1m"), *yellow = C(color, "\033[33m"),
                *dim = C(color, "\033[2m"), *reset = C(color, "\033[0m");
     const json_t *prog = json_object_get(report, "program");
     const json_t *runs = json_object_get(report, "runs");
     const json_t *rcs = json_object_get(report, "root_causes");
     fprintf(out, "%sScalAna report%s: ", bold, reset);
-    oneline(out, vw_str(prog, "executable", "?"), 200);
+    oneline(out, vw_str(prog, "path", vw_str(prog, "executable", "?")), 200); /* the program, not the run's copy */
     /* runs[] has one entry per process count; its directories are the runs */
     size_t ncounts = json_array_size(runs), ndirs = 0, ri;
     const json_t *rj;
@@ -112,8 +229,7 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
             wrapped(out, vw_str(ts, "text", ""), 2, 2);
             fputc('\n', out);
         }
-        size_t nc = json_array_size(json_object_get(report, "candidates"));
-        if (nc) fprintf(out, "  %zu candidate%s under the thresholds: see report.json (candidates).\n", nc, nc == 1 ? "" : "s");
+        print_candidates(out, report, color);
     } else {
         fprintf(out, "\n%sRoot causes%s (time explained at the largest process count):\n", bold, reset);
         size_t i;
@@ -123,33 +239,7 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
                 fprintf(out, "  ... and %zu more (see index.html or report.json)\n", n - SUMMARY_CAUSES);
                 break;
             }
-            fprintf(out, "  %s#%ld%s %s%-26s%s ", bold, vw_int(rc, "rank", (long)i + 1), reset, red,
-                    vw_category_title(vw_str(rc, "category", NULL)), reset);
-            const char *file = vw_str(rc, "file", "");
-            const char *where = vw_str(rc, "location", "");
-            if (*where) {
-                /* the loop, its function and the chain of call sites from main */
-                oneline(out, where, 240);
-            } else if (*file) {
-                oneline(out, file, 120);
-                long line = vw_int(rc, "line", 0), last = vw_int(rc, "last_line", 0);
-                if (last > line) fprintf(out, ":%ld-%ld", line, last); /* a multi-line cause: its range */
-                else fprintf(out, ":%ld", line);
-            } else {
-                fputs("(no source location)", out);
-            }
-            const char *fn = vw_str(rc, "function", "");
-            if (*fn && !*where) { fputs(" in ", out); oneline(out, fn, 80); }
-            fprintf(out, "  %s%.3g s (%.1f%%)%s\n", bold, vw_dbl(rc, "cost_seconds", 0), vw_dbl(rc, "cost_percent", 0), reset);
-            fprintf(out, "      %s", dim);
-            wrapped(out, vw_str(rc, "evidence", ""), 6, 6);
-            fprintf(out, "%s\n", reset);
-            const char *fix = vw_category_remedy(vw_str(rc, "category", NULL));
-            if (*fix) {
-                fputs("      what to do: ", out);
-                wrapped(out, fix, 18, 8);
-                fputc('\n', out);
-            }
+            print_cause(out, rc, i, color, 1);
         }
     }
 
@@ -187,10 +277,14 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
             const json_t *m;
             json_array_foreach(json_object_get(dq, "missing_ranks"), k, m)
                 if (!strcmp(vw_str(m, "reason", ""), "unreadable")) unr++;
-            fprintf(out, "  %swarning:%s missing ranks: %zu", yellow, reset, nmiss);
-            if (unr == nmiss) fputs(" (their profiles are truncated, corrupt or refused)\n", out);
-            else if (unr) fprintf(out, " (%zu not written, %zu in truncated, corrupt or refused profiles)\n", nmiss - unr, unr);
-            else fputs(" (their profiles were not found)\n", out);
+            char list[1200], text[1400];
+            vw_missing_ranks_text(json_object_get(dq, "missing_ranks"), 0, list, sizeof list);
+            if (unr == nmiss) snprintf(text, sizeof text, "missing ranks: %s (their profiles are truncated, corrupt or refused)", list);
+            else if (unr) snprintf(text, sizeof text, "missing ranks: %s (%zu not written, %zu in truncated, corrupt or refused profiles)", list, nmiss - unr, unr);
+            else snprintf(text, sizeof text, "missing ranks: %s (their profiles were not found)", list);
+            fprintf(out, "  %swarning:%s ", yellow, reset);
+            wrapped(out, text, 11, 4);
+            fputc('\n', out);
         }
     }
     vw_summary_compare(out, report, color);

@@ -122,4 +122,32 @@ touch "$pre/r4/.scalana-report"  # an earlier report of ours (a directory withou
 [ -e "$pre/r4/rootcause-9.dot" ] || [ -e "$pre/r4/rootcause-9.svg" ] && fail "stale rootcause-9 kept"
 [ -e "$pre/r4/rootcause-notes.txt" ] || fail "a file the tool did not write was removed"
 grep -q "wrote $pre/r4/report.json" "$dir/err" || fail "output path not normalised"
+# --exe of another binary: says the given binary is not the one that ran, both build-ids, no "pass --exe"
+"$ANALYZE" -q --no-viewer --exe /bin/ls -o "$pre/r5" "$pre/run-4" 2> "$dir/err" && fail "--exe /bin/ls: exit 0"
+bid=$(sed -n 's/.*"build_id": *"\([0-9a-f]*\)".*/\1/p' "$pre/run-4/run.json")
+grep -q "refused: --exe /bin/ls is not the binary that ran: it has build-id [0-9a-f]*, the run was made with build-id $bid" \
+    "$dir/err" || fail "--exe of another binary: message"
+grep -q "pass the original binary with --exe" "$dir/err" && fail "--exe of another binary: suggests --exe again"
+# a run whose program is gone, analysed with its own copy: the report names the program, the
+# warning the copy; a run directory given with trailing slashes gives no "//" in the paths
+cp -r "$pre/run-4" "$pre/kept"; mkdir -p "$pre/kept/exe"; cp "$SYNTH" "$pre/kept/exe/prog"
+sed -i 's|"executable": *"[^"]*"|"executable": "/nonexistent/bin/jacobi2"|; s|"executable_copy": *null|"executable_copy": "exe/prog"|' \
+    "$pre/kept/run.json"
+"$ANALYZE" --no-viewer -o "$pre/r6" "$pre/kept//" > "$dir/out" 2> "$dir/err" || fail "kept copy: exit status"
+grep -q "using the run's own copy $pre/kept/exe/prog" "$dir/err" || fail "kept copy: no warning naming it"
+grep -q "ScalAna report: /nonexistent/bin/jacobi2 " "$dir/out" || fail "kept copy: the header does not name the program"
+grep -q '//' "$dir/err" "$pre/r6/report.json" && fail "'//' in the paths of a run given as DIR//"
+"$PYTHON" - "$pre/r6/report.json" "$pre/kept" <<'PY' || fail "kept copy: report.json program"
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["program"]
+assert p["path"] == "/nonexistent/bin/jacobi2" and p["executable"] == sys.argv[2] + "/exe/prog", p
+assert p["executable_source"] == "run copy", p
+assert r["runs"][0]["directories"] == [sys.argv[2]], r["runs"][0]
+PY
+# the same ranks twice (a profile copied under another name): three messages per file, then a count
+cp -r "$pre/run-8" "$pre/dup"; f=$(ls "$pre"/dup/profile-*.sclp); cp "$f" "${f%.sclp}-copy.sclp"
+"$ANALYZE" -q --no-viewer -o "$pre/r7" "$pre/dup" 2> "$dir/err" || fail "duplicate ranks: exit status"
+[ "$(grep -c 'appears twice' "$dir/err")" -eq 3 ] || fail "duplicate ranks: not three messages"
+grep -q ": 5 more rank sections ignored (ranks read twice or outside the run)" "$dir/err" || fail "duplicate ranks: no count"
 echo ok

@@ -35,4 +35,23 @@ grep -qx old "$out/rootcause-1.dot" && fail "rootcause-1.dot not rewritten"
 # without SVG output, earlier SVGs of the causes go too
 "$view" -q --no-svg -o "$out" "$fix/planted.json" > /dev/null 2> "$dir/err" || fail "--no-svg: exit status"
 [ -e "$out/rootcause-1.svg" ] && fail "stale rootcause-1.svg kept with --no-svg"
+# a report directory means its report.json; a missing file is "no such file", never line -1
+rdir="$dir/rdir"; mkdir -p "$rdir"; cp "$fix/planted.json" "$rdir/report.json"
+"$view" -s "$rdir/" > "$dir/out" 2> "$dir/err" || fail "directory argument: exit status"
+grep -q "late sender" "$dir/out" || fail "directory argument: no summary of its report.json"
+"$view" -s "$dir/none.json" > "$dir/out" 2> "$dir/err"; rc=$?
+[ $rc -eq 1 ] || fail "missing file: exit status $rc"
+grep -qx "scalana-view: $dir/none.json: no such file" "$dir/err" || fail "missing file: message"
+"$view" -s "$dir/empty-dir-$$" > /dev/null 2> "$dir/err"; grep -q -- ':-1:' "$dir/err" && fail "line -1 printed"
+mkdir -p "$dir/nodir"
+"$view" -s "$dir/nodir" > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 1 ] || fail "directory without report.json: exit status $rc"
+grep -qx "scalana-view: $dir/nodir/report.json: no such file" "$dir/err" || fail "directory without report.json: message"
+# an output directory of the user's is refused before the summary is printed or anything written
+user="$dir/userdir"; mkdir -p "$user"; echo mine > "$user/notes.txt"
+"$view" -o "$user" "$fix/planted.json" > "$dir/out" 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] || fail "user's directory: exit status $rc"
+grep -q "notes.txt" "$dir/err" || fail "user's directory: file not named"
+[ -s "$dir/out" ] && fail "user's directory: the summary was printed before the refusal"
+[ "$(ls -A "$user")" = notes.txt ] || fail "user's directory: something was written"
 echo ok

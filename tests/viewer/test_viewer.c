@@ -245,7 +245,7 @@ static void test_single_run(void **state)
     assert_non_null(strstr(html, "app &lt;beta&gt; &amp; co"));
     assert_null(strstr(html, "</li><li>injected"));
     assert_non_null(strstr(html, "&lt;/li&gt;&lt;li&gt;injected"));
-    assert_non_null(strstr(html, "rank 2 of the 4-process run"));
+    assert_non_null(strstr(html, "Missing ranks: rank 2 of the 4-process run (1 rank)"));
     assert_non_null(strstr(html, "Scaling plots need runs at two or more process counts"));
     assert_non_null(strstr(html, "id=\"bars-v2\""));
     assert_non_null(strstr(html, "No point-to-point communication"));
@@ -383,8 +383,53 @@ static void test_summary(void **state)
     assert_non_null(strstr(s, "No root cause above the thresholds"));
     free(s);
     s = summary_of("single_run.json", 0);
-    assert_non_null(strstr(s, "missing ranks: 1"));
+    assert_non_null(strstr(s, "missing ranks: 2 of the 4-process run (1 rank)")); /* the rank, not a count */
     free(s);
+}
+
+/* A report without root causes whose causes lie under the minimum cost: the
+ * summary and the page list the top three candidates (category, location,
+ * processes, cost), name the threshold they are under and how to lower it. */
+static void test_candidates_shown(void **state)
+{
+    (void)state;
+    json_t *r = load_fixture("planted.json");
+    json_t *rcs = json_object_get(r, "root_causes");
+    json_t *cands = json_array();
+    for (size_t i = 0; i < json_array_size(rcs); i++) {
+        json_t *c = json_deep_copy(json_array_get(rcs, i));
+        json_object_set_new(c, "cost_percent", json_real(4.8 - (double)i));
+        json_array_append_new(cands, c);
+    }
+    json_array_append_new(cands, json_deep_copy(json_array_get(cands, 0)));  /* a fourth: counted, not shown */
+    json_object_set_new(r, "candidates", cands);
+    json_object_set_new(r, "root_causes", json_array());
+    json_object_set_new(json_object_get(r, "thresholds"), "min_cost_percent", json_real(5));
+    char *s = summary_of_json(json_deep_copy(r));
+    assert_non_null(strstr(s, "No root cause above the thresholds"));
+    assert_non_null(strstr(s, "4 candidates under the thresholds (not root causes):\n  under min_cost_percent = 5 %"));
+    assert_non_null(strstr(s, "lower it with scalana-analyze -t min_cost_percent=4\n"));
+    assert_non_null(strstr(s, "late sender"));
+    assert_non_null(strstr(s, "/build/proj/src/solver.c:45"));
+    assert_non_null(strstr(s, "(4.8%)"));
+    assert_non_null(strstr(s, "(2.8%)"));
+    assert_non_null(strstr(s, "process 0\n"));
+    assert_non_null(strstr(s, "processes 0-7\n"));
+    assert_non_null(strstr(s, "... and 1 more (see report.json candidates)"));
+    assert_null(strstr(s, "rank 0 spends")); /* the evidence is in report.json, not in a candidate's line */
+    free(s);
+    char dir[4096];
+    outdir(dir, sizeof dir, "candidates");
+    struct scalana_viewer_options o = {NULL, NULL, 0, 400, 1, 1, 1, 0};
+    char err[256] = "";
+    assert_int_equal(scalana_viewer_write(r, dir, &o, err, sizeof err), 0);
+    json_decref(r);
+    char *html = read_out(dir, "index.html");
+    assert_non_null(strstr(html, "Candidates under the thresholds"));
+    assert_non_null(strstr(html, "4 candidates, not root causes: under min_cost_percent = 5 %"));
+    assert_non_null(strstr(html, "<li class=\"candidate\"><span class=\"cat\">late sender"));
+    assert_non_null(strstr(html, "1 more in report.json (candidates)"));
+    free(html);
 }
 
 /* The user trial's summary complaints: a multi-line cause prints its range,
@@ -420,7 +465,7 @@ static void test_summary_wording(void **state)
         l += n + (e != NULL);
     }
     assert_non_null(strstr(s, "partial: 2 ranks missing (2 unreadable)"));
-    assert_non_null(strstr(s, "missing ranks: 2 (their profiles are truncated, corrupt or refused)"));
+    assert_non_null(strstr(s, "missing ranks: 6-7 of the 8-process run (2 ranks) (their profiles are truncated, corrupt"));
     assert_null(strstr(s, "process(es)"));
     free(s);
 }
@@ -576,6 +621,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_summary_wording),
+        cmocka_unit_test(test_candidates_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,24 @@
+#!/bin/sh
+# check_dump.sh DUMP SYNTH DIR — scalana-dump asked for nothing that exists
+# exits 3 with one line on stderr (docs/formats.md, scalana-dump(1)): --rank N
+# outside the run, --psg on a binary without the section; a corrupt or
+# missing file stays 1, and a bad file among --psg binaries outranks 3.
+set -u
+dump=$1; synth=$2; dir=$3
+rm -rf "$dir"; mkdir -p "$dir"
+fail() { echo "FAIL: $*"; cat "$dir/err" 2>/dev/null; exit 1; }
+"$synth" "$dir/run-2" imbalance 2 1 || fail "synth"
+"$dump" --rank 5 "$dir/run-2" > "$dir/out" 2> "$dir/err"; rc=$?
+[ $rc -eq 3 ] || fail "--rank 5 of a 2-process run: exit status $rc"
+[ "$(wc -l < "$dir/err")" -eq 1 ] || fail "--rank 5: not one line"
+grep -qx "scalana-dump: $dir/run-2: no world rank 5 in the 2-process run (ranks 0-1)" "$dir/err" || fail "--rank 5: message"
+"$dump" --rank 1 "$dir/run-2" > "$dir/out" 2> "$dir/err" || fail "--rank 1: exit status $?"
+grep -q "^rank 1/2 " "$dir/out" && ! grep -q "^rank 0/2 " "$dir/out" || fail "--rank 1: not rank 1 alone"
+"$dump" --psg /bin/sh > "$dir/out" 2> "$dir/err"; rc=$?
+[ $rc -eq 3 ] || fail "--psg of a binary without PSG: exit status $rc"
+[ "$(wc -l < "$dir/err")" -eq 1 ] && [ ! -s "$dir/out" ] || fail "--psg without PSG: not one line on stderr"
+grep -q "/bin/sh: no .scalana_psg section (not built with scalana-cc)" "$dir/err" || fail "--psg without PSG: message"
+"$dump" --psg /bin/sh "$dir/nosuch" > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 1 ] || fail "--psg with a missing file: exit status $rc"
+"$dump" --help | grep -q "3 nothing to show" || fail "--help does not document exit status 3"
+echo ok
