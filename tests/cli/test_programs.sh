@@ -72,6 +72,18 @@ expect_usage_error "scalana-run --output (no value)" "--output" "$run" --output
 expect_usage_error "scalana-run --freq= " "--freq" "$run" --freq= /bin/true
 expect_usage_error "scalana-run (nothing)" "no program" "$run"
 expect_usage_error "scalana-run ./missing" "./missing" "$run" ./missing-program-xyz
+# Under a launcher too, before any rank starts: a path that does not exist, a
+# bare name not on PATH (the launcher's options and their values skipped).
+expect_usage_error "scalana-run mpirun ./missing" "'./missing-program-xyz': no such program" \
+  "$run" mpirun --allow-run-as-root -n 2 ./missing-program-xyz arg
+expect_usage_error "scalana-run mpirun.mpich -genv A B missing" "'missing-program-xyz': no such program" \
+  "$run" mpirun.mpich -genv A B -n 2 missing-program-xyz
+# No program word at all: said in plain words (no '?'); the launcher judges.
+"$run" --mpi openmpi mpirun.openmpi --version >/dev/null 2>"$work/err" || true
+grep -q "'?'" "$work/err" && fail "scalana-run mpirun --version: '?' in $(cat "$work/err")"
+"$run" mpirun.openmpi --version >/dev/null 2>"$work/err" || true
+grep -q "found no program among the arguments of mpirun.openmpi" "$work/err" ||
+  fail "scalana-run mpirun.openmpi --version: want 'found no program': $(cat "$work/err")"
 an=$bin/scalana-analyze
 expect_usage_error "scalana-analyze --bogus" "'--bogus'" "$an" --bogus "$work"
 expect_usage_error "scalana-analyze -Z" "'-Z'" "$an" -Z "$work"
