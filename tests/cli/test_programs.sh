@@ -119,7 +119,15 @@ expect_usage_error "scalana-run mpirun ./missing" "'./missing-program-xyz': no s
   "$run" mpirun --allow-run-as-root -n 2 ./missing-program-xyz arg
 expect_usage_error "scalana-run mpirun.mpich -genv A B missing" "'missing-program-xyz': no such program" \
   "$run" mpirun.mpich -genv A B -n 2 missing-program-xyz
+expect_usage_error "scalana-run mpirun --timeout 60 ./missing" "'./missing-program-xyz': no such program" \
+  "$run" mpirun --timeout 60 --bogus-flag 3 -n 2 ./missing-program-xyz
 # No program word at all: said in plain words (no '?'); the launcher judges.
+# (--app FILE: the program is in the file, the launcher runs it.)
+if command -v mpirun.openmpi >/dev/null; then
+  echo "-n 1 /bin/true" >"$work/appfile"
+  (cd "$work" && "$run" --mpi openmpi mpirun.openmpi --allow-run-as-root --app appfile) >/dev/null 2>"$work/err" ||
+    fail "scalana-run mpirun.openmpi --app appfile: exit $?, $(cat "$work/err")"
+fi
 "$run" --mpi openmpi mpirun.openmpi --version >/dev/null 2>"$work/err" || true
 grep -q "'?'" "$work/err" && fail "scalana-run mpirun --version: '?' in $(cat "$work/err")"
 "$run" mpirun.openmpi --version >/dev/null 2>"$work/err" || true
