@@ -31,6 +31,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <strings.h>
 
 using namespace llvm;
 
@@ -298,7 +299,10 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
   CallFacts CF = analyseCalls(M, TLI);
 
   const char *All = std::getenv("SCALANA_PSG_ALL_FUNCTIONS");
-  const bool KeepAll = All && *All && std::strcmp(All, "0") != 0;
+  // The on/off words of the runtime's variables (scalana-cc turns them into 1
+  // or 0 and warns about any other word); here off/no/false keep it off too.
+  const bool KeepAll = All && *All && std::strcmp(All, "0") != 0 && strcasecmp(All, "off") != 0 &&
+                       strcasecmp(All, "no") != 0 && strcasecmp(All, "false") != 0;
 
   // The compile unit says whether the front end optimises (flang marks no
   // function optnone at -O0); without one, clang's -O0 optnone tells.

@@ -167,7 +167,8 @@ static int rt_env_bool(const char *name, int def)
         return 1;
     if (!strcasecmp(s, "0") || !strcasecmp(s, "off") || !strcasecmp(s, "no") || !strcasecmp(s, "false"))
         return 0;
-    rt_warn(0, "%s=%s is not 0 or 1 (off or on): using %s", name, s, def ? "1 (on)" : "0 (off)");
+    rt_warn(0, "%s=%s is not on or off (want 1, on, yes, true or 0, off, no, false): using %s", name, s,
+            def ? "1 (on)" : "0 (off)");
     return def;
 }
 

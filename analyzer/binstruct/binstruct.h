@@ -51,6 +51,8 @@ struct bs_load_info {
     uint32_t loops;      /* loops in the unit (counted after parsing) */
     uint32_t functions;  /* FUNCTION vertices */
     char cache_path[1280]; /* "" when no cache file was involved */
+    char cache_problem[1400]; /* "" or why the cache could not be written:
+                                 names the directory and where it came from */
 };
 
 /** The recovered PSG of path (build-id hex string build_id, "" unknown),
@@ -58,7 +60,7 @@ struct bs_load_info {
  *  parses and was made by these recovery rules (BS_PRODUCER_FULL), else recovered and written there (atomically, through a
  *  temporary file and rename).  A cache file that does not parse is
  *  replaced; a cache that cannot be written only costs the next run the
- *  recovery.  Without a build-id nothing is cached.  Returns 0 on success,
+ *  recovery (info->cache_problem says why, for the caller's warning).  Without a build-id nothing is cached.  Returns 0 on success,
  *  -1 with a reason in err. */
 int bs_load(const char *path, const char *build_id, const struct bs_cache_opts *co, struct psg_graph *out,
             struct bs_load_info *info, char *err, size_t errlen);

@@ -6,6 +6,7 @@
 #include "analyzer.h"
 #include "binstruct.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,17 @@ static unsigned char *slurp(const char *path, size_t *n)
     }
     fclose(f);
     return b;
+}
+
+/* Says in info->cache_problem why the cache directory dir (from --psg-cache,
+ * $SCALANA_PSG_CACHE or the default) could not be written: errnum's text. */
+static void cache_problem(struct bs_load_info *info, const struct bs_cache_opts *co, const char *dir,
+                          const char *what, int errnum)
+{
+    const char *from = co && co->dir && *co->dir ? "--psg-cache " : getenv("SCALANA_PSG_CACHE") &&
+                       *getenv("SCALANA_PSG_CACHE") ? "SCALANA_PSG_CACHE=" : "the PSG cache ";
+    snprintf(info->cache_problem, sizeof info->cache_problem, "%s%s: %s (%s)", from, dir, what,
+             strerror(errnum ? errnum : EIO));
 }
 
 static void count(const struct psg_graph *g, struct bs_load_info *info)
@@ -100,17 +112,22 @@ int bs_load_bytes(const char *path, const char *build_id, const struct bs_cache_
     }
     count(&g, info);
     psg_graph_free(&g);
-    if (use && an_mkdir_p(dir) == 0) {
+    if (use && an_mkdir_p(dir) != 0) {
+        cache_problem(info, co, dir, "cannot create the directory", errno);
+    } else if (use) {
         char tmp[1300];
         snprintf(tmp, sizeof tmp, "%s.%ld.tmp", file, (long)getpid());
         FILE *f = fopen(tmp, "wb");
         int ok = f && fwrite(rb, 1, rn, f) == rn;
-        if (f && fclose(f) != 0) ok = 0;
+        int e = errno;
+        if (f && fclose(f) != 0) ok = 0, e = errno;
         if (ok && rename(tmp, file) == 0) {
             info->cache_written = 1;
             snprintf(info->cache_path, sizeof info->cache_path, "%s", file);
         } else {
+            if (ok) e = errno;
             unlink(tmp);
+            cache_problem(info, co, dir, "cannot write a file there", e);
         }
     }
     *bytes = rb, *nbytes = rn;

@@ -37,6 +37,9 @@ int an_recover_structure(struct an_analysis *a, const char *exe, const char *bui
         psg_graph_free(out);
         return 0;
     }
+    if (info.cache_problem[0])
+        an_warn(a, "%s: the recovered structure is not cached, so every analysis recovers it again (set "
+                   "--psg-cache DIR to a writable directory, or off)", info.cache_problem);
     a->psg_recovered = 1;
     a->psg_from_cache = info.from_cache;
     a->psg_producer = an_intern(&a->g.strings, out->unit_count ? out->units[0].producer : "");
@@ -86,6 +89,9 @@ static int append_unit(struct an_analysis *a, const char *path, const char *buil
             bs_elf_close(&e);
             return -1;
         }
+        if (info.cache_problem[0])
+            an_warn(a, "%s: the recovered structure is not cached, so every analysis recovers it again (set "
+                       "--psg-cache DIR to a writable directory, or off)", info.cache_problem);
         sec = own, have = 1, *loops = info.loops, *recovered = 1;
     }
     int rc = 0;

@@ -150,4 +150,28 @@ cp -r "$pre/run-8" "$pre/dup"; f=$(ls "$pre"/dup/profile-*.sclp); cp "$f" "${f%.
 "$ANALYZE" -q --no-viewer -o "$pre/r7" "$pre/dup" 2> "$dir/err" || fail "duplicate ranks: exit status"
 [ "$(grep -c 'appears twice' "$dir/err")" -eq 3 ] || fail "duplicate ranks: not three messages"
 grep -q ": 5 more rank sections ignored (ranks read twice or outside the run)" "$dir/err" || fail "duplicate ranks: no count"
+# ---- a skipped rank does not change the scaling mode: a 4-count strong-scaling
+# study whose 8-process run has one corrupt rank section (each rank in turn, as
+# the first, a middle and the last section) is still analysed as strong scaling,
+# its work slope within 0.05 of the complete study's (means over the ranks read)
+ss="$dir/strongstudy"; mkdir -p "$ss"
+for p in 4 8 16 32; do "$SYNTH" "$ss/run-$p" balanced $p 1 || fail "synth"; done
+"$ANALYZE" -q --no-viewer -o "$ss/full" "$ss"/run-4 "$ss"/run-8 "$ss"/run-16 "$ss"/run-32 2> "$dir/err" || fail "strong study"
+for seek in 700 3000 5000; do
+  rm -rf "$ss/run-8c"; cp -r "$ss/run-8" "$ss/run-8c"
+  f=$(ls "$ss"/run-8c/profile-*.sclp)
+  printf '\377\377\377\377' | dd of="$f" bs=1 seek=$seek conv=notrunc 2>/dev/null
+  "$ANALYZE" -q --no-viewer -o "$ss/r$seek" "$ss"/run-4 "$ss"/run-8c "$ss"/run-16 "$ss"/run-32 2> "$dir/err" ||
+    fail "strong study, corrupt rank (byte $seek): exit status"
+  grep -q "rank skipped" "$dir/err" || fail "strong study, byte $seek: no rank skipped"
+  "$PYTHON" - "$ss/full/report.json" "$ss/r$seek/report.json" <<'PY' || fail "strong study, byte $seek: the mode changed"
+import json, sys
+full, part = (json.load(open(f)) for f in sys.argv[1:3])
+f, p = full["scaling_mode"], part["scaling_mode"]
+assert f["mode"] == "strong" and p["mode"] == "strong" and p["source"] == "detected", (f, p)
+assert abs(f["work_slope"] - p["work_slope"]) < 0.05, (f, p)
+runs = {x["processes"]: x for x in part["runs"]}
+assert runs[8]["partial"] is True and runs[8]["unreadable_ranks"] == 1, runs[8]
+PY
+done
 echo ok

@@ -60,6 +60,47 @@ for p in cc cxx fc; do
   expect_usage_error "scalana-$p --scalana-mpi=lam" --scalana-mpi=lam "$bin/scalana-$p" --scalana-mpi=lam -c "$work/t.c"
 done
 expect_usage_error "SCALANA_MPI=lam scalana-cc" SCALANA_MPI=lam env SCALANA_MPI=lam "$bin/scalana-cc" -c "$work/t.c"
+# A plugin named by SCALANA_PLUGIN that does not exist: one line, exit 2, when
+# compiling and when only linking.
+expect_usage_error "SCALANA_PLUGIN=/nonexist.so scalana-cc -c" "pass plugin /nonexist.so not found (SCALANA_PLUGIN" \
+  env SCALANA_PLUGIN=/nonexist.so "$bin/scalana-cc" -c "$work/t.c" -o "$work/t.o"
+expect_usage_error "SCALANA_PLUGIN=/nonexist.so scalana-cc (link)" "pass plugin /nonexist.so not found (SCALANA_PLUGIN" \
+  env SCALANA_PLUGIN=/nonexist.so "$bin/scalana-cc" "$work/t.o" -o "$work/t"
+
+# No input file: the compiler's one line and its exit status (clang-19 alone:
+# "no input files", 1), not a link of our own objects ("undefined reference to main").
+for args in "" "-O2" "-c -Wall"; do
+  # shellcheck disable=SC2086
+  "$bin/scalana-cc" $args >"$work/out" 2>"$work/err" </dev/null
+  rc=$?
+  [ $rc = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "^scalana-cc: error: no input files$" "$work/err" &&
+    [ ! -s "$work/out" ] || fail "scalana-cc $args (no input): exit $rc, $(cat "$work/err")"
+done
+# An option that only prints needs no input file, and links nothing.
+"$bin/scalana-cc" -v >/dev/null 2>"$work/err" || fail "scalana-cc -v: exit $?, $(tail -3 "$work/err")"
+grep -q "clang version" "$work/err" || fail "scalana-cc -v: no clang version: $(tail -3 "$work/err")"
+
+# The compile-time SCALANA_* variables, checked like the runtime's: ONE warning
+# naming the variable, the value and the value used; the build goes on.
+# expect_env_warning VAR=VALUE USED: scalana-cc -c with it exits 0, one stderr line.
+expect_env_warning() {
+  env "$1" "$bin/scalana-cc" -c "$work/t.c" -o "$work/t.o" >"$work/out" 2>"$work/err" </dev/null
+  local rc=$?
+  [ $rc = 0 ] || fail "$1 scalana-cc: exit $rc, $(cat "$work/err")"
+  [ "$(wc -l <"$work/err")" = 1 ] && grep -qF "scalana-cc: warning: $1 " "$work/err" && grep -qF "using $2" "$work/err" ||
+    fail "$1 scalana-cc: want one warning naming it and 'using $2': $(cat "$work/err")"
+}
+expect_env_warning SCALANA_PSG_ALL_FUNCTIONS=maybe "0 (off)"
+expect_env_warning SCALANA_VERBOSE=loud "0 (off)"
+expect_env_warning SCALANA_PSG_LOOP_DEPTH=abc "10 (the default)"
+expect_env_warning SCALANA_PSG_LOOP_DEPTH=5000 "999"
+grep -q "not on or off (want 1, on, yes, true or 0, off, no, false)" <(env SCALANA_PSG_ALL_FUNCTIONS=maybe \
+  "$bin/scalana-cc" -c "$work/t.c" -o "$work/t.o" 2>&1) || fail "SCALANA_PSG_ALL_FUNCTIONS=maybe: accepted words not listed"
+# the accepted spellings pass silently
+for v in SCALANA_PSG_ALL_FUNCTIONS=Yes SCALANA_PSG_ALL_FUNCTIONS=off SCALANA_VERBOSE=0 SCALANA_PSG_LOOP_DEPTH=3; do
+  env "$v" "$bin/scalana-cc" -c "$work/t.c" -o "$work/t.o" 2>"$work/err" && [ ! -s "$work/err" ] ||
+    fail "$v scalana-cc: $(cat "$work/err")"
+done
 run=$bin/scalana-run
 expect_usage_error "scalana-run --frq" "'--frq'" "$run" --frq 100 mpirun -n 2 /bin/true
 expect_usage_error "scalana-run --freq abc" "'abc'" "$run" --freq abc /bin/true
@@ -72,6 +113,26 @@ expect_usage_error "scalana-run --output (no value)" "--output" "$run" --output
 expect_usage_error "scalana-run --freq= " "--freq" "$run" --freq= /bin/true
 expect_usage_error "scalana-run (nothing)" "no program" "$run"
 expect_usage_error "scalana-run ./missing" "./missing" "$run" ./missing-program-xyz
+# Under a launcher too, before any rank starts: a path that does not exist, a
+# bare name not on PATH (the launcher's options and their values skipped).
+expect_usage_error "scalana-run mpirun ./missing" "'./missing-program-xyz': no such program" \
+  "$run" mpirun --allow-run-as-root -n 2 ./missing-program-xyz arg
+expect_usage_error "scalana-run mpirun.mpich -genv A B missing" "'missing-program-xyz': no such program" \
+  "$run" mpirun.mpich -genv A B -n 2 missing-program-xyz
+expect_usage_error "scalana-run mpirun --timeout 60 ./missing" "'./missing-program-xyz': no such program" \
+  "$run" mpirun --timeout 60 --bogus-flag 3 -n 2 ./missing-program-xyz
+# No program word at all: said in plain words (no '?'); the launcher judges.
+# (--app FILE: the program is in the file, the launcher runs it.)
+if command -v mpirun.openmpi >/dev/null; then
+  echo "-n 1 /bin/true" >"$work/appfile"
+  (cd "$work" && "$run" --mpi openmpi mpirun.openmpi --allow-run-as-root --app appfile) >/dev/null 2>"$work/err" ||
+    fail "scalana-run mpirun.openmpi --app appfile: exit $?, $(cat "$work/err")"
+fi
+"$run" --mpi openmpi mpirun.openmpi --version >/dev/null 2>"$work/err" || true
+grep -q "'?'" "$work/err" && fail "scalana-run mpirun --version: '?' in $(cat "$work/err")"
+"$run" mpirun.openmpi --version >/dev/null 2>"$work/err" || true
+grep -q "found no program among the arguments of mpirun.openmpi" "$work/err" ||
+  fail "scalana-run mpirun.openmpi --version: want 'found no program': $(cat "$work/err")"
 an=$bin/scalana-analyze
 expect_usage_error "scalana-analyze --bogus" "'--bogus'" "$an" --bogus "$work"
 expect_usage_error "scalana-analyze -Z" "'-Z'" "$an" -Z "$work"

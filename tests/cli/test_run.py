@@ -8,6 +8,7 @@ program built with scalana-cc and real mpirun runs (docs/equivalents.md):
   the variable, the value and the value used; the program's output and exit
   status unchanged; the value used is the one run.json shows;
 * SCALANA_SAMPLER=none: MPI calls recorded, no samples;
+* scalana-run under the other MPI library's launcher: one warning;
 * run directories: a second run without mpirun leaves the first alone and
   writes <dir>.2, saying where;
 * report directories: a user's index.html survives scalana-analyze -o and
@@ -237,6 +238,29 @@ def case_outdirs(a, w, rundir):
     check(p.returncode == 0, f"view into the report's own directory: exit {p.returncode}: {p.stderr}")
 
 
+def case_other_launcher(a, w):
+    """The other MPI library's launcher: scalana-run says so in one warning
+    before starting it (its ranks do not form one job: each runs alone, or the
+    job hangs), and says nothing of the kind under the program's own launcher."""
+    sr = os.path.join(a.bindir, "scalana-run")
+    other = "mpirun.mpich" if a.mpi == "openmpi" else "mpirun.openmpi"
+    if not shutil.which(other):
+        return
+    cmd = [sr, other] + (["--allow-run-as-root", "--oversubscribe"] if other == "mpirun.openmpi" else []) + ["-n", "2", "./hello"]
+    try:
+        p = run(cmd, w, {"SCALANA": "off"}, timeout=60)
+        err = p.stderr
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+    lines = [l for l in err.splitlines() if l.startswith("scalana-run: warning:")]
+    lib = "Open MPI" if a.mpi == "openmpi" else "MPICH"
+    check(len(lines) == 1 and f"linked against {lib}" in lines[0] and other in lines[0]
+          and "will not form one job" in lines[0], f"scalana-run {other} with a {a.mpi} program: {err}")
+    p = run([sr] + launcher(a.mpi, 2, {}) + ["./hello"], w, {"SCALANA": "off"})
+    check(p.returncode == 0 and "will not form one job" not in p.stderr,
+          f"scalana-run under the program's own launcher: exit {p.returncode}, {p.stderr}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bindir", required=True)
@@ -256,6 +280,7 @@ def main():
         case_sampler_none(a, w)
         case_rundirs(a, w)
         case_outdirs(a, w, rundir)
+        case_other_launcher(a, w)
     finally:
         shutil.rmtree(w, ignore_errors=True)
     for f in FAIL:

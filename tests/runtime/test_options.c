@@ -104,6 +104,13 @@ static void test_values(void **state)
     assert_int_equal(rt_opt.interval_long_ns, 5000);
     assert_int_equal(rt_opt.waitall_split, 0);
     unsetenv("SCALANA_QUIET");
+    /* an on/off variable with another word: the warning lists what is accepted */
+    setenv("SCALANA_WAITALL_SPLIT", "maybe", 1);
+    rt_options_read();
+    assert_int_equal(rt_opt.waitall_split, 1);
+    assert_warned("SCALANA_WAITALL_SPLIT=maybe is not on or off (want 1, on, yes, true or 0, off, no, false)",
+                  "using 1 (on)");
+    setenv("SCALANA_WAITALL_SPLIT", "off", 1);
     unsetenv("SCALANA_INTERVAL_LONG_US");
     unsetenv("SCALANA_WAITALL_SPLIT");
     setenv("SCALANA_SAMPLER", "papi:", 1);

@@ -8,7 +8,8 @@ names the rules), validates against docs/report.schema.json, and the terminal su
 says "structure recovered from machine code"; root cause #1 is the planted one
 (run_example.check_planted: category, the planted loop's own lines, its
 function, the planted ranks, the cost within 25 % of the example's saving);
-a second analysis reads the PSG from the cache and gives the same #1.
+a second analysis reads the PSG from the cache and gives the same #1; a
+cache that cannot be written (SCALANA_PSG_CACHE=/proc/...) gives one warning.
 Exit 0 pass, 1 fail, 77 skip.
 """
 import argparse
@@ -91,6 +92,23 @@ def main():
         if report["root_causes"]:
             c = report["root_causes"][0]
             firsts.append((c["category"], c["file"], c["line"], c["last_line"], c["function"]))
+    # A cache that cannot be written (SCALANA_PSG_CACHE under /proc): the
+    # analysis goes on, recovering again, with ONE warning naming the variable,
+    # the directory and why, in the report's warnings too.
+    rep = os.path.join(work, "report-nocache")
+    bad = "/proc/scalana-no-such-cache"
+    rc, term, err = rx.run([analyze, run_dir, "-o", rep], work, dict(os.environ, SCALANA_PSG_CACHE=bad),
+                           timeout=300, what="scalana-analyze (unusable cache)")
+    lines = [l for l in err.splitlines() if "not cached" in l]
+    if rc != 0:
+        failures.append("unusable cache: scalana-analyze exited %d\n%s" % (rc, rx.tail(err)))
+    elif len(lines) != 1 or "SCALANA_PSG_CACHE=" + bad not in lines[0] or "cannot create the directory" not in lines[0]:
+        failures.append("unusable cache: want one warning naming SCALANA_PSG_CACHE=%s, got %s" % (bad, lines or err))
+    else:
+        with open(os.path.join(rep, "report.json")) as f:
+            report = json.load(f)
+        if report["program"].get("psg_from_cache") or not any("not cached" in w for w in report["data_quality"]["warnings"]):
+            failures.append("unusable cache: report program %s, warnings %s" % (report["program"], report["data_quality"]["warnings"]))
     if len(firsts) == 2 and firsts[0] != firsts[1]:
         failures.append("the cached PSG gave another #1: %s, recovered %s" % (firsts[1], firsts[0]))
     for f in failures:
