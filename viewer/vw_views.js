@@ -161,7 +161,12 @@ function showTree(v) {
 var GROUPS = {}, flatType = 'function', flatSort = {col: 2, asc: false}, flatOpen = {}, flatSel = -1;
 function groupKey(type, v) {
   var e = V[v];
-  if (type === 'function') return e.k === 'MPI' ? 'm\u0001' + (e.o || e.n) : 'f\u0001' + (e.f || (e.k === 'FUNCTION' ? e.n : '(unknown function)'));
+  if (type === 'function') {
+    /* time sampled inside an MPI routine (a dynamic frame of MPI_Init in the
+       library) is that MPI call's row: the MPI_ prefix is reserved to MPI */
+    var fn = e.k === 'MPI' ? (e.o || e.n) : (e.f || (e.k === 'FUNCTION' ? e.n : '(unknown function)'));
+    return (e.k === 'MPI' || /^MPI_/.test(fn) ? 'm' : 'f') + '\u0001' + fn;
+  }
   if (type === 'mpi') return e.k === 'MPI' ? (e.o || e.n) : null;
   if (e.k === 'FUNCTION') return null;
   return e.k + '\u0001' + e.s + '\u0001' + e.l + '\u0001' + e.e;
