@@ -25,7 +25,7 @@ static const struct mpi_op_entry mpi_op_table[] = {
 
 static const struct mpi_op_entry *mpi_op_find(scalana_mpi_op op)
 {
-    /* The table is in code order (checked by tests/runtime/test_mpi_ops.c):
+    /* The table is in code order (checked by tests/formats/test_mpi_ops.c):
      * binary search. */
     size_t lo = 0, hi = MPI_OP_TABLE_LEN;
     while (lo < hi) {
