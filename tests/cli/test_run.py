@@ -23,24 +23,15 @@ import subprocess
 import sys
 import tempfile
 
-FAIL = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime"))
+from mpitest import FAIL, check, launcher as mpitest_launcher  # noqa: E402  (the runtime tests' helpers)
 
 
 def launcher(mpi, np, env):
+    """mpitest's launcher, with Open MPI held to shared memory (btl self,vader)."""
+    cmd = mpitest_launcher(mpi, np, env)
     if mpi == "openmpi":
-        cmd = ["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader", "-n", str(np)]
-        for k in env:
-            cmd += ["-x", k]
-        return cmd
-    cmd = ["mpirun.mpich", "-n", str(np)]
-    for k, v in env.items():
-        cmd += ["-genv", k, v]
+        cmd[cmd.index("-n"):cmd.index("-n")] = ["--mca", "btl", "self,vader"]
     return cmd
 
 
