@@ -81,6 +81,9 @@ void rt_fail_record(const char *part, const char *message)
 }
 
 struct rt_global rt_g;
+/* Defined beside the state (not in rt_options.c, which fills it) so that the
+ * log, which reads rt_opt.quiet, does not depend on the option parser. */
+struct rt_options rt_opt;
 
 void rt_spin_lock(volatile int *l)
 {

@@ -9,8 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-struct rt_options rt_opt;
-
 /* Where the frequency limits come from: below 1/s a run of minutes has too
  * few samples; a sample costs 35-40 us of CPU on this VM (almost all of it
  * the timer and signal delivery: bench/overhead sample_cost), so 10 kHz

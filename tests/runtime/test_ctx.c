@@ -14,7 +14,6 @@
 #include "rt_core.h"
 
 /* Every path has the same hash: the worst case of a weak hash. */
-struct rt_options rt_opt; /* rt_options.c is not linked */
 
 uint64_t rt_path_hash(void *const *frames, int n)
 {

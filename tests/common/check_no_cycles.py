@@ -1,21 +1,23 @@
 #!/usr/bin/python3
-"""check_no_cycles.py — no circle between the files of a static library: from
-the symbols each object defines and uses (nm), the graph "file A calls into
-file B" must have no cycle (a file may call itself).  Prints each circle found.
-Usage: check_no_cycles.py NM LIBRARY.a"""
+"""check_no_cycles.py — no circle between the files of a part: from the symbols
+each object defines and uses (nm), the graph "file A calls into file B" must
+have no cycle (a file may call itself).  Prints each circle found.
+Usage: check_no_cycles.py NM LIBRARY.a | OBJECT.o...
+(the viewer's static library; the runtime's object library)"""
 import subprocess
 import sys
 
 
-def graph(nm, lib):
+def graph(nm, files):
     defs, uses = {}, {}
-    out = subprocess.run([nm, "-o", lib], check=True, capture_output=True, text=True).stdout
+    archive = len(files) == 1 and files[0].endswith(".a")
+    out = subprocess.run([nm, "-o"] + files, check=True, capture_output=True, text=True).stdout
     for line in out.splitlines():
-        # lib.a:file.o:ADDR T sym  or  lib.a:file.o:                 U sym
-        parts = line.split(":", 2)
-        if len(parts) < 3:
+        # lib.a:file.o:ADDR T sym, or file.o:ADDR T sym for objects (U: used)
+        parts = line.split(":", 2 if archive else 1)
+        if len(parts) < (3 if archive else 2):
             continue
-        obj, rest = parts[1], parts[2].split()
+        obj, rest = (parts[1], parts[2].split()) if archive else (parts[0].rsplit("/", 1)[-1], parts[1].split())
         if len(rest) < 2:
             continue
         kind, sym = rest[-2], rest[-1]
@@ -64,7 +66,7 @@ def cycles(edges):
 
 
 def main():
-    edges = graph(sys.argv[1], sys.argv[2])
+    edges = graph(sys.argv[1], sys.argv[2:])
     found = cycles(edges)
     for c in found:
         print("circle between: " + ", ".join(c))
