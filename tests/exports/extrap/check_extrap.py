@@ -70,6 +70,24 @@ def log(msg=""):
     print(msg, flush=True)
 
 
+def render_exports(view, reports, scratch):
+    """Renders each report.json with scalana-view (no SVG, no HTML) into a directory
+    of its own under scratch, beside a copy of the report; returns the directories,
+    or None after logging the failure of one rendering (also used by check_labels.py)."""
+    dirs = []
+    for i, rp in enumerate(reports):
+        out = os.path.join(scratch, "r%d" % i)
+        os.makedirs(out)
+        cmd = [view, "-q", "--no-svg", "--no-html", "-o", out, rp]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if p.returncode != 0:
+            log("FAIL: %s exited %d: %s" % (" ".join(cmd), p.returncode, p.stdout.strip()))
+            return None
+        shutil.copy(rp, os.path.join(out, "report.json"))
+        dirs.append(out)
+    return dirs
+
+
 def read_jsonl(path, bad):
     """{(callpath, metric, p): value}, call paths in order of first appearance, counts."""
     cube, order, seen, counts = {}, [], set(), set()
@@ -333,16 +351,10 @@ def main():
     if args.render and not args.view:
         ap.error("--render needs --view")
     scratch = tempfile.mkdtemp(prefix="check_extrap.")
-    for i, rp in enumerate(args.render):
-        out = os.path.join(scratch, "r%d" % i)
-        os.makedirs(out)
-        cmd = [args.view, "-q", "--no-svg", "--no-html", "-o", out, rp]
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if p.returncode != 0:
-            log("FAIL: %s exited %d: %s" % (" ".join(cmd), p.returncode, p.stdout.strip()))
-            return 1
-        shutil.copy(rp, os.path.join(out, "report.json"))
-        args.export.append(out)
+    rendered = render_exports(args.view, args.render, scratch)
+    if rendered is None:
+        return 1
+    args.export.extend(rendered)
     extrap, extrap_note = import_extrap()
     log("(a) completeness rules: run on every file")
     log("(b) Extra-P: %s" % (("run: " + extrap_note) if extrap else ("NOT run: " + extrap_note)))

@@ -34,6 +34,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "extrap"))
+from check_extrap import render_exports  # noqa: E402  (one rendering of reports for both checkers)
+
 
 def log(msg):
     print(msg, flush=True)
@@ -210,17 +213,10 @@ def main():
     if args.render and not args.view:
         ap.error("--render needs --view")
     scratch = tempfile.mkdtemp(prefix="check_labels.")
-    dirs = list(args.export)
-    for i, rp in enumerate(args.render):
-        out = os.path.join(scratch, "r%d" % i)
-        os.makedirs(out)
-        cmd = [args.view, "-q", "--no-svg", "--no-html", "-o", out, rp]
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if p.returncode != 0:
-            log("FAIL: %s exited %d: %s" % (" ".join(cmd), p.returncode, p.stdout.strip()))
-            return 1
-        shutil.copy(rp, os.path.join(out, "report.json"))
-        dirs.append(out)
+    rendered = render_exports(args.view, args.render, scratch)
+    if rendered is None:
+        return 1
+    dirs = list(args.export) + rendered
     ht = import_hatchet()
     failed = 0
     for d in dirs:
