@@ -427,12 +427,6 @@ void an_attr_ctx_free(struct an_attr_ctx *c);
 int an_attribute_rank(struct an_attr_ctx *c, const struct prf_rank_data *d, uint32_t *node_vertex,
                       uint64_t *unresolved);
 
-/* The analyzer's names of the one allocation helper (common/sc_alloc.h):
- * calloc and malloc (n may be 0) that say "out of memory" and abort. */
-#define an_xcalloc sc_xcalloc
-#define an_xmalloc sc_xmalloc
-/* and of the one mkdir -p (common/sc_fs.c) */
-#define an_mkdir_p sc_mkdir_p
 /** Creates an empty run for P ranks.  Aborts on allocation failure. */
 void an_run_init(struct an_run *r, uint32_t P);
 void an_run_free(struct an_run *r);

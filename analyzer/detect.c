@@ -76,10 +76,10 @@ void an_split_values(const struct an_detect *d, const double *x, double period, 
     const struct an_thresholds *th = &d->a->opt->th;
     memset(out, 0, sizeof *out);
     out->p_value = 1;
-    uint32_t *ix = an_xmalloc((d->P + 1) * sizeof *ix), n = 0;
+    uint32_t *ix = sc_xmalloc((d->P + 1) * sizeof *ix), n = 0;
     for (uint32_t i = 0; i < d->P; i++)
         if (r->present[i]) ix[n++] = i;
-    out->heavy = an_xmalloc((n + 1) * sizeof *out->heavy);
+    out->heavy = sc_xmalloc((n + 1) * sizeof *out->heavy);
     if (n == 0) {
         free(ix);
         return;
@@ -155,7 +155,7 @@ void an_split_free(struct an_split *s)
 
 double an_balance_saving(const struct an_run *r, const double *x)
 {
-    uint32_t *ix = an_xmalloc((r->P + 1) * sizeof *ix), n = 0;
+    uint32_t *ix = sc_xmalloc((r->P + 1) * sizeof *ix), n = 0;
     for (uint32_t i = 0; i < r->P; i++)
         if (r->present[i]) ix[n++] = i;
     if (n < 2) {
@@ -256,7 +256,7 @@ void an_cause_evidence(struct an_cause *c, const char *fmt, ...)
 void an_cause_root_path(struct an_cause *c, uint32_t p)
 {
     if (c->path) return;
-    c->path = an_xmalloc(sizeof *c->path);
+    c->path = sc_xmalloc(sizeof *c->path);
     c->path[0] = (struct an_step){c->vertex, p, "root", 0};
     c->npath = 1;
 }
@@ -275,7 +275,7 @@ uint32_t an_cause_waiting(const struct an_detect *d, struct an_cause *c, const d
     uint32_t here = 0;
     for (uint32_t i = 0; i < d->P; i++)
         if (mw > 0 && waits[i] >= d->a->opt->th.waiting_share * mw && !cul[i]) in[i] = 1, here++, sum += waits[i];
-    uint32_t *wp = an_xmalloc((d->P + 1) * sizeof *wp), n = 0;
+    uint32_t *wp = sc_xmalloc((d->P + 1) * sizeof *wp), n = 0;
     for (uint32_t i = 0; i < d->P; i++)
         if (in[i] && !cul[i]) wp[n++] = i;
     free(cul), free(in);
@@ -441,8 +441,8 @@ void an_find_root_causes(struct an_analysis *a)
     memset(&d, 0, sizeof d);
     d.a = a, d.big = &a->scales[a->nscales - 1], d.r = d.big->rep, d.N = a->g.n, d.P = d.big->P;
     d.min_cost = an_min_cost(a);
-    d.prev = an_xmalloc((d.N + 1) * sizeof *d.prev);
-    d.last_child = an_xmalloc((d.N + 1) * sizeof *d.last_child);
+    d.prev = sc_xmalloc((d.N + 1) * sizeof *d.prev);
+    d.last_child = sc_xmalloc((d.N + 1) * sizeof *d.last_child);
     memset(d.prev, 0xff, (d.N + 1) * sizeof *d.prev);
     memset(d.last_child, 0xff, (d.N + 1) * sizeof *d.last_child);
     for (uint32_t p = 0; p < d.N; p++) {
@@ -566,8 +566,8 @@ double an_model_saving(const struct an_analysis *a, const struct an_run *r, uint
                        const double *work, const double *delta)
 {
     uint32_t n = 0;
-    double *on = an_xmalloc((r->P + 1) * sizeof *on), *off = an_xmalloc((r->P + 1) * sizeof *off);
-    double *x = an_xmalloc((r->P + 1) * sizeof *x);
+    double *on = sc_xmalloc((r->P + 1) * sizeof *on), *off = sc_xmalloc((r->P + 1) * sizeof *off);
+    double *x = sc_xmalloc((r->P + 1) * sizeof *x);
     int phase = phase_vertex != AN_NONE && an_interval_before(r, phase_vertex, 1, x);
     if (!phase)
         for (uint32_t i = 0; i < r->P; i++) x[i] = r->present[i] ? process_work(a, r, i) : 0;
@@ -602,7 +602,7 @@ double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_verte
     for (uint32_t q = 0; q < big->nreps && n < 256; q++) {
         const struct an_run *r = big->reps[q];
         if (v >= r->nvr || (!r->vr[v].icpu && !r->vr[v].igpu)) continue;
-        double *V = an_xmalloc((r->P + 1) * sizeof *V), *delta = calloc(r->P + 1, sizeof *delta);
+        double *V = sc_xmalloc((r->P + 1) * sizeof *V), *delta = calloc(r->P + 1, sizeof *delta);
         uint8_t *cul = calloc(r->P + 1, 1);
         if (!delta || !cul) abort();
         double all = 0, light = 0;
@@ -674,7 +674,7 @@ enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32
     double t0 = 0;
     uint32_t p0 = 0;
     for (uint32_t s = 0; s + 1 < a->nscales && !(t0 > 0); s++) t0 = total_work(a->scales[s].rep, v), p0 = a->scales[s].P;
-    double *x = an_xmalloc((d->P + 1) * sizeof *x);
+    double *x = sc_xmalloc((d->P + 1) * sizeof *x);
     uint8_t *heavy = calloc(d->P + 1, 1);
     if (!heavy) abort();
     for (uint32_t k = 0; k < np; k++)

@@ -57,12 +57,12 @@ static struct an_interval *interval_get(struct an_run *r, uint32_t prev, uint32_
     struct an_interval *x = &r->intervals[r->nintervals];
     memset(x, 0, sizeof *x);
     x->prev_vertex = prev, x->next_vertex = next;
-    x->count = an_xcalloc(r->slice_n, sizeof(float));
-    x->wall = an_xcalloc(r->slice_n, sizeof(float));
-    x->wall_min = an_xcalloc(r->slice_n, sizeof(float));
-    x->wall_max = an_xcalloc(r->slice_n, sizeof(float));
-    x->wall_sq = an_xcalloc(r->slice_n, sizeof(float));
-    x->cpu = an_xcalloc(r->slice_n, sizeof(float));
+    x->count = sc_xcalloc(r->slice_n, sizeof(float));
+    x->wall = sc_xcalloc(r->slice_n, sizeof(float));
+    x->wall_min = sc_xcalloc(r->slice_n, sizeof(float));
+    x->wall_max = sc_xcalloc(r->slice_n, sizeof(float));
+    x->wall_sq = sc_xcalloc(r->slice_n, sizeof(float));
+    x->cpu = sc_xcalloc(r->slice_n, sizeof(float));
     x->cpu_exact = 1;
     if (sc_hash_add(&r->interval_index, pair_key(prev, next), r->nintervals)) sc_oom();
     r->nintervals++;

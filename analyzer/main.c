@@ -597,7 +597,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
 static int write_report(const struct an_options *opt, json_t *report, const char *dir, int quiet)
 {
     if (an_par_rank() != 0) return 0; /* process 0 writes the report */
-    if (an_mkdir_p(dir) != 0) {
+    if (sc_mkdir_p(dir) != 0) {
         fprintf(stderr, "scalana-analyze: error: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }

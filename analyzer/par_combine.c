@@ -250,11 +250,11 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         float **arr[] = {&x->cpu, &x->mpi, &x->ncalls, &x->gpu};
         for (int j = 0; j < 4; j++) {
             if (!(mask & (1u << j))) continue;
-            if (!*arr[j]) *arr[j] = an_xcalloc(P, sizeof(float));
+            if (!*arr[j]) *arr[j] = sc_xcalloc(P, sizeof(float));
             get_ranks_f32(b, *arr[j], ranks, n);
         }
         if (mask & M_COMM) {
-            if (!x->comm) x->comm = an_xcalloc(P, sizeof *x->comm);
+            if (!x->comm) x->comm = sc_xcalloc(P, sizeof *x->comm);
             for (uint32_t i = 0; i < n; i++) x->comm[ranks[i]] = get_u64(b);
         }
     }
@@ -278,7 +278,7 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         while (j < r->nphases && strcmp(r->phases[j].name, name) != 0) j++;
         if (j == r->nphases) {
             r->phases = sc_xrealloc(r->phases, (r->nphases + 1) * sizeof *r->phases);
-            r->phases[j] = (struct an_phase_run){name, AN_NONE, an_xcalloc(P, sizeof(float)), an_xcalloc(P, sizeof(float))};
+            r->phases[j] = (struct an_phase_run){name, AN_NONE, sc_xcalloc(P, sizeof(float)), sc_xcalloc(P, sizeof(float))};
             r->nphases++;
         }
         if (r->phases[j].vertex == AN_NONE) r->phases[j].vertex = v;
@@ -393,7 +393,7 @@ void an_par_combine(struct an_analysis *a, int ready)
     int N = an_par_size(), me = an_par_rank();
     free(a->peak_rss);
     a->nprocs = (uint32_t)N;
-    a->peak_rss = an_xcalloc((size_t)N, sizeof *a->peak_rss);
+    a->peak_rss = sc_xcalloc((size_t)N, sizeof *a->peak_rss);
     if (N <= 1 || !ops) {
         a->peak_rss[0] = an_peak_rss_bytes();
         return;

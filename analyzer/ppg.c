@@ -13,15 +13,15 @@ void an_run_init(struct an_run *r, uint32_t P)
     memset(r, 0, sizeof *r);
     r->P = P;
     r->slice_lo = 0, r->slice_n = P;
-    r->wall = an_xcalloc(P, sizeof *r->wall);
-    r->cpu = an_xcalloc(P, sizeof *r->cpu);
-    r->mpi = an_xcalloc(P, sizeof *r->mpi);
-    r->cpu_wait = an_xcalloc(P, sizeof *r->cpu_wait);
-    r->gpu_sync = an_xcalloc(P, sizeof *r->gpu_sync);
-    r->gpu_busy = an_xcalloc(P, sizeof *r->gpu_busy);
-    r->present = an_xcalloc(P, 1);
-    r->ranks_on_host = an_xcalloc(P, sizeof *r->ranks_on_host);
-    r->usable_cores = an_xcalloc(P, sizeof *r->usable_cores);
+    r->wall = sc_xcalloc(P, sizeof *r->wall);
+    r->cpu = sc_xcalloc(P, sizeof *r->cpu);
+    r->mpi = sc_xcalloc(P, sizeof *r->mpi);
+    r->cpu_wait = sc_xcalloc(P, sizeof *r->cpu_wait);
+    r->gpu_sync = sc_xcalloc(P, sizeof *r->gpu_sync);
+    r->gpu_busy = sc_xcalloc(P, sizeof *r->gpu_busy);
+    r->present = sc_xcalloc(P, 1);
+    r->ranks_on_host = sc_xcalloc(P, sizeof *r->ranks_on_host);
+    r->usable_cores = sc_xcalloc(P, sizeof *r->usable_cores);
 }
 
 void an_run_free(struct an_run *r)
@@ -186,9 +186,9 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         ctx_v[k] = v;
         nv[m->node] = v;
         struct an_vrun *x = an_run_vertex(r, v);
-        if (!x->mpi) x->mpi = an_xcalloc(r->slice_n, sizeof *x->mpi);
+        if (!x->mpi) x->mpi = sc_xcalloc(r->slice_n, sizeof *x->mpi);
         x->mpi[li] += (float)(m->time_ns * 1e-9);
-        if (!x->ncalls) x->ncalls = an_xcalloc(r->slice_n, sizeof *x->ncalls);
+        if (!x->ncalls) x->ncalls = sc_xcalloc(r->slice_n, sizeof *x->ncalls);
         x->ncalls[li] += (float)m->calls;
         x->calls += (double)m->calls;
         x->bytes_sent += (double)m->bytes_sent;
@@ -196,7 +196,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         double mn = m->min_time_ns * 1e-9;
         if (m->calls && (x->min_call_s == 0 || mn < x->min_call_s)) x->min_call_s = mn;
         if (an_mpi_role(m->op) == AN_MPI_COLLECTIVE && m->comm_id) {
-            if (!x->comm) x->comm = an_xcalloc(r->slice_n, sizeof *x->comm);
+            if (!x->comm) x->comm = sc_xcalloc(r->slice_n, sizeof *x->comm);
             x->comm[li] = m->comm_id;
         }
     }
@@ -210,7 +210,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             x->mpi_samples += (double)s->weight;
             r->cpu_wait[rank] += s->weight * period;
         } else {
-            if (!x->cpu) x->cpu = an_xcalloc(r->slice_n, sizeof *x->cpu);
+            if (!x->cpu) x->cpu = sc_xcalloc(r->slice_n, sizeof *x->cpu);
             x->cpu[li] += (float)(s->weight * period);
             x->samples += (double)s->weight;
             x->signals += (double)s->count;
@@ -226,7 +226,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             r->gpu_sync[rank] += t;
             continue;
         }
-        if (!x->gpu) x->gpu = an_xcalloc(r->slice_n, sizeof *x->gpu);
+        if (!x->gpu) x->gpu = sc_xcalloc(r->slice_n, sizeof *x->gpu);
         x->gpu[li] += (float)t;
         if (ga->kind == PRF_GPU_KERNEL) x->gpu_kernel_s += t;
         else x->gpu_copy_s += t;
@@ -257,8 +257,8 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             struct an_phase_run *np = realloc(r->phases, (r->nphases + 1) * sizeof *np);
             if (!np) abort();
             r->phases = np;
-            r->phases[j] = (struct an_phase_run){name, AN_NONE, an_xcalloc(r->slice_n, sizeof(float)),
-                                                 an_xcalloc(r->slice_n, sizeof(float))};
+            r->phases[j] = (struct an_phase_run){name, AN_NONE, sc_xcalloc(r->slice_n, sizeof(float)),
+                                                 sc_xcalloc(r->slice_n, sizeof(float))};
             r->nphases++;
         }
         struct an_phase_run *q = &r->phases[j];
@@ -370,26 +370,26 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
         struct an_vrun *x = &r->vr[v];
         if (!x->cpu && !x->mpi && !x->incl && !x->gpu && !x->igpu) continue;
         if (x->gpu) {
-            if (!x->igpu) x->igpu = an_xcalloc(r->P, sizeof *x->igpu);
+            if (!x->igpu) x->igpu = sc_xcalloc(r->P, sizeof *x->igpu);
             for (uint32_t i = 0; i < r->P; i++) x->igpu[i] += x->gpu[i];
         }
         if (x->igpu && g->v[v].parent != AN_NONE) {
             struct an_vrun *y = &r->vr[g->v[v].parent];
-            if (!y->igpu) y->igpu = an_xcalloc(r->P, sizeof *y->igpu);
+            if (!y->igpu) y->igpu = sc_xcalloc(r->P, sizeof *y->igpu);
             for (uint32_t i = 0; i < r->P; i++) y->igpu[i] += x->igpu[i];
         }
-        if (!x->incl) x->incl = an_xcalloc(r->P, sizeof *x->incl);
+        if (!x->incl) x->incl = sc_xcalloc(r->P, sizeof *x->incl);
         for (uint32_t i = 0; i < r->P; i++) x->incl[i] += (float)an_vtime(x, i);
-        if (x->cpu && !x->icpu) x->icpu = an_xcalloc(r->P, sizeof *x->icpu);
+        if (x->cpu && !x->icpu) x->icpu = sc_xcalloc(r->P, sizeof *x->icpu);
         if (x->cpu)
             for (uint32_t i = 0; i < r->P; i++) x->icpu[i] += x->cpu[i];
         uint32_t p = g->v[v].parent;
         if (p == AN_NONE) continue;
         struct an_vrun *y = &r->vr[p];
-        if (!y->incl) y->incl = an_xcalloc(r->P, sizeof *y->incl);
+        if (!y->incl) y->incl = sc_xcalloc(r->P, sizeof *y->incl);
         for (uint32_t i = 0; i < r->P; i++) y->incl[i] += x->incl[i];
         if (x->icpu) {
-            if (!y->icpu) y->icpu = an_xcalloc(r->P, sizeof *y->icpu);
+            if (!y->icpu) y->icpu = sc_xcalloc(r->P, sizeof *y->icpu);
             for (uint32_t i = 0; i < r->P; i++) y->icpu[i] += x->icpu[i];
         }
         y->samples_incl += x->samples_incl + x->samples;
@@ -411,7 +411,7 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
     double ws = 0, cs = 0, ms = 0;
     r->oversub = 0;
     free(r->missing);
-    r->missing = an_xcalloc(r->P, sizeof *r->missing);
+    r->missing = sc_xcalloc(r->P, sizeof *r->missing);
     r->nmissing = r->nunreadable = 0;
     for (uint32_t i = 0; i < r->P; i++) {
         if (!r->present[i]) {
@@ -450,7 +450,7 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
      * IN_GPU_SYNC with a CPU-time sampler).  A process with fewer than 20
      * sampling signals of CPU time outside MPI says too little; when no process
      * has enough, the whole wall (less MPI_Init/Finalize) over CPU is used. */
-    double *start = an_xcalloc(r->P, sizeof *start); /* MPI_Init/Finalize: start-up waits, not load */
+    double *start = sc_xcalloc(r->P, sizeof *start); /* MPI_Init/Finalize: start-up waits, not load */
     for (uint32_t v = 0; v < g->n && v < r->nvr; v++)
         if (g->v[v].kind == PSG_MPI && an_mpi_is_init(g->v[v].op) && r->vr[v].mpi)
             for (uint32_t i = 0; i < r->P; i++) start[i] += r->vr[v].mpi[i];
@@ -475,7 +475,7 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
     match_edges(r);
     if (r->npeers) qsort(r->peers, r->npeers, sizeof *r->peers, by_rank);
     free(r->peer_first);
-    r->peer_first = an_xcalloc(r->P + 1, sizeof *r->peer_first);
+    r->peer_first = sc_xcalloc(r->P + 1, sizeof *r->peer_first);
     size_t k = 0;
     for (uint32_t i = 0; i <= r->P; i++) {
         while (k < r->npeers && r->peers[k].rank < i) k++;

@@ -112,7 +112,7 @@ int bs_load_bytes(const char *path, const char *build_id, const struct bs_cache_
     }
     count(&g, info);
     psg_graph_free(&g);
-    if (use && an_mkdir_p(dir) != 0) {
+    if (use && sc_mkdir_p(dir) != 0) {
         cache_problem(info, co, dir, "cannot create the directory", errno);
     } else if (use) {
         char tmp[1300];

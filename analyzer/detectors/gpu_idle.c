@@ -41,7 +41,7 @@ static void find(struct an_detect *b)
         wall += fmax(0, r->wall[i] - (r->startup ? r->startup[i] : 0));
     }
     if (!ngpu || 2 * ngpu < npresent || wall <= 0 || busy / wall >= th->gpu_busy_share) return;
-    double *idle = an_xmalloc((b->P + 1) * sizeof *idle), *async = an_xmalloc((b->P + 1) * sizeof *async);
+    double *idle = sc_xmalloc((b->P + 1) * sizeof *idle), *async = sc_xmalloc((b->P + 1) * sizeof *async);
     for (uint32_t i = 0; i < b->P; i++) {
         idle[i] = async[i] = 0;
         if (!r->present[i] || r->gpu_busy[i] <= 0) continue;
@@ -92,7 +92,7 @@ static void find(struct an_detect *b)
         if (cause->merged) continue;
         cause->cat = AN_CAT_GPU_IDLE;
         cause->cost = cost;
-        uint32_t *procs = an_xmalloc((b->P + 1) * sizeof *procs), np = 0;
+        uint32_t *procs = sc_xmalloc((b->P + 1) * sizeof *procs), np = 0;
         for (uint32_t i = 0; i < b->P; i++)
             if (r->present[i] && r->gpu_busy[i] > 0) procs[np++] = i;
         an_cause_procs(cause, procs, np);

@@ -212,7 +212,7 @@ static int same_site(const struct an_vertex *x, const struct an_vertex *y)
 static uint32_t find_sites(const struct an_detect *d, struct site **out)
 {
     const struct an_analysis *a = d->a;
-    struct site *st = an_xmalloc((d->N + 1) * sizeof *st);
+    struct site *st = sc_xmalloc((d->N + 1) * sizeof *st);
     uint32_t ns = 0;
     uint8_t *done = calloc(d->N + 1, 1);
     if (!done) abort();
@@ -220,7 +220,7 @@ static uint32_t find_sites(const struct an_detect *d, struct site **out)
         const struct an_vertex *vx = &a->g.v[v];
         if (done[v] || vx->kind != PSG_MPI || an_mpi_is_init(vx->op) || an_mpi_role(vx->op) == AN_MPI_OTHER) continue;
         struct site *s = &st[ns];
-        s->v = an_xmalloc((d->N - v + 1) * sizeof *s->v), s->n = 0;
+        s->v = sc_xmalloc((d->N - v + 1) * sizeof *s->v), s->n = 0;
         for (uint32_t u = v; u < d->N; u++)
             if (!done[u] && a->g.v[u].kind == PSG_MPI && same_site(vx, &a->g.v[u])) done[u] = 1, s->v[s->n++] = u;
         /* representative: most time at the largest count */
@@ -357,7 +357,7 @@ static void find(struct an_detect *d)
             c->cost_noise = fmax(mb.spread, m0.spread) / fmax(1, r->oversub);
             an_cause_root_path(c, 0);
         }
-        an_cause_procs(c, an_xmalloc(sizeof(uint32_t)), 0);
+        an_cause_procs(c, sc_xmalloc(sizeof(uint32_t)), 0);
         double c0 = m0.calls / fmax(1, r0->present_count), c1 = mb.calls / fmax(1, r->present_count);
         an_cause_evidence(c, "%s: time of the fastest process grows from %.3g s at %u to %.3g s at %u "
                           "processes (%.3g to %.3g ms per call; model %s); bytes per call %.3g at %u, %.3g at %u "

@@ -17,7 +17,7 @@ static void mark(struct an_detect *d)
 {
     struct an_analysis *a = d->a;
     const struct an_run *r = d->r;
-    double *x = an_xmalloc((d->P + 1) * sizeof *x);
+    double *x = sc_xmalloc((d->P + 1) * sizeof *x);
     for (uint32_t v = 0; v < d->N && v < r->nvr; v++) {
         const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
         if (a->g.v[v].kind == PSG_MPI || !mb->present || !r->vr[v].cpu) continue;
@@ -35,7 +35,7 @@ static void find(struct an_detect *d)
 {
     struct an_analysis *a = d->a;
     const struct an_run *r = d->r;
-    double *x = an_xmalloc((d->P + 1) * sizeof *x);
+    double *x = sc_xmalloc((d->P + 1) * sizeof *x);
     for (uint32_t v = 0; v < d->N; v++) {
         if (!(a->vflags[v] & AN_F_IMBALANCED)) continue;
         int covered = 0;
@@ -52,7 +52,7 @@ static void find(struct an_detect *d)
         struct an_groups gr = {d, heavy};
         uint32_t loc = an_locate_from(d, v, an_group_excess, &gr);
         free(heavy);
-        uint32_t *procs = an_xmalloc((sp.nheavy + 1) * sizeof *procs);
+        uint32_t *procs = sc_xmalloc((sp.nheavy + 1) * sizeof *procs);
         memcpy(procs, sp.heavy, sp.nheavy * sizeof *procs);
         uint32_t np = sp.nheavy;
         struct an_cause *c = an_cause_get(a, loc);

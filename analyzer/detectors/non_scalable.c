@@ -51,7 +51,7 @@ static void find(struct an_detect *d)
     const struct an_thresholds *th = &a->opt->th;
     if (a->nscales < 2) return;
     const struct an_run *r = d->r;
-    double *x = an_xmalloc((d->P + 1) * sizeof *x);
+    double *x = sc_xmalloc((d->P + 1) * sizeof *x);
     for (uint32_t v = 0; v < d->N; v++) {
         if (!(a->vflags[v] & AN_F_NON_SCALABLE) || a->g.v[v].kind == PSG_MPI) continue;
         const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
@@ -60,7 +60,7 @@ static void find(struct an_detect *d)
          * CPU model (on a shared machine every process's replicated work costs
          * run time: 8 processes on 2 cores pay 4x the loss per process) */
         double ideal_mean = mb->mean - a->loss[v];
-        double *work = an_xmalloc((d->P + 1) * sizeof *work);
+        double *work = sc_xmalloc((d->P + 1) * sizeof *work);
         /* replicated work: every process at the mean (their differences are
          * noise or an imbalance of its own) */
         for (uint32_t i = 0; i < d->P; i++) {
@@ -74,7 +74,7 @@ static void find(struct an_detect *d)
          * Equal work on a crowded machine differs by 30 % or more of CPU time
          * between processes (13x contention: 0.68 s against a median of
          * 0.5 s), which must not single some out of a replicated loop. */
-        uint32_t *procs = an_xmalloc((d->P + 1) * sizeof *procs), np = 0;
+        uint32_t *procs = sc_xmalloc((d->P + 1) * sizeof *procs), np = 0;
         if (v < r->nvr && r->vr[v].icpu && mb->imbalance >= th->imbalance) {
             for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
             struct an_split sp;

@@ -92,7 +92,7 @@ static double explained(struct walk *b, uint32_t c, uint32_t hops, double *per_p
     if (!an_actionable(&d->a->g, c)) return 0;
     if (!per_proc && !b->unchecked && !isnan(b->score_cache[c])) return b->score_cache[c];
     const struct an_vrun *x = &r->vr[c];
-    double *v = an_xmalloc((d->P + 1) * sizeof *v), *cv = an_xmalloc((d->P + 1) * sizeof *cv);
+    double *v = sc_xmalloc((d->P + 1) * sizeof *v), *cv = sc_xmalloc((d->P + 1) * sizeof *cv);
     double mx = 0, gspread = 0, cspread = 0, gmin = INFINITY, cmin = INFINITY, cmx = 0;
     for (uint32_t i = 0; i < d->P; i++) {
         v[i] = r->present[i] ? an_work(x, i) : 0;
@@ -202,7 +202,7 @@ static void walk(struct walk *b, uint32_t symptom)
     struct an_detect *d = b->d;
     const struct an_graph *g = &d->a->g;
     uint32_t bound = (uint32_t)d->a->opt->th.max_steps, nstart = b->nw;
-    double *wt = an_xmalloc((d->P + 1) * sizeof *wt);
+    double *wt = sc_xmalloc((d->P + 1) * sizeof *wt);
     for (uint32_t head = 0; head < b->nw && b->nw < bound; head++) {
         struct wnode n = b->w[head];
         const struct an_vertex *v = &g->v[n.v];
@@ -253,7 +253,7 @@ static void exact_intervals(struct walk *b, uint32_t m)
     struct an_detect *d = b->d;
     b->exact = 0;
     if (m == AN_NONE) return;
-    double *x = an_xmalloc((d->P + 1) * sizeof *x);
+    double *x = sc_xmalloc((d->P + 1) * sizeof *x);
     if (an_interval_before(d->r, m, 1, x)) {
         /* CPU seconds read from the thread clock are measured; where the
          * runtime estimated some from sampler periods, they are tested as
@@ -412,7 +412,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         double sc = explained(b, b->w[k].v, b->w[k].hops, NULL);
         if (sc > bs) bs = sc, best = b->w[k].v, best_node = k;
     }
-    double *per = an_xmalloc((d->P + 1) * sizeof *per);
+    double *per = sc_xmalloc((d->P + 1) * sizeof *per);
     uint32_t nw_ranks = 0;
     for (uint32_t i = 0; i < d->P; i++)
         if (b->waits[i] >= th->waiting_share * mw) nw_ranks++;
@@ -421,7 +421,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         /* the culprits: the heavy group of the candidate's split */
         explained(b, best, b->w[best_node].hops, per);
         uint32_t np = b->last.nheavy;
-        uint32_t *procs = an_xmalloc((d->P + 1) * sizeof *procs); /* the exact heavy group may be larger */
+        uint32_t *procs = sc_xmalloc((d->P + 1) * sizeof *procs); /* the exact heavy group may be larger */
         memcpy(procs, b->last.heavy, np * sizeof *procs);
         if (b->exact && b->w[best_node].hops == 0) {
             np = 0;
@@ -474,7 +474,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
                 uint32_t p0 = 0;
                 for (uint32_t sc = 0; sc + 1 < a->nscales && !(t0 > 0); sc++) {
                     const struct an_run *r0 = a->scales[sc].rep;
-                    double *x0 = an_xmalloc((r0->P + 1) * sizeof *x0);
+                    double *x0 = sc_xmalloc((r0->P + 1) * sizeof *x0);
                     if (an_interval_before(r0, interval_at, 1, x0))
                         for (uint32_t i = 0; i < r0->P; i++) t0 += r0->present[i] ? x0[i] : 0;
                     p0 = r0->P;
@@ -539,7 +539,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
                 chain[nc++] = k;
                 if (k == 0) break;
             }
-            c->path = an_xmalloc((nc + 2) * sizeof *c->path);
+            c->path = sc_xmalloc((nc + 2) * sizeof *c->path);
             c->npath = 0;
             for (uint32_t k = nc; k-- > 0;) {
                 const struct wnode *n = &b->w[chain[k]];
@@ -616,12 +616,12 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     c->cost = cost;
     c->cost_rule = "unexplained wait, mean over the waiting processes, divided by the contention";
     c->symptom = s;
-    uint32_t *procs = an_xmalloc(2 * sizeof *procs), np = 0;
+    uint32_t *procs = sc_xmalloc(2 * sizeof *procs), np = 0;
     if (crossed >= 0 && cat != AN_CAT_ROTATING) procs[np++] = (uint32_t)crossed;
     an_cause_procs(c, procs, np);
     an_cause_waiting(d, c, b->waits, NULL);
     free(c->path);
-    c->path = an_xmalloc(3 * sizeof *c->path);
+    c->path = sc_xmalloc(3 * sizeof *c->path);
     c->npath = 0;
     c->path[c->npath++] = (struct an_step){s, w, "symptom", mw};
     if (crossed >= 0)
@@ -644,7 +644,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
  * its fastest calls). */
 static void mark(struct an_detect *d)
 {
-    double *waits = an_xmalloc((d->P + 1) * sizeof *waits);
+    double *waits = sc_xmalloc((d->P + 1) * sizeof *waits);
     for (uint32_t v = 0; v < d->N; v++) {
         if (d->a->g.v[v].kind != PSG_MPI || !d->a->vm[(size_t)(d->a->nscales - 1) * d->N + v].present) continue;
         an_waits(d->a, d->r, v, waits);
@@ -660,13 +660,13 @@ static void find(struct an_detect *d)
     struct walk b;
     memset(&b, 0, sizeof b);
     b.d = d;
-    b.waits = an_xmalloc((d->P + 1) * sizeof *b.waits);
-    b.score_cache = an_xmalloc((d->N + 1) * sizeof *b.score_cache);
+    b.waits = sc_xmalloc((d->P + 1) * sizeof *b.waits);
+    b.score_cache = sc_xmalloc((d->N + 1) * sizeof *b.score_cache);
     b.exact_heavy = calloc(d->P + 1, 1);
     b.exact_x = calloc(d->P + 1, sizeof *b.exact_x);
     if (!b.exact_heavy || !b.exact_x) abort();
     b.capw = (uint32_t)fmax(16, d->a->opt->th.max_steps + 8);
-    b.w = an_xmalloc(b.capw * sizeof *b.w);
+    b.w = sc_xmalloc(b.capw * sizeof *b.w);
     /* flagged symptoms, and waits of symptom_share of the minimum cost whose
      * causes may become candidates (backtrack_symptom checks the size) */
     for (uint32_t v = 0; v < d->N; v++)
