@@ -289,6 +289,27 @@ uint32_t an_psg_descend(const struct an_psg *x, uint32_t unit, uint32_t from, co
 
 /* ---- Runs and their PPG metrics ---------------------------------------------- */
 
+/** Which per-rank arrays a vertex has in a run (struct an_vrun.has): what a
+ *  parallel analysis's process 0 knows before it fetches them (an_vr). */
+enum an_has { AN_HAS_CPU = 1, AN_HAS_MPI = 2, AN_HAS_NCALLS = 4, AN_HAS_GPU = 8, AN_HAS_COMM = 16,
+              AN_HAS_INCL = 32, AN_HAS_ICPU = 64, AN_HAS_IGPU = 128 };
+
+/** Statistics of one vertex over the present ranks of a run (or of the slice
+ *  of it that one analyzer process holds: vstat.c), from which its metrics
+ *  are computed; the slices' statistics combine exactly (sums up to the
+ *  rounding of the order of additions, minima, maxima with the lowest rank
+ *  that holds them).  Seconds; ranks are world ranks of the run.  A present
+ *  rank without the vertex counts with zeros, as in its per-rank arrays. */
+struct an_vstat {
+    uint32_t n;            /* present ranks counted */
+    uint32_t argmax_incl;  /* lowest world rank with incl_max (0 when every value is 0) */
+    double sum_t, sum_incl, sum_cpu, sum_mpi, sum_gpu; /* exclusive (cpu + mpi), inclusive, parts */
+    double max_t, min_t;   /* exclusive seconds; min_t INFINITY while n == 0 */
+    double max_incl;       /* inclusive seconds (0 at least) */
+    double max_cpu;        /* exclusive CPU seconds (0 at least) */
+    double max_mpi_c, min_mpi_c; /* MPI seconds over the ranks that called it (ncalls > 0); 0, INFINITY */
+};
+
 /** One vertex in one run: per-rank arrays (lazily allocated) and totals. */
 struct an_vrun {
     float *cpu;   /* [P] exclusive CPU seconds from samples outside MPI */
@@ -309,6 +330,10 @@ struct an_vrun {
     double calls, bytes_sent, bytes_recv;
     double min_call_s;  /* shortest single call over ranks */
     uint32_t ranks;     /* ranks that have the vertex */
+    uint16_t has;       /* enum an_has: the arrays some rank has (set by an_run_finish; in a
+                           parallel analysis before process 0 fetched them) */
+    uint8_t fetched;    /* parallel analysis, process 0: the arrays were fetched (an_vr) */
+    struct an_vstat st; /* statistics over the ranks (an_run_finish) */
 };
 
 /** A point-to-point partner record, attributed to the vertex of its context. */
@@ -398,7 +423,23 @@ struct an_run {
     double wall_max, cpu_mean, mpi_mean;
     char sampler[48];
     int bad;                    /* refused (other binary, unreadable) */
+    /* parallel analysis (par.h), process 0: the per-rank arrays of vertices and intervals are
+     * held by the processes that read the ranks and fetched on demand (an_vr, an_interval_*);
+     * own is the run of process 0's own slice, index the run's place in an_analysis.runs */
+    int remote;
+    struct an_run *own;
+    uint32_t index;
 };
+
+/** Vertex v's record in run r with the per-rank arrays of every rank of the
+ *  run (indexed by world rank) and the intervals that end at v: always
+ *  r->vr[v] (a zeroed record for v >= nvr); in a parallel analysis process
+ *  0 fetches them the first time from the processes that hold the ranks
+ *  (par_serve.c) and keeps them.  Never NULL. */
+const struct an_vrun *an_vr(const struct an_run *r, uint32_t v);
+/** Whether vertex v has the per-rank array `has` (enum an_has) in run r,
+ *  without fetching it. */
+int an_vr_has(const struct an_run *r, uint32_t v, unsigned has);
 
 /** Per-rank attribution state, cached per CCT node. */
 struct an_attr_ctx {
@@ -436,8 +477,26 @@ struct an_vrun *an_run_vertex(struct an_run *r, uint32_t v);
 int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_rank_data *d,
                     char *err, size_t errlen);
 /** After all ranks: inclusive times, per-run totals, communication edges,
- *  oversubscription, missing ranks. */
+ *  oversubscription, missing ranks (an_run_finish_slice, then
+ *  an_run_finish_totals). */
 void an_run_finish(struct an_run *r, const struct an_graph *g);
+/** The part of an_run_finish over the ranks the run holds (its slice): per
+ *  rank inclusive times (incl, icpu, igpu), GPU busy and start-up seconds,
+ *  the ranks that have each vertex, the vertex statistics (an_vstat) and
+ *  array flags (has). */
+void an_run_finish_slice(struct an_run *r, const struct an_graph *g);
+/** The part of an_run_finish over every rank once the per-rank figures of
+ *  the run are whole: signal seconds, totals, missing ranks,
+ *  oversubscription, contention, edges and peers by rank. */
+void an_run_finish_totals(struct an_run *r);
+/** Statistics of vertex record x over the present ranks run r holds (its
+ *  slice [slice_lo, slice_lo + slice_n), where x's arrays are) into s
+ *  (vstat.c). */
+void an_vstat_slice(const struct an_run *r, const struct an_vrun *x, struct an_vstat *s);
+/** Empty statistics (no rank). */
+void an_vstat_init(struct an_vstat *s);
+/** Adds the statistics b of ranks after those of a (a's ranks lower) to a. */
+void an_vstat_merge(struct an_vstat *a, const struct an_vstat *b);
 /** CPU seconds one sampling signal stands for in run r: the unit that turns
  *  sampled seconds into signal counts for every statistical test (Poisson
  *  counts are signals, not weights: 10 signals of weight 20 are 10
@@ -487,6 +546,15 @@ struct an_interval *an_run_interval(struct an_run *r, uint32_t prev, uint32_t ne
 int an_interval_before(const struct an_run *r, uint32_t next_vertex, int want_cpu, double *out);
 /** The same for the intervals starting right after MPI vertex `prev_vertex`. */
 int an_interval_after(const struct an_run *r, uint32_t prev_vertex, int want_cpu, double *out);
+/** The sums of an_interval_before (want_next 1) or an_interval_after
+ *  (want_next 0) over the ranks run r holds itself (its slice): out has
+ *  r->slice_n entries, added to (a parallel analysis's processes answer
+ *  process 0 with it). */
+void an_interval_sum_slice(const struct an_run *r, uint32_t v, int want_next, int want_cpu, double *out);
+/** Renames the vertices of run r's intervals by map (old id -> new id, nmap
+ *  entries; AN_NONE stays) and rebuilds their index (parallel analysis:
+ *  the processes' vertex tables become one). */
+void an_run_intervals_remap(struct an_run *r, const uint32_t *map, uint32_t nmap);
 /** Rank x rank bytes and messages (sender-major, P*P doubles each, malloc'ed);
  *  returns 0 or -1. */
 int an_run_matrix(const struct an_run *r, double **bytes, double **messages);
@@ -621,6 +689,12 @@ void an_find_root_causes(struct an_analysis *a);
  *  Not discounted for oversubscription (callers that report a wait as its own
  *  cause divide by the run's factor).  out has P entries.  Returns the sum. */
 double an_waits(const struct an_analysis *a, const struct an_run *r, uint32_t v, double *out);
+/** An upper bound of the largest wait an_waits gives at vertex v in run r
+ *  (seconds), from the vertex's statistics alone (no per-process values):
+ *  collectives max - min of the callers' MPI time, point-to-point the
+ *  largest MPI time.  The detectors skip a vertex whose bound is under their
+ *  threshold, so that a parallel analysis fetches only the others. */
+double an_waits_bound(const struct an_analysis *a, const struct an_run *r, uint32_t v);
 /** Phases: per phase name and process count, mean and max over processes of
  *  the time inside, max/mean, a scaling model of the mean and the scaling
  *  efficiency at the largest count; warnings for an imbalanced or
@@ -630,6 +704,10 @@ void *an_phases_json(struct an_analysis *a);
 /** Builds report.json (jansson json_t *, returned as void * to keep jansson
  *  out of this header). */
 void *an_report_build(const struct an_analysis *a);
+/** Sets report's tool.analyzer_peak_rss_bytes from a->peak_rss (one value
+ *  per analyzer process, bytes): the parallel analyzer knows the other
+ *  processes' peaks only once the report is built (an_par_done). */
+void an_report_set_peaks(void *report, const struct an_analysis *a);
 
 /* ---- Run sets and before/after comparison (runsets.c, compare.c) ------------ */
 

@@ -181,12 +181,13 @@ double an_group_excess(void *ctx, uint32_t v)
     const struct an_groups *gr = ctx;
     const struct an_detect *d = gr->d;
     const struct an_run *r = d->r;
-    if (v >= r->nvr || (!r->vr[v].icpu && !r->vr[v].igpu) || d->a->g.v[v].kind == PSG_MPI) return 0;
+    if (!an_vr_has(r, v, AN_HAS_ICPU | AN_HAS_IGPU) || d->a->g.v[v].kind == PSG_MPI) return 0;
+    const struct an_vrun *x = an_vr(r, v);
     double h = 0, l = 0;
     uint32_t nh = 0, nl = 0;
     for (uint32_t i = 0; i < d->P; i++) {
         if (!r->present[i]) continue;
-        double w = an_work(&r->vr[v], i);
+        double w = an_work(x, i);
         if (gr->heavy[i]) h += w, nh++;
         else l += w, nl++;
     }
@@ -291,15 +292,16 @@ enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, 
     struct an_analysis *a = d->a;
     const struct an_run *r = d->r;
     const struct an_thresholds *th = &a->opt->th;
-    if (!nprocs || v >= r->nvr || !r->vr[v].icpu) return AN_CAT_LOAD_IMBALANCE;
+    if (!nprocs || !an_vr_has(r, v, AN_HAS_ICPU)) return AN_CAT_LOAD_IMBALANCE;
+    const float *icpu = an_vr(r, v)->icpu;
     /* done by the culprits alone (the others spend little there)? */
     double cul = 0, oth = 0;
     uint32_t no = 0;
     uint8_t *is = calloc(d->P + 1, 1);
     if (!is) abort();
-    for (uint32_t k = 0; k < nprocs; k++) is[procs[k]] = 1, cul += r->vr[v].icpu[procs[k]];
+    for (uint32_t k = 0; k < nprocs; k++) is[procs[k]] = 1, cul += icpu[procs[k]];
     for (uint32_t i = 0; i < d->P; i++)
-        if (r->present[i] && !is[i]) oth += r->vr[v].icpu[i], no++;
+        if (r->present[i] && !is[i]) oth += icpu[i], no++;
     free(is);
     cul /= nprocs;
     oth = no ? oth / no : 0;
@@ -375,9 +377,10 @@ uint32_t an_locate_from(const struct an_detect *d, uint32_t v, double (*score)(v
 
 int an_launches_gpu(const struct an_run *r, uint32_t v)
 {
-    if (v >= r->nvr || !r->vr[v].igpu) return 0;
+    if (!an_vr_has(r, v, AN_HAS_IGPU)) return 0;
+    const float *igpu = an_vr(r, v)->igpu;
     for (uint32_t i = 0; i < r->P; i++)
-        if (r->present[i] && r->vr[v].igpu[i] > 0) return 1;
+        if (r->present[i] && igpu[i] > 0) return 1;
     return 0;
 }
 
@@ -558,7 +561,7 @@ static double process_work(const struct an_analysis *a, const struct an_run *r, 
 {
     double s = 0;
     for (uint32_t v = 0; v < r->nvr && v < a->g.n; v++)
-        if (a->g.v[v].parent == AN_NONE) s += an_work(&r->vr[v], i);
+        if (a->g.v[v].parent == AN_NONE && an_vr_has(r, v, AN_HAS_ICPU | AN_HAS_IGPU)) s += an_work(an_vr(r, v), i);
     return s;
 }
 
@@ -601,7 +604,8 @@ double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_verte
     uint32_t n = 0;
     for (uint32_t q = 0; q < big->nreps && n < 256; q++) {
         const struct an_run *r = big->reps[q];
-        if (v >= r->nvr || (!r->vr[v].icpu && !r->vr[v].igpu)) continue;
+        if (!an_vr_has(r, v, AN_HAS_ICPU | AN_HAS_IGPU)) continue;
+        const struct an_vrun *xv = an_vr(r, v);
         double *V = sc_xmalloc((r->P + 1) * sizeof *V), *delta = calloc(r->P + 1, sizeof *delta);
         uint8_t *cul = calloc(r->P + 1, 1);
         if (!delta || !cul) abort();
@@ -610,7 +614,7 @@ double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_verte
         for (uint32_t k = 0; k < np; k++)
             if (procs[k] < r->P) cul[procs[k]] = 1;
         for (uint32_t i = 0; i < r->P; i++) {
-            V[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
+            V[i] = r->present[i] ? an_work(xv, i) : 0;
             if (!r->present[i]) continue;
             all += V[i], na++;
             if (!cul[i]) light += V[i], nl++;
@@ -638,9 +642,10 @@ double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_verte
 static double total_work(const struct an_run *r, uint32_t v)
 {
     double t = 0;
-    if (v >= r->nvr) return 0;
+    if (!an_vr_has(r, v, AN_HAS_ICPU | AN_HAS_IGPU)) return 0;
+    const struct an_vrun *x = an_vr(r, v);
     for (uint32_t i = 0; i < r->P; i++)
-        if (r->present[i]) t += an_work(&r->vr[v], i);
+        if (r->present[i]) t += an_work(x, i);
     return t;
 }
 
@@ -679,7 +684,8 @@ enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32
     if (!heavy) abort();
     for (uint32_t k = 0; k < np; k++)
         if (procs[k] < d->P) heavy[procs[k]] = 1;
-    for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
+    const struct an_vrun *xv = an_vr(r, v);
+    for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(xv, i) : 0;
     enum an_fix f = an_fix_kind(d, x, t0, p0, heavy, an_signal_s(r));
     free(x), free(heavy);
     return f;

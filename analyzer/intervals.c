@@ -3,6 +3,7 @@
  * per pair of calling contexts and attributed here to pairs of MPI vertices
  * by ppg.c). */
 #include "analyzer.h"
+#include "par.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,14 +16,23 @@ static int interval_sum(const struct an_run *r, uint32_t v, int want_next, int w
 {
     memset(out, 0, (size_t)r->P * sizeof *out);
     if (!r->has_intervals) return 0;
+    if (r->remote) { /* parallel analysis: each process sums its ranks' (par_serve.c) */
+        an_par_interval_sum(r, v, want_next, want_cpu, out);
+        return 1;
+    }
+    an_interval_sum_slice(r, v, want_next, want_cpu, out);
+    return 1;
+}
+
+void an_interval_sum_slice(const struct an_run *r, uint32_t v, int want_next, int want_cpu, double *out)
+{
     for (uint32_t k = 0; k < r->nintervals; k++) {
         const struct an_interval *x = &r->intervals[k];
         if ((want_next ? x->next_vertex : x->prev_vertex) != v) continue;
         const float *a = want_cpu ? x->cpu : x->wall;
         if (!a) continue;
-        for (uint32_t i = 0; i < r->P; i++) out[i] += a[i];
+        for (uint32_t i = 0; i < r->slice_n; i++) out[i] += a[i];
     }
-    return 1;
 }
 
 int an_interval_before(const struct an_run *r, uint32_t next_vertex, int want_cpu, double *out)
@@ -104,4 +114,15 @@ void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank
 struct an_interval *an_run_interval(struct an_run *r, uint32_t prev, uint32_t next)
 {
     return interval_get(r, prev, next);
+}
+
+void an_run_intervals_remap(struct an_run *r, const uint32_t *map, uint32_t nmap)
+{
+    sc_hash_clear(&r->interval_index);
+    for (uint32_t k = 0; k < r->nintervals; k++) {
+        struct an_interval *x = &r->intervals[k];
+        if (x->prev_vertex != AN_NONE) x->prev_vertex = x->prev_vertex < nmap ? map[x->prev_vertex] : AN_NONE;
+        if (x->next_vertex != AN_NONE) x->next_vertex = x->next_vertex < nmap ? map[x->next_vertex] : AN_NONE;
+        if (sc_hash_add(&r->interval_index, pair_key(x->prev_vertex, x->next_vertex), k)) sc_oom();
+    }
 }

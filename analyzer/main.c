@@ -379,9 +379,9 @@ static void read_run(struct reader *rd, struct an_run *r, const char *dir)
         r->bad = 1;
     } else {
         an_run_init(r, P);
-        /* the processes other than 0 of a parallel analysis hold only their slice's per-rank
-         * arrays; process 0 merges every slice into arrays of all ranks (par_combine.c) */
-        if (an_par_rank() != 0) an_par_slice(P, &r->slice_lo, &r->slice_n);
+        /* each process of a parallel analysis holds its slice's per-rank vertex arrays
+         * (par_combine.c, par_serve.c) */
+        if (an_par_size() > 1) an_par_slice(P, &r->slice_lo, &r->slice_n);
         r->unreadable = calloc(P, 1);
         if (!r->unreadable) abort();
         mark_unreadable_files(r, files, nf, ok);
@@ -502,7 +502,9 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     /* every process must have found the same runs (a shared file system): checked there */
     an_par_combine(&a, rd.ready);
     if (an_par_rank() != 0) {
-        /* the other analyzer processes are done: process 0 analyses the combined runs */
+        /* the other analyzer processes answer process 0's questions about their ranks
+         * until it has written the report */
+        if (rd.ready) an_par_serve(&a);
         an_sym_free(rd.sym);
         an_attr_ctx_free(&rd.ctx);
         an_psg_free(&rd.psgx);
@@ -511,11 +513,6 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
         *status = rd.ready ? 0 : 1;
         return rd.ready ? json_object() : NULL;
     }
-    for (int i = 0; an_par_size() > 1 && i < ndirs; i++)
-        if (!a.runs[i].bad && a.runs[i].P && !a.runs[i].present_count) {
-            an_warn(&a, "%s: no rank could be read; run skipped", dirs[i]);
-            a.runs[i].bad = 1;
-        }
     a.echo_warnings = 0;
     if (!rd.ready) {
         if (an_par_rank() == 0) /* every analyzer process found the same */
@@ -524,10 +521,9 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
         *status = 1;
         return NULL;
     }
-    for (uint32_t i = 0; i < a.nruns; i++)
-        if (!a.runs[i].bad) an_run_finish(&a.runs[i], &a.g);
     an_group_scales(&a);
     if (!a.nscales) {
+        an_par_done(&a);
         fprintf(stderr, "scalana-analyze: error: no valid run left to analyse (see above)\n");
         an_sym_free(rd.sym);
         an_attr_ctx_free(&rd.ctx);
@@ -581,8 +577,9 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     an_find_root_causes(&a);
     a.phases = an_phases_json(&a);
 
-    if (a.peak_rss) a.peak_rss[0] = an_peak_rss_bytes(); /* this process's, up to the report */
     json_t *report = an_report_build(&a);
+    an_par_done(&a); /* the other processes' peak memory, now that they are done */
+    an_report_set_peaks(report, &a);
     an_sym_free(rd.sym);
     an_attr_ctx_free(&rd.ctx);
     an_psg_free(&rd.psgx);

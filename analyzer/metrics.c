@@ -69,35 +69,25 @@ void an_group_scales(struct an_analysis *a)
     free(order);
 }
 
-/* Metrics of vertex v in one run. */
+/* Metrics of vertex v in one run, from its statistics over the ranks
+ * (an_vstat: the same in a serial and a parallel analysis). */
 static void run_metrics(const struct an_run *r, uint32_t v, struct an_vmetrics *m)
 {
     memset(m, 0, sizeof *m);
-    if (v >= r->nvr || !r->vr[v].incl) return;
+    if (!an_vr_has(r, v, AN_HAS_INCL)) return;
     const struct an_vrun *x = &r->vr[v];
-    double sum = 0, isum = 0, csum = 0, msum = 0, gsum = 0, mx = 0, mn = INFINITY, imx = 0;
-    uint32_t n = 0, arg = 0;
-    for (uint32_t i = 0; i < r->P; i++) {
-        if (!r->present[i]) continue;
-        double t = an_vtime(x, i), in = x->incl[i];
-        sum += t, isum += in, n++;
-        if (x->cpu) csum += x->cpu[i];
-        if (x->mpi) msum += x->mpi[i];
-        if (x->gpu) gsum += x->gpu[i];
-        if (t > mx) mx = t;
-        if (t < mn) mn = t;
-        if (in > imx) imx = in, arg = i;
-    }
-    if (!n) return;
+    const struct an_vstat *st = &x->st;
+    if (!st->n) return;
+    double n = st->n;
     m->present = 1;
-    m->mean = sum / n, m->max = mx, m->min = mn == INFINITY ? 0 : mn;
-    m->incl_mean = isum / n, m->incl_max = imx;
-    m->cpu_mean = csum / n, m->mpi_mean = msum / n, m->gpu_mean = gsum / n;
+    m->mean = st->sum_t / n, m->max = st->max_t, m->min = st->min_t == INFINITY ? 0 : st->min_t;
+    m->incl_mean = st->sum_incl / n, m->incl_max = st->max_incl;
+    m->cpu_mean = st->sum_cpu / n, m->mpi_mean = st->sum_mpi / n, m->gpu_mean = st->sum_gpu / n;
     m->samples = x->samples;
     m->calls = x->calls;
     m->bytes = x->bytes_sent + x->bytes_recv;
-    m->imbalance = m->incl_mean > 0 ? imx / m->incl_mean : 1;
-    m->argmax = arg;
+    m->imbalance = m->incl_mean > 0 ? st->max_incl / m->incl_mean : 1;
+    m->argmax = st->argmax_incl;
 }
 
 static double median_of(double *v, uint32_t n) { return n ? scalana_median_inplace(v, n) : 0; }
@@ -324,8 +314,8 @@ static int by_comm(const void *x, const void *y)
 double an_waits(const struct an_analysis *a, const struct an_run *r, uint32_t v, double *out)
 {
     for (uint32_t i = 0; i < r->P; i++) out[i] = 0;
-    if (v >= r->nvr || !r->vr[v].mpi) return 0;
-    const struct an_vrun *x = &r->vr[v];
+    if (!an_vr_has(r, v, AN_HAS_MPI)) return 0;
+    const struct an_vrun *x = an_vr(r, v);
     const struct an_vertex *vx = &a->g.v[v];
     enum an_mpi_role role = an_mpi_role(vx->op);
     double sum = 0;
@@ -362,6 +352,18 @@ double an_waits(const struct an_analysis *a, const struct an_run *r, uint32_t v,
         sum += out[i];
     }
     return sum;
+}
+
+double an_waits_bound(const struct an_analysis *a, const struct an_run *r, uint32_t v)
+{
+    if (!an_vr_has(r, v, AN_HAS_MPI) || !an_vr_has(r, v, AN_HAS_NCALLS)) return 0;
+    const struct an_vstat *st = &r->vr[v].st;
+    if (!(st->max_mpi_c > 0) || st->min_mpi_c == INFINITY) return 0;
+    enum an_mpi_role role = an_mpi_role(a->g.v[v].op);
+    if (role == AN_MPI_OTHER) return 0;
+    /* a communicator's fastest member is no faster than the fastest caller of all */
+    if (role == AN_MPI_COLLECTIVE) return st->max_mpi_c - st->min_mpi_c;
+    return st->max_mpi_c; /* time beyond calls x the shortest call: at most the time */
 }
 
 void an_analysis_free(struct an_analysis *a)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 struct an_analysis;
+struct an_run;
 
 /** Detects from the launcher's environment, before any MPI call, whether
  *  this process is one of N > 1 analyzer processes (Open MPI's
@@ -37,16 +38,49 @@ void an_par_slice_of(uint32_t P, int k, int N, uint32_t *lo, uint32_t *n);
 int an_par_mine(uint32_t rank, uint32_t P);
 /** After every process read its slices of the runs of a (runs in the same
  *  order everywhere; ready: this process found a readable run and its
- *  executable): the processes other than 0 send their vertices, the
- *  per-rank figures of their ranks and their warnings to process 0, which
- *  merges them into a as if it had read every rank itself; then every
- *  process's peak resident memory is gathered into a->peak_rss (on 0).
- *  Serial: only a->peak_rss = this process's.  Aborts the job (MPI_Abort,
- *  one line on stderr naming the process) when a message cannot be sent,
- *  received or merged, or when the processes did not find the same runs
- *  (one is ready and another not, a run's world size differs: the run
- *  directories are not on a file system all of them see). */
+ *  executable), finishes the runs (an_run_finish): serially in place.  In
+ *  parallel: (1) process 0 merges every process's vertex table into one and
+ *  sends it back, so vertex ids are the same everywhere; (2) every process
+ *  computes the per-rank inclusive times and the vertex statistics
+ *  (an_vstat) of its ranks; (3) the others send process 0 their ranks'
+ *  per-run figures (O(ranks)), the statistics and totals of every vertex
+ *  (O(vertices)), their point-to-point partner records, phases and
+ *  warnings; process 0 builds each run from them (remote: its per-rank
+ *  vertex arrays stay with the processes that read them, an_vr fetches
+ *  them) and finishes its totals.  Aborts the job (MPI_Abort, one line on
+ *  stderr naming the process) when a message cannot be sent, received or
+ *  merged, or when the processes did not find the same runs (one is ready
+ *  and another not, a run's world size differs: the run directories are
+ *  not on a file system all of them see). */
 void an_par_combine(struct an_analysis *a, int ready);
+/** Process 0 of a parallel analysis, run r remote: fetches vertex v's
+ *  per-rank arrays (and the intervals that end at v) from every process into
+ *  r->vr[v] (arrays of r->P entries, by world rank), sets fetched
+ *  (par_serve.c; an_vr calls it).  Aborts the job when a process does not
+ *  answer. */
+void an_par_fetch(struct an_run *r, uint32_t v);
+/** Process 0, run r remote: out[P] = the per-rank sums of the intervals that
+ *  end (want_next 1) or start (0) at v, CPU (want_cpu 1) or wall seconds,
+ *  from the processes that hold the ranks. */
+void an_par_interval_sum(const struct an_run *r, uint32_t v, int want_next, int want_cpu, double *out);
+/** Process 0, run r remote: the robust outliers of every vertex's inclusive
+ *  time over the run's P processes (scalana_robust_outliers with threshold,
+ *  high side) computed by the processes together, with exact medians and
+ *  median absolute deviations (distributed selection: bisection on the
+ *  values' bit patterns, counts summed over processes).  out[v * 17] gets
+ *  the number found, out[v * 17 + 1 ..] the first 16 world ranks,
+ *  ascending, for v < nv; vertices without inclusive time get 0. */
+void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint32_t *out);
+/** The processes other than 0 of a parallel analysis, after an_par_combine:
+ *  answers process 0's requests about the ranks they hold (an_par_fetch,
+ *  an_par_interval_sum, an_par_outliers) until an_par_done.  Serial: no-op. */
+void an_par_serve(struct an_analysis *a);
+/** Process 0, at the end of an_par_combine: the others now serve (par_combine.c). */
+void an_par_start_serving(void);
+/** Process 0: ends the other processes' an_par_serve and gathers every
+ *  process's peak resident memory into a->peak_rss (this process's measured
+ *  now).  Once per analysis; serial: only this process's. */
+void an_par_done(struct an_analysis *a);
 /** MPI_Finalize when parallel. */
 void an_par_end(void);
 /** Peak resident set of this process in bytes (getrusage ru_maxrss). */

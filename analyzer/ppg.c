@@ -3,6 +3,7 @@
  * time; point-to-point partners matched into communication edges (send
  * context -> receive context) and the rank x rank matrix. */
 #include "analyzer.h"
+#include "par.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@ void an_run_init(struct an_run *r, uint32_t P)
 
 void an_run_free(struct an_run *r)
 {
+    if (r->own) an_run_free(r->own), free(r->own);
     for (uint32_t v = 0; v < r->nvr; v++) {
         free(r->vr[v].cpu), free(r->vr[v].mpi), free(r->vr[v].incl), free(r->vr[v].comm);
         free(r->vr[v].ncalls), free(r->vr[v].icpu);
@@ -60,6 +62,29 @@ struct an_vrun *an_run_vertex(struct an_run *r, uint32_t v)
         r->vr = x, r->nvr = n;
     }
     return &r->vr[v];
+}
+
+const struct an_vrun *an_vr(const struct an_run *r, uint32_t v)
+{
+    static const struct an_vrun none;
+    if (v >= r->nvr) return &none;
+    if (r->remote && !r->vr[v].fetched) an_par_fetch((struct an_run *)r, v);
+    return &r->vr[v];
+}
+
+static unsigned vr_arrays(const struct an_vrun *x)
+{
+    return (x->cpu ? AN_HAS_CPU : 0) | (x->mpi ? AN_HAS_MPI : 0) | (x->ncalls ? AN_HAS_NCALLS : 0) |
+           (x->gpu ? AN_HAS_GPU : 0) | (x->comm ? AN_HAS_COMM : 0) | (x->incl ? AN_HAS_INCL : 0) |
+           (x->icpu ? AN_HAS_ICPU : 0) | (x->igpu ? AN_HAS_IGPU : 0);
+}
+
+int an_vr_has(const struct an_run *r, uint32_t v, unsigned has)
+{
+    if (v >= r->nvr) return 0;
+    const struct an_vrun *x = &r->vr[v];
+    /* a remote vertex not fetched yet: what the processes that hold its ranks said */
+    return ((r->remote && !x->fetched ? x->has : vr_arrays(x)) & has) != 0;
 }
 
 /* The vertex an MPI context's time goes to: the PSG MPI vertex, a dynamic
@@ -360,53 +385,65 @@ static void match_edges(struct an_run *r)
     free(ix);
 }
 
-void an_run_finish(struct an_run *r, const struct an_graph *g)
+void an_run_finish_slice(struct an_run *r, const struct an_graph *g)
 {
-    /* one signal's CPU seconds: periods per signal times the period */
-    r->signal_s = r->signals && r->period_s > 0 ? (double)r->weight / (double)r->signals * r->period_s : 0;
+    uint32_t L = r->slice_n, lo = r->slice_lo; /* the arrays hold world ranks lo .. lo + L - 1 */
     if (r->nvr < g->n) an_run_vertex(r, g->n ? g->n - 1 : 0);
     /* inclusive time: children have larger ids than their parents */
     for (uint32_t v = g->n; v-- > 0;) {
         struct an_vrun *x = &r->vr[v];
         if (!x->cpu && !x->mpi && !x->incl && !x->gpu && !x->igpu) continue;
         if (x->gpu) {
-            if (!x->igpu) x->igpu = sc_xcalloc(r->P, sizeof *x->igpu);
-            for (uint32_t i = 0; i < r->P; i++) x->igpu[i] += x->gpu[i];
+            if (!x->igpu) x->igpu = sc_xcalloc(L, sizeof *x->igpu);
+            for (uint32_t i = 0; i < L; i++) x->igpu[i] += x->gpu[i];
         }
         if (x->igpu && g->v[v].parent != AN_NONE) {
             struct an_vrun *y = &r->vr[g->v[v].parent];
-            if (!y->igpu) y->igpu = sc_xcalloc(r->P, sizeof *y->igpu);
-            for (uint32_t i = 0; i < r->P; i++) y->igpu[i] += x->igpu[i];
+            if (!y->igpu) y->igpu = sc_xcalloc(L, sizeof *y->igpu);
+            for (uint32_t i = 0; i < L; i++) y->igpu[i] += x->igpu[i];
         }
-        if (!x->incl) x->incl = sc_xcalloc(r->P, sizeof *x->incl);
-        for (uint32_t i = 0; i < r->P; i++) x->incl[i] += (float)an_vtime(x, i);
-        if (x->cpu && !x->icpu) x->icpu = sc_xcalloc(r->P, sizeof *x->icpu);
+        if (!x->incl) x->incl = sc_xcalloc(L, sizeof *x->incl);
+        for (uint32_t i = 0; i < L; i++) x->incl[i] += (float)an_vtime(x, i);
+        if (x->cpu && !x->icpu) x->icpu = sc_xcalloc(L, sizeof *x->icpu);
         if (x->cpu)
-            for (uint32_t i = 0; i < r->P; i++) x->icpu[i] += x->cpu[i];
+            for (uint32_t i = 0; i < L; i++) x->icpu[i] += x->cpu[i];
         uint32_t p = g->v[v].parent;
         if (p == AN_NONE) continue;
         struct an_vrun *y = &r->vr[p];
-        if (!y->incl) y->incl = sc_xcalloc(r->P, sizeof *y->incl);
-        for (uint32_t i = 0; i < r->P; i++) y->incl[i] += x->incl[i];
+        if (!y->incl) y->incl = sc_xcalloc(L, sizeof *y->incl);
+        for (uint32_t i = 0; i < L; i++) y->incl[i] += x->incl[i];
         if (x->icpu) {
-            if (!y->icpu) y->icpu = sc_xcalloc(r->P, sizeof *y->icpu);
-            for (uint32_t i = 0; i < r->P; i++) y->icpu[i] += x->icpu[i];
+            if (!y->icpu) y->icpu = sc_xcalloc(L, sizeof *y->icpu);
+            for (uint32_t i = 0; i < L; i++) y->icpu[i] += x->icpu[i];
         }
         y->samples_incl += x->samples_incl + x->samples;
         y->signals_incl += x->signals_incl + x->signals;
     }
     /* GPU device time per process: the sum of its vertices' (activity whose
-     * launch was not seen, node PRF_NONE, is not attributed and not counted) */
-    for (uint32_t i = 0; i < r->P; i++) r->gpu_busy[i] = 0;
-    for (uint32_t v = 0; v < g->n; v++)
-        if (r->vr[v].gpu)
-            for (uint32_t i = 0; i < r->P; i++) r->gpu_busy[i] += r->vr[v].gpu[i];
+     * launch was not seen, node PRF_NONE, is not attributed and not counted);
+     * MPI_Init/Finalize per process: start-up waits, not load (contention) */
+    for (uint32_t i = 0; i < L; i++) r->gpu_busy[lo + i] = 0;
+    free(r->startup);
+    r->startup = sc_xcalloc(r->P, sizeof *r->startup); /* kept: gpu_idle measures the run from MPI_Init's end */
     for (uint32_t v = 0; v < g->n; v++) {
         struct an_vrun *x = &r->vr[v];
-        if (!x->incl) continue;
-        for (uint32_t i = 0; i < r->P; i++)
-            if (x->incl[i] > 0) x->ranks++;
+        if (x->gpu)
+            for (uint32_t i = 0; i < L; i++) r->gpu_busy[lo + i] += x->gpu[i];
+        if (g->v[v].kind == PSG_MPI && an_mpi_is_init(g->v[v].op) && x->mpi)
+            for (uint32_t i = 0; i < L; i++) r->startup[lo + i] += x->mpi[i];
+        x->ranks = 0;
+        if (x->incl)
+            for (uint32_t i = 0; i < L; i++)
+                if (x->incl[i] > 0) x->ranks++;
+        x->has = (uint16_t)vr_arrays(x);
+        an_vstat_slice(r, x, &x->st);
     }
+}
+
+void an_run_finish_totals(struct an_run *r)
+{
+    /* one signal's CPU seconds: periods per signal times the period */
+    r->signal_s = r->signals && r->period_s > 0 ? (double)r->weight / (double)r->signals * r->period_s : 0;
     /* per-run totals */
     double ws = 0, cs = 0, ms = 0;
     r->oversub = 0;
@@ -450,25 +487,19 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
      * IN_GPU_SYNC with a CPU-time sampler).  A process with fewer than 20
      * sampling signals of CPU time outside MPI says too little; when no process
      * has enough, the whole wall (less MPI_Init/Finalize) over CPU is used. */
-    double *start = sc_xcalloc(r->P, sizeof *start); /* MPI_Init/Finalize: start-up waits, not load */
-    for (uint32_t v = 0; v < g->n && v < r->nvr; v++)
-        if (g->v[v].kind == PSG_MPI && an_mpi_is_init(g->v[v].op) && r->vr[v].mpi)
-            for (uint32_t i = 0; i < r->P; i++) start[i] += r->vr[v].mpi[i];
     int cpu_sampler = !r->sampler[0] || strcmp(r->sampler, "cputime") == 0 ||
                       strcmp(r->sampler, "taskclock") == 0;
     double per = an_signal_s(r); /* 20 signals, not 20 periods of weight */
     double best = INFINITY, fallback = INFINITY;
     for (uint32_t i = 0; i < r->P; i++) {
         if (!r->present[i] || r->cpu[i] <= 0) continue;
-        double w = r->wall[i] - start[i];
+        double w = r->wall[i] - r->startup[i];
         if (w > 0) fallback = fmin(fallback, fmax(1, w / r->cpu[i]));
-        double mpi_wall = r->mpi[i] > start[i] ? r->mpi[i] : start[i];
+        double mpi_wall = r->mpi[i] > r->startup[i] ? r->mpi[i] : r->startup[i];
         double wout = r->wall[i] - mpi_wall - r->gpu_sync[i];
         double cout = r->cpu[i] - (cpu_sampler ? r->cpu_wait[i] : 0);
         if (wout > 0 && cout >= 20 * per) best = fmin(best, fmax(1, wout / cout));
     }
-    free(r->startup);
-    r->startup = start; /* kept: gpu_idle measures the run from MPI_Init's end */
     if (!isfinite(best)) best = fallback;
     r->contention = fmax(r->oversub, isfinite(best) ? best : 1);
     /* peers by rank, then edges */
@@ -481,6 +512,12 @@ void an_run_finish(struct an_run *r, const struct an_graph *g)
         while (k < r->npeers && r->peers[k].rank < i) k++;
         r->peer_first[i] = k;
     }
+}
+
+void an_run_finish(struct an_run *r, const struct an_graph *g)
+{
+    an_run_finish_slice(r, g);
+    an_run_finish_totals(r);
 }
 
 int an_run_matrix(const struct an_run *r, double **bytes, double **messages)

@@ -2,6 +2,7 @@
  * ranked root causes with their paths, every vertex with metrics per process
  * count and its model, the communication matrix, thresholds, data quality. */
 #include "analyzer.h"
+#include "par.h"
 #include "model.h"
 #include "stats.h"
 
@@ -79,7 +80,39 @@ static json_t *runs_json(const struct an_analysis *a)
     return arr;
 }
 
-static json_t *metrics_json(const struct an_analysis *a, uint32_t v)
+/* The robust outliers (modified z-score of the inclusive time above
+ * outlier_z) of every vertex of run r into out[v * 17]: the number found,
+ * then the first 16 world ranks.  A parallel analysis computes them with
+ * the processes that hold the ranks (an_par_outliers: the same values). */
+static void run_outliers(const struct an_analysis *a, const struct an_run *r, uint32_t *out)
+{
+    if (r->remote) {
+        an_par_outliers(r, a->g.n, a->opt->th.outlier_z, out);
+        return;
+    }
+    double *x = sc_xmalloc((r->P + 1) * sizeof *x);
+    size_t idx[16];
+    for (uint32_t v = 0; v < a->g.n; v++) {
+        if (!an_vr_has(r, v, AN_HAS_INCL)) continue;
+        const struct an_vrun *vr = an_vr(r, v);
+        for (uint32_t i = 0; i < r->P; i++) x[i] = vr->incl[i];
+        size_t no = scalana_robust_outliers(x, r->P, a->opt->th.outlier_z, SCALANA_OUTLIER_HIGH, idx, 16, NULL);
+        out[(size_t)v * 17] = (uint32_t)no;
+        for (size_t k = 0; k < no && k < 16; k++) out[(size_t)v * 17 + 1 + k] = (uint32_t)idx[k];
+    }
+    free(x);
+}
+
+void an_report_set_peaks(void *report, const struct an_analysis *a)
+{
+    json_t *tool = json_object_get((json_t *)report, "tool");
+    if (!tool) return;
+    json_t *rss = json_array();
+    for (uint32_t k = 0; a->peak_rss && k < a->nprocs; k++) json_array_append_new(rss, json_integer((json_int_t)a->peak_rss[k]));
+    json_object_set_new(tool, "analyzer_peak_rss_bytes", rss);
+}
+
+static json_t *metrics_json(const struct an_analysis *a, uint32_t v, uint32_t *const *outliers)
 {
     json_t *arr = json_array();
     uint32_t N = a->g.n;
@@ -114,23 +147,18 @@ static json_t *metrics_json(const struct an_analysis *a, uint32_t v)
             free(w);
         }
         /* outliers of the inclusive time (robust z-score) and per-process time */
-        if (v < r->nvr && r->vr[v].incl) {
-            double *x = malloc((r->P + 1) * sizeof *x);
-            size_t *idx = malloc(17 * sizeof *idx);
-            if (x && idx) {
-                for (uint32_t i = 0; i < r->P; i++) x[i] = r->vr[v].incl[i];
-                size_t no = scalana_robust_outliers(x, r->P, a->opt->th.outlier_z, SCALANA_OUTLIER_HIGH, idx, 16, NULL);
-                json_t *ol = json_array();
-                for (size_t k = 0; k < no && k < 16; k++) json_array_append_new(ol, json_integer((json_int_t)idx[k]));
-                json_object_set_new(o, "outliers", ol);
-                /* per process: small runs always, larger ones for flagged vertices */
-                if (r->P <= 256 || (r->P <= 4096 && a->vflags[v])) {
-                    json_t *pp = json_array();
-                    for (uint32_t i = 0; i < r->P; i++) json_array_append_new(pp, num(an_vtime(&r->vr[v], i)));
-                    json_object_set_new(o, "per_process_seconds", pp);
-                }
+        if (an_vr_has(r, v, AN_HAS_INCL)) {
+            const uint32_t *ol_v = outliers[s] + (size_t)v * 17;
+            json_t *ol = json_array();
+            for (uint32_t k = 0; k < ol_v[0] && k < 16; k++) json_array_append_new(ol, json_integer((json_int_t)ol_v[1 + k]));
+            json_object_set_new(o, "outliers", ol);
+            /* per process: small runs always, larger ones for flagged vertices */
+            if (r->P <= 256 || (r->P <= 4096 && a->vflags[v])) {
+                const struct an_vrun *x = an_vr(r, v);
+                json_t *pp = json_array();
+                for (uint32_t i = 0; i < r->P; i++) json_array_append_new(pp, num(an_vtime(x, i)));
+                json_object_set_new(o, "per_process_seconds", pp);
             }
-            free(x), free(idx);
         }
         json_array_append_new(arr, o);
     }
@@ -245,7 +273,7 @@ static json_t *location_text(const struct an_analysis *a, uint32_t v, json_t *ch
     return json_string(buf);
 }
 
-static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of)
+static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of, uint32_t *const *outliers)
 {
     json_t *arr = json_array();
     uint32_t id = 0;
@@ -286,7 +314,7 @@ static json_t *vertices_json(const struct an_analysis *a, uint32_t *index_of)
         } else {
             json_object_set_new(o, "dynamic", json_true());
         }
-        json_object_set_new(o, "metrics", metrics_json(a, v));
+        json_object_set_new(o, "metrics", metrics_json(a, v, outliers));
         json_object_set_new(o, "model", model_json(&a->model[v]));
         json_object_set_new(o, "model_max", model_json(&a->model_max[v]));
         json_object_set_new(o, "scaling_loss_seconds", num(a->loss[v]));
@@ -562,10 +590,8 @@ void *an_report_build(const struct an_analysis *a)
         json_object_set_new(tool, "structure_recovery", json_string(a->psg_producer));
     /* how it was made: analyzer processes (mpirun -n N scalana-analyze, docs/parallel-analysis.md) */
     json_object_set_new(tool, "analyzer_processes", json_integer(a->nprocs ? a->nprocs : 1));
-    json_t *rss = json_array();
-    for (uint32_t k = 0; a->peak_rss && k < a->nprocs; k++) json_array_append_new(rss, json_integer((json_int_t)a->peak_rss[k]));
-    json_object_set_new(tool, "analyzer_peak_rss_bytes", rss);
     json_object_set_new(root, "tool", tool);
+    an_report_set_peaks(root, a);
     json_t *prog = json_object();
     json_object_set_new(prog, "executable", json_string(a->exe ? a->exe : ""));
     json_object_set_new(prog, "build_id", json_string(a->build_id ? a->build_id : ""));
@@ -599,7 +625,15 @@ void *an_report_build(const struct an_analysis *a)
     json_object_set_new(root, "runs", runs_json(a));
     uint32_t *index_of = malloc((a->g.n + 1) * sizeof *index_of);
     if (!index_of) abort();
-    json_t *verts = vertices_json(a, index_of);
+    /* the robust outliers of every vertex, per process count (report.json "outliers") */
+    uint32_t **outliers = sc_xcalloc(a->nscales + 1, sizeof *outliers);
+    for (uint32_t s = 0; s < a->nscales; s++) {
+        outliers[s] = sc_xcalloc((size_t)a->g.n * 17 + 1, sizeof **outliers);
+        run_outliers(a, a->scales[s].rep, outliers[s]);
+    }
+    json_t *verts = vertices_json(a, index_of, outliers);
+    for (uint32_t s = 0; s < a->nscales; s++) free(outliers[s]);
+    free(outliers);
     json_object_set_new(root, "root_causes", causes_json(a, index_of, a->causes, a->ncauses));
     json_object_set_new(root, "candidates", causes_json(a, index_of, a->candidates, a->ncandidates));
     json_object_set_new(root, "time_summary", time_summary_json(a, index_of));

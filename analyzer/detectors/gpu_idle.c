@@ -60,21 +60,22 @@ static void find(struct an_detect *b)
         /* refine host computation into the child holding most of it */
         uint32_t c = v;
         for (int depth = 0; !mpi && depth < 64; depth++) {
-            const struct an_vrun *x = &r->vr[c];
+            const struct an_vrun *x = an_vr(r, c);
             double tot = 0, bt = 0;
             uint32_t bc = AN_NONE;
             if (!x->icpu) break;
             for (uint32_t i = 0; i < b->P; i++) tot += r->present[i] ? x->icpu[i] : 0;
             for (uint32_t ch = g->v[c].first_child; ch != AN_NONE; ch = g->v[ch].next_sibling) {
-                if (ch >= r->nvr || !r->vr[ch].icpu || (g->v[ch].flags & AN_V_LIBRARY) || !*g->v[ch].file) continue;
+                if (!an_vr_has(r, ch, AN_HAS_ICPU) || (g->v[ch].flags & AN_V_LIBRARY) || !*g->v[ch].file) continue;
+                const float *icpu = an_vr(r, ch)->icpu;
                 double t = 0;
-                for (uint32_t i = 0; i < b->P; i++) t += r->present[i] ? r->vr[ch].icpu[i] : 0;
+                for (uint32_t i = 0; i < b->P; i++) t += r->present[i] ? icpu[i] : 0;
                 if (t > bt) bt = t, bc = ch;
             }
             if (bc == AN_NONE || !(bt > th->location_share * tot)) break;
             c = bc;
         }
-        const struct an_vrun *x = &r->vr[c];
+        const struct an_vrun *x = an_vr(r, c);
         if (mpi ? !x->mpi : !x->icpu) continue;
         if (!mpi && x->signals + x->signals_incl < th->min_samples) continue;
         if (an_covered_by_cause(a, c)) continue;

@@ -55,12 +55,12 @@ static double transfer_seconds(const struct an_analysis *a, const struct an_run 
     double base = INFINITY, mine = INFINITY, calls = 0;
     for (uint32_t k = 0; k < st->n; k++) {
         uint32_t v = st->v[k];
-        if (v >= r->nvr || !r->vr[v].ncalls || r->vr[v].calls <= 0) continue;
+        if (!an_vr_has(r, v, AN_HAS_NCALLS) || r->vr[v].calls <= 0) continue;
         mine = fmin(mine, r->vr[v].min_call_s), calls += r->vr[v].calls;
     }
     if (!isfinite(mine) || calls <= 0) return 0;
     for (uint32_t u = 0; u < r->nvr && u < a->g.n; u++) {
-        if (in_site(st, u) || !r->vr[u].ncalls || r->vr[u].min_call_s <= 0 || a->g.v[u].kind != PSG_MPI) continue;
+        if (in_site(st, u) || !an_vr_has(r, u, AN_HAS_NCALLS) || r->vr[u].min_call_s <= 0 || a->g.v[u].kind != PSG_MPI) continue;
         if (an_mpi_role(a->g.v[u].op) != role) continue;
         base = fmin(base, r->vr[u].min_call_s);
     }
@@ -92,9 +92,9 @@ static double fastest_seconds(const struct an_run *r, const struct site *st)
         if (!r->present[i]) continue;
         double t = 0, n = 0;
         for (uint32_t k = 0; k < st->n; k++) {
-            uint32_t v = st->v[k];
-            if (v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) continue;
-            t += r->vr[v].mpi[i], n += r->vr[v].ncalls[i];
+            const struct an_vrun *x = an_vr(r, st->v[k]);
+            if (!x->mpi || !x->ncalls) continue;
+            t += x->mpi[i], n += x->ncalls[i];
         }
         if (n > 0) mn = fmin(mn, t);
     }
@@ -122,9 +122,9 @@ static double back_to_back_seconds(const struct an_run *r, const struct site *st
         if (!r->present[i]) continue;
         double b = 0, calls = 0, t = 0;
         for (uint32_t k = 0; k < st->n; k++) {
-            uint32_t v = st->v[k];
-            if (v >= r->nvr || !r->vr[v].mpi || !r->vr[v].ncalls) continue;
-            calls += r->vr[v].ncalls[i], t += r->vr[v].mpi[i];
+            const struct an_vrun *x = an_vr(r, st->v[k]); /* with the intervals that end there */
+            if (!x->mpi || !x->ncalls) continue;
+            calls += x->ncalls[i], t += x->mpi[i];
         }
         if (calls <= 0) continue;
         for (uint32_t k = 0; k < r->nintervals; k++) {

@@ -20,8 +20,15 @@ static void mark(struct an_detect *d)
     double *x = sc_xmalloc((d->P + 1) * sizeof *x);
     for (uint32_t v = 0; v < d->N && v < r->nvr; v++) {
         const struct an_vmetrics *mb = &a->vm[(size_t)(a->nscales - 1) * d->N + v];
-        if (a->g.v[v].kind == PSG_MPI || !mb->present || !r->vr[v].cpu) continue;
-        for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? r->vr[v].cpu[i] : 0;
+        if (a->g.v[v].kind == PSG_MPI || !mb->present || !an_vr_has(r, v, AN_HAS_CPU)) continue;
+        /* the saving is at most max - mean (an_balance_saving: a group's mean is at most
+         * the max), known from the vertex's statistics without its per-process values
+         * (a parallel analysis fetches only the vertices past this test; the margin
+         * covers the rounding of sums added in another order) */
+        const struct an_vstat *st = &r->vr[v].st;
+        if (st->n && st->max_cpu - st->sum_cpu / st->n < d->min_cost * (1 - 1e-9)) continue;
+        const float *cpu = an_vr(r, v)->cpu;
+        for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? cpu[i] : 0;
         if (an_balance_saving(r, x) < d->min_cost) continue;
         struct an_split sp;
         an_split_values(d, x, an_signal_s(r), &sp);
@@ -43,7 +50,8 @@ static void find(struct an_detect *d)
             covered = a->causes[k].path && (an_graph_is_ancestor(&a->g, a->causes[k].vertex, v) ||
                                             an_graph_is_ancestor(&a->g, v, a->causes[k].vertex));
         if (covered) continue;
-        for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? r->vr[v].cpu[i] : 0;
+        const float *cpu = an_vr(r, v)->cpu;
+        for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? cpu[i] : 0;
         struct an_split sp;
         an_split_values(d, x, an_signal_s(r), &sp);
         uint8_t *heavy = calloc(d->P + 1, 1);

@@ -75,8 +75,9 @@ static void find(struct an_detect *d)
          * between processes (13x contention: 0.68 s against a median of
          * 0.5 s), which must not single some out of a replicated loop. */
         uint32_t *procs = sc_xmalloc((d->P + 1) * sizeof *procs), np = 0;
-        if (v < r->nvr && r->vr[v].icpu && mb->imbalance >= th->imbalance) {
-            for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(&r->vr[v], i) : 0;
+        if (an_vr_has(r, v, AN_HAS_ICPU) && mb->imbalance >= th->imbalance) {
+            const struct an_vrun *xv = an_vr(r, v);
+            for (uint32_t i = 0; i < d->P; i++) x[i] = r->present[i] ? an_work(xv, i) : 0;
             struct an_split sp;
             an_split_values(d, x, r->period_s > 0 ? an_signal_s(r) : 0, &sp);
             if (sp.significant && sp.heavy_mean - sp.mean > th->location_share * a->loss[v])

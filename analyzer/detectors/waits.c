@@ -87,11 +87,11 @@ static double explained(struct walk *b, uint32_t c, uint32_t hops, double *per_p
     struct an_detect *d = b->d;
     const struct an_run *r = d->r;
     const struct an_thresholds *th = &d->a->opt->th;
-    if (c >= r->nvr || (!r->vr[c].icpu && !r->vr[c].igpu) || is_mpi(&d->a->g.v[c])) return 0;
+    if (!an_vr_has(r, c, AN_HAS_ICPU | AN_HAS_IGPU) || is_mpi(&d->a->g.v[c])) return 0;
     /* a cause is application code with a source location, not library internals */
     if (!an_actionable(&d->a->g, c)) return 0;
     if (!per_proc && !b->unchecked && !isnan(b->score_cache[c])) return b->score_cache[c];
-    const struct an_vrun *x = &r->vr[c];
+    const struct an_vrun *x = an_vr(r, c);
     double *v = sc_xmalloc((d->P + 1) * sizeof *v), *cv = sc_xmalloc((d->P + 1) * sizeof *cv);
     double mx = 0, gspread = 0, cspread = 0, gmin = INFINITY, cmin = INFINITY, cmx = 0;
     for (uint32_t i = 0; i < d->P; i++) {
@@ -259,6 +259,7 @@ static void exact_intervals(struct walk *b, uint32_t m)
          * runtime estimated some from sampler periods, they are tested as
          * samples */
         int exact = 1;
+        (void)an_vr(d->r, m); /* the intervals that end at m (fetched with m in a parallel analysis) */
         for (uint32_t k = 0; k < d->r->nintervals; k++)
             if (d->r->intervals[k].next_vertex == m && !d->r->intervals[k].cpu_exact) exact = 0;
         struct an_split sp;
@@ -330,14 +331,15 @@ static int thin_evidence(struct walk *b, uint32_t s, double rest_per_proc, uint3
 static int runs_everywhere(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np)
 {
     const struct an_run *r = d->r;
-    if (!np || v >= r->nvr || !r->vr[v].icpu) return 0;
+    if (!np || !an_vr_has(r, v, AN_HAS_ICPU)) return 0;
+    const float *icpu = an_vr(r, v)->icpu;
     uint8_t *is = calloc(d->P + 1, 1);
     if (!is) abort();
     double cul = 0, oth = 0;
     uint32_t no = 0;
-    for (uint32_t k = 0; k < np; k++) is[procs[k]] = 1, cul += r->vr[v].icpu[procs[k]];
+    for (uint32_t k = 0; k < np; k++) is[procs[k]] = 1, cul += icpu[procs[k]];
     for (uint32_t i = 0; i < d->P; i++)
-        if (r->present[i] && !is[i]) oth += r->vr[v].icpu[i], no++;
+        if (r->present[i] && !is[i]) oth += icpu[i], no++;
     free(is);
     return no && oth / no >= d->a->opt->th.serial_share * (cul / np);
 }
@@ -366,12 +368,13 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     push(b, s, w, AN_NONE, "symptom", 0);
     if (role == AN_MPI_COLLECTIVE) {
         /* the last arrivals spent the least time inside */
-        const float *t = r->vr[s].mpi;
+        const struct an_vrun *xs = an_vr(r, s);
+        const float *t = xs->mpi;
         uint32_t late = w;
         double mn = INFINITY;
         for (uint32_t i = 0; i < d->P; i++)
-            if (r->present[i] && r->vr[s].ncalls && r->vr[s].ncalls[i] > 0 && t[i] < mn &&
-                (!r->vr[s].comm || r->vr[s].comm[i] == r->vr[s].comm[w]))
+            if (r->present[i] && xs->ncalls && xs->ncalls[i] > 0 && t[i] < mn &&
+                (!xs->comm || xs->comm[i] == xs->comm[w]))
                 mn = t[i], late = i;
         seen_add(b, s, late);
         b->w[b->nw++] = (struct wnode){s, late, 0, 0, "collective"};
@@ -447,10 +450,11 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         if (cat == AN_CAT_LOAD_IMBALANCE) cat = an_classify_computation(d, root, procs, np);
         else if (runs_everywhere(d, root, procs, np)) cat = an_classify_computation(d, root, procs, np);
         /* the culprits' extra work is GPU device time: GPU-bound (or transfers) */
-        if (r->vr[root].igpu) {
+        if (an_vr_has(r, root, AN_HAS_IGPU)) {
+            const struct an_vrun *xr = an_vr(r, root);
             double gx = 0, cx = 0;
             for (uint32_t k = 0; k < np; k++)
-                gx += r->vr[root].igpu[procs[k]], cx += r->vr[root].icpu ? r->vr[root].icpu[procs[k]] : 0;
+                gx += xr->igpu[procs[k]], cx += xr->icpu ? xr->icpu[procs[k]] : 0;
             if (gx > cx) {
                 double kern = 0, copy = 0;
                 gpu_totals(g, r, root, &kern, &copy, 0);
@@ -570,7 +574,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         for (uint32_t k = 0; k < c->nprocs; k++)
             if (c->procs[k] < d->P) cul[c->procs[k]] = 1;
         for (uint32_t i = 0; i < d->P; i++)
-            if (r->present[i] && !cul[i]) light += an_work(&r->vr[root], i), nlight++;
+            if (r->present[i] && !cul[i]) light += an_work(an_vr(r, root), i), nlight++;
         free(cul);
         char at[600];
         an_cause_evidence(c,
@@ -578,7 +582,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
                  "process%s waiting there); %s time there %.3g s on process %u against a mean of %.3g s on the %u other "
                  "process%s; %u culprit process%s%s",
                  sum, total, an_mpi_name(sv->op), at_text(sv, at, sizeof at), wsum, nhere, nhere == 1 ? "" : "es",
-                 r->vr[root].igpu ? "CPU+GPU" : "CPU", an_work(&r->vr[root], first), first,
+                 an_vr_has(r, root, AN_HAS_IGPU) ? "CPU+GPU" : "CPU", an_work(an_vr(r, root), first), first,
                  nlight ? light / nlight : 0.0, nlight, nlight == 1 ? "" : "es", c->nprocs,
                  c->nprocs == 1 ? "" : "es", b->exact && b->w[best_node].hops == 0 ? " (exact computation intervals)" : "");
         a->vflags[c->vertex] |= AN_F_ROOT_CAUSE;
@@ -647,6 +651,7 @@ static void mark(struct an_detect *d)
     double *waits = sc_xmalloc((d->P + 1) * sizeof *waits);
     for (uint32_t v = 0; v < d->N; v++) {
         if (d->a->g.v[v].kind != PSG_MPI || !d->a->vm[(size_t)(d->a->nscales - 1) * d->N + v].present) continue;
+        if (an_waits_bound(d->a, d->r, v) < d->min_cost * (1 - 1e-9)) continue;
         an_waits(d->a, d->r, v, waits);
         double mw = 0;
         for (uint32_t i = 0; i < d->r->P; i++) mw = fmax(mw, waits[i]);
@@ -670,7 +675,9 @@ static void find(struct an_detect *d)
     /* flagged symptoms, and waits of symptom_share of the minimum cost whose
      * causes may become candidates (backtrack_symptom checks the size) */
     for (uint32_t v = 0; v < d->N; v++)
-        if (d->a->g.v[v].kind == PSG_MPI && v < d->r->nvr && d->r->vr[v].mpi) backtrack_symptom(&b, v);
+        if (d->a->g.v[v].kind == PSG_MPI && an_vr_has(d->r, v, AN_HAS_MPI) &&
+            an_waits_bound(d->a, d->r, v) >= d->min_cost * d->a->opt->th.symptom_share * (1 - 1e-9))
+            backtrack_symptom(&b, v);
     an_split_free(&b.last);
     free(b.waits), free(b.score_cache), free(b.exact_heavy), free(b.exact_x), free(b.w), free(b.seen);
     sc_hash_free(&b.seen_index);

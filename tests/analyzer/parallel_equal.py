@@ -53,6 +53,52 @@ def vertex_set(report):
                   for v in report.get("vertices", []))
 
 
+METRIC_FIELDS = ("time_mean_seconds", "time_max_seconds", "time_min_seconds", "inclusive_mean_seconds",
+                 "inclusive_max_seconds", "cpu_mean_seconds", "mpi_mean_seconds", "samples", "mpi_calls", "bytes",
+                 "imbalance", "interval_before_mean_seconds", "interval_before_max_seconds",
+                 "interval_before_cpu_mean_seconds")
+
+
+def vertex_ident(v):
+    return (v.get("kind"), v.get("name"), v.get("function"), v.get("file"), v.get("line"), v.get("last_line"),
+            v.get("column"))
+
+
+def compare_metrics(ref, got, what):
+    """Per vertex and process count: the metrics a parallel analysis computes from
+    the processes' statistics (means, maxima, minima), the outliers from its
+    distributed selection (medians, MAD: exact, so the same ranks) and the
+    per-process values it fetches, against the serial report's."""
+    out = []
+    bya = {}
+    for v in ref.get("vertices", []):
+        bya.setdefault(vertex_ident(v), []).append(v)
+    for v in got.get("vertices", []):
+        cand = bya.get(vertex_ident(v)) or []
+        if len(cand) != 1:
+            continue  # a vertex identity shared by several vertices: matched by the vertex-table check
+        ma = {m["processes"]: m for m in cand[0].get("metrics", [])}
+        for mb in v.get("metrics", []):
+            m0 = ma.get(mb["processes"])
+            label = "%s: vertex %s %s:%s at %s processes" % (what, v.get("name"), v.get("file"), v.get("line"),
+                                                              mb["processes"])
+            if m0 is None:
+                out.append("%s: no metrics serially" % label)
+                continue
+            for f in METRIC_FIELDS:
+                if (f in m0) != (f in mb) or (f in m0 and not close(m0[f], mb[f])):
+                    out.append("%s: %s serial %r, parallel %r" % (label, f, m0.get(f), mb.get(f)))
+            if m0.get("outliers") != mb.get("outliers"):
+                out.append("%s: outliers serial %r, parallel %r" % (label, m0.get("outliers"), mb.get("outliers")))
+            pa, pb = m0.get("per_process_seconds"), mb.get("per_process_seconds")
+            if (pa is None) != (pb is None) or (pa and (len(pa) != len(pb) or
+                                                      not all(close(x, y) for x, y in zip(pa, pb)))):
+                out.append("%s: per_process_seconds differ" % label)
+            if len(out) > 20:
+                return out
+    return out
+
+
 def compare(ref, got, what):
     """The differences between two reports' root causes (and candidates) and
     vertex tables, as lines."""
@@ -61,6 +107,7 @@ def compare(ref, got, what):
     if va != vb:
         extra = [x for x in vb if x not in va][:3]
         out.append("%s: vertex tables differ (%d serially, %d in parallel; e.g. %r)" % (what, len(va), len(vb), extra))
+    out += compare_metrics(ref, got, what)
     for field in ("root_causes", "candidates"):
         a, b = ref.get(field, []), got.get(field, [])
         if len(a) != len(b):
