@@ -437,6 +437,11 @@ struct an_run {
  *  0 fetches them the first time from the processes that hold the ranks
  *  (par_serve.c) and keeps them.  Never NULL. */
 const struct an_vrun *an_vr(const struct an_run *r, uint32_t v);
+/** Forgets the per-rank arrays an_vr fetched for run r (remote only; a
+ *  later an_vr fetches again): the backward walk of each symptom releases
+ *  what it fetched, so process 0 holds one walk's vertices at a time.
+ *  Pointers from an_vr of r are invalid afterwards. */
+void an_vr_release(const struct an_run *r);
 /** Whether vertex v has the per-rank array `has` (enum an_has) in run r,
  *  without fetching it. */
 int an_vr_has(const struct an_run *r, uint32_t v, unsigned has);
@@ -493,6 +498,19 @@ void an_run_finish_totals(struct an_run *r);
  *  slice [slice_lo, slice_lo + slice_n), where x's arrays are) into s
  *  (vstat.c). */
 void an_vstat_slice(const struct an_run *r, const struct an_vrun *x, struct an_vstat *s);
+/** What the growing-communication detector needs of a site (MPI vertices
+ *  judged together) over the ranks that called it: the smallest time in
+ *  the site of a rank (fastest, seconds; INFINITY when none called it), the
+ *  smallest share of a rank's calls made back to back after another MPI
+ *  call (share, from the computation intervals; 1 without any), the sum of
+ *  the callers' time there (sum_t) and their number (n).  Minima and sums:
+ *  the slices of a parallel analysis combine exactly. */
+struct an_site_figures { double fastest, share, sum_t; uint32_t n; };
+/** The figures of the site v[0..nv) over the ranks run r holds itself. */
+void an_site_figures_slice(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f);
+/** The figures over every rank of run r (asked of every process when r is
+ *  remote). */
+void an_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f);
 /** Empty statistics (no rank). */
 void an_vstat_init(struct an_vstat *s);
 /** Adds the statistics b of ranks after those of a (a's ranks lower) to a. */

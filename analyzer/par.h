@@ -71,6 +71,10 @@ void an_par_interval_sum(const struct an_run *r, uint32_t v, int want_next, int 
  *  the number found, out[v * 17 + 1 ..] the first 16 world ranks,
  *  ascending, for v < nv; vertices without inclusive time get 0. */
 void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint32_t *out);
+/** Process 0, run r remote: an_site_figures over every rank, combined from
+ *  every process's an_site_figures_slice (minima and sums). */
+struct an_site_figures;
+void an_par_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f);
 /** The processes other than 0 of a parallel analysis, after an_par_combine:
  *  answers process 0's requests about the ranks they hold (an_par_fetch,
  *  an_par_interval_sum, an_par_outliers) until an_par_done.  Serial: no-op. */

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { REQ_FETCH = 1, REQ_INTERVALS, REQ_SORT, REQ_COUNT, REQ_ABSDEV, REQ_OUTLIERS, REQ_DONE };
+enum { REQ_FETCH = 1, REQ_INTERVALS, REQ_SORT, REQ_COUNT, REQ_ABSDEV, REQ_OUTLIERS, REQ_SITE, REQ_DONE };
 
 /* ---- answers: about the ranks a slice run holds ----------------------------- */
 
@@ -206,6 +206,18 @@ static void answer_intervals(const struct an_run *r, struct rbuf *q, struct wbuf
     free(out);
 }
 
+static void answer_site(const struct an_run *r, struct rbuf *q, struct wbuf *o)
+{
+    uint32_t nv = get_u32(q);
+    if (!fits(q, nv, sizeof(uint32_t))) return;
+    uint32_t *v = sc_xmalloc(((size_t)nv + 1) * sizeof *v);
+    get(q, v, (size_t)nv * sizeof *v);
+    struct an_site_figures f;
+    an_site_figures_slice(r, v, nv, &f);
+    put(o, &f, sizeof f);
+    free(v);
+}
+
 /* One request about slice run r (run j) into the answer o. */
 static void answer(const struct an_run *r, uint32_t j, uint32_t type, struct rbuf *q, struct wbuf *o)
 {
@@ -216,6 +228,7 @@ static void answer(const struct an_run *r, uint32_t j, uint32_t type, struct rbu
     case REQ_COUNT: answer_count(q, o); break;
     case REQ_ABSDEV: answer_absdev(r, q, o); break;
     case REQ_OUTLIERS: answer_outliers(r, q, o); break;
+    case REQ_SITE: answer_site(r, q, o); break;
     default: q->bad = 1;
     }
 }
@@ -309,6 +322,26 @@ void an_par_interval_sum(const struct an_run *r, uint32_t v, int want_next, int 
         if (b.bad || (uint64_t)lo + L > r->P) bad_answer(k);
         get(&b, out + lo, (size_t)L * sizeof *out);
         if (b.bad || b.off != b.n) bad_answer(k);
+        free(ans[k].p);
+    }
+    free(ans);
+}
+
+void an_par_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f)
+{
+    int N = an_par_size();
+    struct wbuf req = {0}, *ans = sc_xcalloc((size_t)N, sizeof *ans);
+    put_u32(&req, REQ_SITE), put_u32(&req, r->index), put_u32(&req, nv);
+    put(&req, v, (size_t)nv * sizeof *v);
+    ask(r, &req, ans);
+    *f = (struct an_site_figures){INFINITY, 1, 0, 0};
+    for (int k = 0; k < N; k++) {
+        struct rbuf b = {ans[k].p, ans[k].n, 0, 0};
+        struct an_site_figures g;
+        get(&b, &g, sizeof g);
+        if (b.bad || b.off != b.n) bad_answer(k);
+        f->fastest = fmin(f->fastest, g.fastest), f->share = fmin(f->share, g.share);
+        f->sum_t += g.sum_t, f->n += g.n;
         free(ans[k].p);
     }
     free(ans);

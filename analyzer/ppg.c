@@ -79,6 +79,21 @@ static unsigned vr_arrays(const struct an_vrun *x)
            (x->icpu ? AN_HAS_ICPU : 0) | (x->igpu ? AN_HAS_IGPU : 0);
 }
 
+void an_vr_release(const struct an_run *cr)
+{
+    struct an_run *r = (struct an_run *)cr; /* the cache of a remote run, not its contents */
+    if (!r->remote) return;
+    for (uint32_t v = 0; v < r->nvr; v++) {
+        struct an_vrun *x = &r->vr[v];
+        if (!x->fetched) continue;
+        free(x->cpu), free(x->mpi), free(x->ncalls), free(x->gpu), free(x->comm);
+        free(x->incl), free(x->icpu), free(x->igpu);
+        x->cpu = x->mpi = x->ncalls = x->gpu = x->incl = x->icpu = x->igpu = NULL;
+        x->comm = NULL;
+        x->fetched = 0;
+    }
+}
+
 int an_vr_has(const struct an_run *r, uint32_t v, unsigned has)
 {
     if (v >= r->nvr) return 0;

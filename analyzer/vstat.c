@@ -5,6 +5,7 @@
  * process holding every rank's values.  The serial analysis uses the same
  * code over one slice that holds every rank. */
 #include "analyzer.h"
+#include "par.h"
 
 #include <math.h>
 #include <string.h>
@@ -49,4 +50,44 @@ void an_vstat_merge(struct an_vstat *a, const struct an_vstat *b)
     a->max_cpu = fmax(a->max_cpu, b->max_cpu);
     a->max_mpi_c = fmax(a->max_mpi_c, b->max_mpi_c);
     a->min_mpi_c = fmin(a->min_mpi_c, b->min_mpi_c);
+}
+
+static int in_list(const uint32_t *v, uint32_t n, uint32_t u)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (v[k] == u) return 1;
+    return 0;
+}
+
+void an_site_figures_slice(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f)
+{
+    f->fastest = INFINITY, f->share = 1, f->sum_t = 0, f->n = 0;
+    for (uint32_t li = 0; li < r->slice_n; li++) {
+        if (!r->present[r->slice_lo + li]) continue;
+        double t = 0, calls = 0, b = 0;
+        for (uint32_t k = 0; k < nv; k++) {
+            if (v[k] >= r->nvr) continue;
+            const struct an_vrun *x = &r->vr[v[k]];
+            if (!x->mpi || !x->ncalls) continue;
+            t += x->mpi[li], calls += x->ncalls[li];
+        }
+        if (calls <= 0) continue;
+        f->fastest = fmin(f->fastest, t);
+        for (uint32_t k = 0; k < r->nintervals; k++) {
+            const struct an_interval *x = &r->intervals[k];
+            if (!in_list(v, nv, x->next_vertex) || x->prev_vertex == AN_NONE || !x->count || !x->wall ||
+                !x->wall_sq || x->count[li] <= 0)
+                continue;
+            double S = x->wall[li], Q = x->wall_sq[li], nlong = Q > 0 ? S * S / Q : 0;
+            b += fmax(0, x->count[li] - nlong);
+        }
+        f->share = fmin(f->share, fmin(1, b / calls));
+        f->sum_t += t, f->n++;
+    }
+}
+
+void an_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f)
+{
+    if (r->remote) an_par_site_figures(r, v, nv, f);
+    else an_site_figures_slice(r, v, nv, f);
 }

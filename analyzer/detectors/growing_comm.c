@@ -87,18 +87,9 @@ static double bytes_per_call(const struct an_run *r, const struct site *st)
  * contention). */
 static double fastest_seconds(const struct an_run *r, const struct site *st)
 {
-    double mn = INFINITY;
-    for (uint32_t i = 0; i < r->P; i++) {
-        if (!r->present[i]) continue;
-        double t = 0, n = 0;
-        for (uint32_t k = 0; k < st->n; k++) {
-            const struct an_vrun *x = an_vr(r, st->v[k]);
-            if (!x->mpi || !x->ncalls) continue;
-            t += x->mpi[i], n += x->ncalls[i];
-        }
-        if (n > 0) mn = fmin(mn, t);
-    }
-    return isfinite(mn) ? mn / fmax(1, r->contention) : 0;
+    struct an_site_figures f;
+    an_site_figures(r, st->v, st->n, &f);
+    return isfinite(f.fastest) ? f.fastest / fmax(1, r->contention) : 0;
 }
 
 /* Time per process in the calls of the site made back to back: right
@@ -109,42 +100,21 @@ static double fastest_seconds(const struct an_run *r, const struct site *st)
  * participation ratio: exact for n_long equal intervals and the rest of
  * length 0, e.g. 19 relaxation phases among 2559 intervals between 128
  * Allreduces per iteration), the rest are back to back.  The share of the
- * site's calls made back to back on every process (the least over processes)
- * times the mean time per process in the site, where that share is at least
- * min_share (back_to_back_share), else 0; measured seconds.  -1 when the run
- * recorded no intervals. */
+ * site's calls made back to back on every process (the least over processes,
+ * an_site_figures) times the mean time per process in the site, where that
+ * share is at least min_share (back_to_back_share), else 0; measured
+ * seconds.  -1 when the run recorded no intervals.  A call is back to back
+ * only where every process made it so: a process that computed before it
+ * (rank 0 preparing what it broadcasts) delays the others however directly
+ * they call it; and only where most calls are, since the participation ratio
+ * of a few unequal phases would call some of them short. */
 static double back_to_back_seconds(const struct an_run *r, const struct site *st, double min_share)
 {
     if (!r->has_intervals) return -1;
-    double sum = 0, share = 1;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < r->P; i++) {
-        if (!r->present[i]) continue;
-        double b = 0, calls = 0, t = 0;
-        for (uint32_t k = 0; k < st->n; k++) {
-            const struct an_vrun *x = an_vr(r, st->v[k]); /* with the intervals that end there */
-            if (!x->mpi || !x->ncalls) continue;
-            calls += x->ncalls[i], t += x->mpi[i];
-        }
-        if (calls <= 0) continue;
-        for (uint32_t k = 0; k < r->nintervals; k++) {
-            const struct an_interval *x = &r->intervals[k];
-            if (!in_site(st, x->next_vertex) || x->prev_vertex == AN_NONE || !x->count || !x->wall ||
-                !x->wall_sq || x->count[i] <= 0)
-                continue;
-            double S = x->wall[i], Q = x->wall_sq[i], nlong = Q > 0 ? S * S / Q : 0;
-            b += fmax(0, x->count[i] - nlong);
-        }
-        share = fmin(share, fmin(1, b / calls));
-        sum += t, n++;
-    }
-    /* a call is back to back only where every process made it so: a process
-     * that computed before it (rank 0 preparing what it broadcasts) delays
-     * the others however directly they call it; and only where most calls
-     * are, since the participation ratio of a few unequal phases would call
-     * some of them short */
-    if (!n) return -1;
-    return share >= min_share ? share * sum / n : 0;
+    struct an_site_figures f;
+    an_site_figures(r, st->v, st->n, &f);
+    if (!f.n) return -1;
+    return f.share >= min_share ? f.share * f.sum_t / f.n : 0;
 }
 
 /* The smallest count below the largest where the site exists, with at least

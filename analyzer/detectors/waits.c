@@ -676,8 +676,10 @@ static void find(struct an_detect *d)
      * causes may become candidates (backtrack_symptom checks the size) */
     for (uint32_t v = 0; v < d->N; v++)
         if (d->a->g.v[v].kind == PSG_MPI && an_vr_has(d->r, v, AN_HAS_MPI) &&
-            an_waits_bound(d->a, d->r, v) >= d->min_cost * d->a->opt->th.symptom_share * (1 - 1e-9))
+            an_waits_bound(d->a, d->r, v) >= d->min_cost * d->a->opt->th.symptom_share * (1 - 1e-9)) {
             backtrack_symptom(&b, v);
+            an_vr_release(d->r); /* a parallel analysis's process 0 holds one walk's vertices at a time */
+        }
     an_split_free(&b.last);
     free(b.waits), free(b.score_cache), free(b.exact_heavy), free(b.exact_x), free(b.w), free(b.seen);
     sc_hash_free(&b.seen_index);

@@ -174,6 +174,15 @@ def parallel_bench(a, sizes, failures, planted):
             print("%7d %7d %3d %9.2f %7.2f %-30s %8.2f  %s" % (
                 s, ranks, n, secs, secs / base[0] if base else float("nan"), " ".join("%.0f" % m for m in rss),
                 max(rss) / base[1] if base else float("nan"), same), flush=True)
+    # the largest peak among the processes must fall as N grows (issue 16): the
+    # per-rank vertex arrays are shared out; process 0 keeps O(ranks + vertices)
+    last = [(n, max(rows[n][-1][2])) for n in ns if rows[n] and rows[n][-1][0] == sum(counts_of(sizes[-1]))]
+    if len(last) > 1:
+        falls = all(b[1] < a_[1] for a_, b in zip(last, last[1:]))
+        print("\nlargest peak per process at size %d: %s MiB: %s" % (
+            sizes[-1], ", ".join("N=%d %.0f" % x for x in last), "falls with N" if falls else "DOES NOT FALL with N"))
+        if not falls and sizes[-1] >= 4096:  # small sizes are dominated by the program's fixed memory
+            failures.append("size %d: the largest peak memory per process does not fall with N" % sizes[-1])
     # the model: linear in the ranks analysed, per N, extrapolated to 10^6 processes
     if len(sizes) < 2:
         print("\n(model at 10^6 processes: needs two sizes or more)")
