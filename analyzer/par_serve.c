@@ -14,6 +14,7 @@
 #include "par.h"
 #include "par_buf.h"
 #include "par_mpi.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -185,8 +186,7 @@ static void answer_outliers(const struct an_run *r, struct rbuf *q, struct wbuf 
         uint32_t found = 0, idx[16];
         for (uint32_t k = 0; k < r->slice_n; k++) {
             double val = x ? (double)x[k] : 0.0;
-            double z = scale > 0 ? (val - med) / scale : 0.0;
-            if (z > threshold) {
+            if (scalana_robust_is_outlier(val, med, scale, threshold, SCALANA_OUTLIER_HIGH, NULL)) {
                 if (found < 16) idx[found] = r->slice_lo + k;
                 found++;
             }
@@ -439,8 +439,8 @@ void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint
         memcpy(&lo, &key[2 * i + 1], sizeof lo);
         mad[i] = P % 2 ? hi : 0.5 * (lo + hi);
     }
-    /* scale as scalana_robust_outliers: MAD / 0.6745, else 1.253314 x mean absolute deviation */
-    double *scale = sc_xcalloc((size_t)m, sizeof *scale);
+    /* the scale of scalana_robust_outliers: the mean absolute deviation where the MAD is 0 */
+    double *scale = sc_xcalloc((size_t)m, sizeof *scale), *mean_ad = sc_xcalloc((size_t)m, sizeof *mean_ad);
     uint32_t nz = 0;
     for (uint32_t i = 0; i < m; i++) nz += !(mad[i] > 0);
     if (nz) {
@@ -454,12 +454,10 @@ void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint
             if (b.bad || b.off != b.n) bad_answer(k);
             free(ans[k].p);
         }
-        for (uint32_t i = 0; i < m; i++)
-            if (!(mad[i] > 0)) scale[i] = 1.253314 * (sum[i] / (double)P);
+        for (uint32_t i = 0; i < m; i++) mean_ad[i] = sum[i] / (double)P;
         free(sum);
     }
-    for (uint32_t i = 0; i < m; i++)
-        if (mad[i] > 0) scale[i] = mad[i] / 0.6745;
+    for (uint32_t i = 0; i < m; i++) scale[i] = scalana_robust_scale(mad[i], mean_ad[i]);
     put_u32(&req, REQ_OUTLIERS), put_u32(&req, r->index), put_f64(&req, threshold), put_u32(&req, m);
     for (uint32_t i = 0; i < m; i++) put_u32(&req, vs[i]), put_f64(&req, med[2 * i]), put_f64(&req, scale[i]);
     ask(r, &req, ans);
@@ -475,7 +473,7 @@ void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint
         if (b.bad || b.off != b.n) bad_answer(k);
         free(ans[k].p);
     }
-    free(ans), free(vs), free(v2), free(want), free(key), free(med), free(mad), free(scale);
+    free(ans), free(vs), free(v2), free(want), free(key), free(med), free(mad), free(scale), free(mean_ad);
 }
 
 /* ---- the other processes: serving ------------------------------------------ */

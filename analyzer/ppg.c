@@ -25,14 +25,19 @@ void an_run_init(struct an_run *r, uint32_t P)
     r->usable_cores = sc_xcalloc(P, sizeof *r->usable_cores);
 }
 
+/* Frees the per-rank arrays of a vertex record (its totals stay). */
+static void vrun_free_arrays(struct an_vrun *x)
+{
+    free(x->cpu), free(x->mpi), free(x->incl), free(x->comm);
+    free(x->ncalls), free(x->icpu), free(x->gpu), free(x->igpu);
+    x->cpu = x->mpi = x->incl = x->ncalls = x->icpu = x->gpu = x->igpu = NULL;
+    x->comm = NULL;
+}
+
 void an_run_free(struct an_run *r)
 {
     if (r->own) an_run_free(r->own), free(r->own);
-    for (uint32_t v = 0; v < r->nvr; v++) {
-        free(r->vr[v].cpu), free(r->vr[v].mpi), free(r->vr[v].incl), free(r->vr[v].comm);
-        free(r->vr[v].ncalls), free(r->vr[v].icpu);
-        free(r->vr[v].gpu), free(r->vr[v].igpu);
-    }
+    for (uint32_t v = 0; v < r->nvr; v++) vrun_free_arrays(&r->vr[v]);
     free(r->vr);
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
@@ -86,10 +91,7 @@ void an_vr_release(const struct an_run *cr)
     for (uint32_t v = 0; v < r->nvr; v++) {
         struct an_vrun *x = &r->vr[v];
         if (!x->fetched) continue;
-        free(x->cpu), free(x->mpi), free(x->ncalls), free(x->gpu), free(x->comm);
-        free(x->incl), free(x->icpu), free(x->igpu);
-        x->cpu = x->mpi = x->ncalls = x->gpu = x->incl = x->icpu = x->igpu = NULL;
-        x->comm = NULL;
+        vrun_free_arrays(x);
         x->fetched = 0;
     }
 }

@@ -204,23 +204,19 @@ size_t scalana_robust_outliers(const double *v, size_t n, double threshold, int 
     double mad = scalana_mad(v, n, &med);
     if (isnan(mad))
         return 0;
-    double scale; /* divides x - median to give M */
-    if (mad > 0) {
-        scale = mad / 0.6745;
-    } else {
-        double mean_ad = 0;
+    double mean_ad = 0;
+    if (!(mad > 0)) {
         for (size_t k = 0; k < n; k++)
             mean_ad += fabs(v[k] - med);
         mean_ad /= (double)n;
-        scale = 1.253314 * mean_ad;
     }
+    double scale = scalana_robust_scale(mad, mean_ad); /* divides x - median to give M */
     size_t found = 0;
     for (size_t k = 0; k < n; k++) {
-        double m = scale > 0 ? (v[k] - med) / scale : 0.0;
+        double m;
+        int out = scalana_robust_is_outlier(v[k], med, scale, threshold, side, &m);
         if (z)
             z[k] = m;
-        int out = ((side & SCALANA_OUTLIER_HIGH) && m > threshold) ||
-                  ((side & SCALANA_OUTLIER_LOW) && m < -threshold);
         if (out) {
             if (idx && found < max_idx)
                 idx[found] = k;
@@ -228,6 +224,19 @@ size_t scalana_robust_outliers(const double *v, size_t n, double threshold, int 
         }
     }
     return found;
+}
+
+double scalana_robust_scale(double mad, double mean_abs_dev)
+{
+    return mad > 0 ? mad / 0.6745 : 1.253314 * mean_abs_dev;
+}
+
+int scalana_robust_is_outlier(double x, double median, double scale, double threshold, int side, double *m)
+{
+    double z = scale > 0 ? (x - median) / scale : 0.0;
+    if (m)
+        *m = z;
+    return ((side & SCALANA_OUTLIER_HIGH) && z > threshold) || ((side & SCALANA_OUTLIER_LOW) && z < -threshold);
 }
 
 /* ---- Poisson counts ------------------------------------------------------------- */

@@ -96,6 +96,15 @@ enum scalana_outlier_side { SCALANA_OUTLIER_HIGH = 1, SCALANA_OUTLIER_LOW = 2,
  *  returns 0 (and z untouched) if that fails. */
 size_t scalana_robust_outliers(const double *v, size_t n, double threshold, int side,
                                size_t *idx, size_t max_idx, double *z);
+/** The divisor of x - median in the modified z-score above: MAD / 0.6745,
+ *  or 1.253314 x the mean absolute deviation when MAD is 0 (0 when both are:
+ *  nothing is an outlier).  For callers that find the median and the MAD by
+ *  other means (the parallel analyzer's distributed selection). */
+double scalana_robust_scale(double mad, double mean_abs_dev);
+/** Whether x is an outlier on `side` (enum scalana_outlier_side) for the
+ *  modified z-score M = (x - median) / scale (0 when scale is 0): |M| >
+ *  threshold on that side; *m gets M when m is not NULL. */
+int scalana_robust_is_outlier(double x, double median, double scale, double threshold, int side, double *m);
 
 /* ---- Sample counts -------------------------------------------------------- */
 
