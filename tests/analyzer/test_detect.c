@@ -32,9 +32,7 @@ static enum an_category lulesh_case(double other)
     uint32_t Ps[2] = {4, 8};
     for (int k = 0; k < 2; k++) {
         uint32_t P = Ps[k];
-        struct an_run *r = &m.a.runs[k];
-        an_run_init(r, P);
-        run_basics(r, 3.0);
+        struct an_run *r = mini_run(&m, k, P, 3.0);
         double A[8], B[8], W[8];
         for (uint32_t i = 0; i < P; i++) {
             A[i] = 1.0, B[i] = i == 0 ? 1.3 : 1.3 * other, W[i] = 0.01 + 1.3 - B[i];
@@ -100,9 +98,7 @@ static void location_case(int split, uint32_t *cause, uint32_t *kernel_fn, uint3
     uint32_t tcall = add_v(&m.a.g, *body, PSG_CALL, "call timer", 22, 0);
     uint32_t timer = add_v(&m.a.g, tcall, PSG_FUNCTION, "timer", 40, 0);
     an_graph_sort_children(&m.a.g);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    struct an_run *r = mini_run(&m, 0, P, 2.0);
     double body_t[4], tail_t[4], W[4], A[4] = {0.5, 0.5, 0.5, 0.5};
     double timer_t[4], fn_t[4];
     for (uint32_t i = 0; i < P; i++) {
@@ -144,9 +140,7 @@ static void t_candidates(void **state)
     struct mini m;
     const uint32_t P = 4;
     mini_init(&m, P, 1);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 10.0);
+    struct an_run *r = mini_run(&m, 0, P, 10.0);
     /* saving 0.75 - 0.3 under the minimum cost of 0.5 s (5 % of 10 s) */
     double A[4] = {8, 8, 8, 8}, B[4] = {0.75, 0.3, 0.3, 0.3}, W[4];
     for (uint32_t i = 0; i < P; i++) W[i] = 0.01 + 0.75 - B[i];
@@ -170,9 +164,7 @@ static void t_contention(void **state)
     const uint32_t P = 4;
     for (int crowded = 0; crowded < 2; crowded++) {
         mini_init(&m, P, 1);
-        struct an_run *r = &m.a.runs[0];
-        an_run_init(r, P);
-        run_basics(r, 10.0);
+        struct an_run *r = mini_run(&m, 0, P, 10.0);
         double A[4], W[4];
         for (uint32_t i = 0; i < P; i++) {
             A[i] = crowded ? 1.0 : 4.0, W[i] = 6.0;
@@ -201,9 +193,7 @@ static void t_short_serial_section(void **state)
     struct mini m;
     const uint32_t P = 8;
     mini_init(&m, P, 1);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    struct an_run *r = mini_run(&m, 0, P, 2.0);
     r->period_s = 0.005;
     double A[8], B[8], W[8];
     for (uint32_t i = 0; i < P; i++) {
@@ -224,9 +214,7 @@ static void t_short_serial_section(void **state)
 
     /* too few samples: say so precisely */
     mini_init(&m, 2, 1);
-    r = &m.a.runs[0];
-    an_run_init(r, 2);
-    run_basics(r, 0.4);
+    r = mini_run(&m, 0, 2, 0.4);
     r->period_s = 0.005;
     double A2[2] = {0.1, 0.1}, B2[2] = {0.03, 0}, W2[2] = {0.001, 0.031};
     set_cpu(r, m.A, A2), set_cpu(r, m.B, B2), set_mpi(r, m.ar, W2, 10, 1e-4);
@@ -239,9 +227,7 @@ static void t_short_serial_section(void **state)
     /* balanced work with noise (one process 10 % slower, its peers wait for it):
      * no cause, and no "too thin" lead either */
     mini_init(&m, P, 1);
-    r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 1.2);
+    r = mini_run(&m, 0, P, 1.2);
     r->period_s = 0.005;
     for (uint32_t i = 0; i < P; i++) A[i] = i == 3 ? 1.1 : 1.0, B[i] = 0, W[i] = i == 3 ? 0.001 : 0.101;
     set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 10, 1e-4);
@@ -253,9 +239,7 @@ static void t_short_serial_section(void **state)
     double imb = opt.th.imbalance;
     opt.th.imbalance = 1.0;
     mini_init(&m, P, 1);
-    r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 1.2);
+    r = mini_run(&m, 0, P, 1.2);
     r->period_s = 0.005;
     set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 10, 1e-4);
     mini_finish(&m);

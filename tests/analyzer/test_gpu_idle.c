@@ -26,9 +26,7 @@ static void gpu_idle_case(struct mini *m, double kernel_s, double sync_s)
     uint32_t launch = add_v(&m->a.g, m->loop, PSG_GPU, "call cudaLaunchKernel", 3, 1);
     m->A = add_v(&m->a.g, m->loop, PSG_COMPUTE, "host_step", 4, 0);
     an_graph_sort_children(&m->a.g);
-    struct an_run *r = &m->a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    struct an_run *r = mini_run(m, 0, P, 2.0);
     double A[4] = {1.0, 1.0, 1.0, 1.0}, W[4] = {0.01, 0.01, 0.01, 0.01};
     set_cpu(r, m->A, A), set_mpi(r, m->ar, W, 100, 1e-4);
     struct an_vrun *x = an_run_vertex(r, launch);

@@ -37,9 +37,7 @@ static void growing_case2(int grow, double bytes_per_rank, int min_grows, int *f
     uint32_t Ps[3] = {2, 4, 8};
     for (int k = 0; k < 3; k++) {
         uint32_t P = Ps[k];
-        struct an_run *r = &m.a.runs[k];
-        an_run_init(r, P);
-        run_basics(r, 4.0);
+        struct an_run *r = mini_run(&m, k, P, 4.0);
         double A[8], W[8], G[8];
         /* crowding makes every call slower with p; only a growing Allgather grows beyond it */
         double crowd = 0.001 * P, own = grow ? 0.01 * P : 0.0;
@@ -91,9 +89,7 @@ static void back_to_back_case(int back_to_back, int *flagged, int *warned)
     uint32_t Ps[3] = {2, 4, 8};
     for (int k = 0; k < 3; k++) {
         uint32_t P = Ps[k];
-        struct an_run *r = &m.a.runs[k];
-        an_run_init(r, P);
-        run_basics(r, 4.0);
+        struct an_run *r = mini_run(&m, k, P, 4.0);
         double A[8], W[8];
         for (uint32_t i = 0; i < P; i++) A[i] = 4.0 / P, W[i] = 0.02 * P * P, r->cpu[i] = 4.0 * 2 / P;
         double calls = back_to_back > 0 ? 2560 : 20;
@@ -137,9 +133,7 @@ static void t_growing_comm_base(void **state)
     double Ws[4] = {1e-4, 0.1, 0.3, 0.7};
     for (int k = 0; k < 4; k++) {
         uint32_t P = Ps[k];
-        struct an_run *r = &m.a.runs[k];
-        an_run_init(r, P);
-        run_basics(r, 4.0);
+        struct an_run *r = mini_run(&m, k, P, 4.0);
         double A[8], W[8];
         for (uint32_t i = 0; i < P; i++) A[i] = 3.0 / P, W[i] = Ws[k], r->cpu[i] = 4.0 - Ws[k];
         for (uint32_t i = 0; i < P; i++) r->mpi[i] = Ws[k];
@@ -177,9 +171,7 @@ static void t_growing_comm_call_site(void **state)
     double Ws[4] = {1e-4, 0.1, 0.3, 0.7};
     for (int k = 0; k < 4; k++) {
         uint32_t P = Ps[k];
-        struct an_run *r = &m.a.runs[k];
-        an_run_init(r, P);
-        run_basics(r, 4.0);
+        struct an_run *r = mini_run(&m, k, P, 4.0);
         double A[8], W[8];
         for (uint32_t i = 0; i < P; i++) A[i] = 3.0 / P, W[i] = Ws[k] / 8, r->cpu[i] = 4.0 - Ws[k], r->mpi[i] = Ws[k];
         set_cpu(r, m.A, A);

@@ -23,9 +23,7 @@ static void t_several_culprits(void **state)
     struct mini m;
     const uint32_t P = 8;
     mini_init(&m, P, 1);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    struct an_run *r = mini_run(&m, 0, P, 2.0);
     double A[8], B[8], W[8];
     for (uint32_t i = 0; i < P; i++) A[i] = 1.0, B[i] = i == 1 || i == 2 || i == 5 ? 0.4 : 0.2;
     for (uint32_t i = 0; i < P; i++) W[i] = 0.01 + (0.4 - B[i]);
@@ -46,9 +44,7 @@ static void t_several_culprits(void **state)
      * process, as on the machine the program is meant for (detect.c
      * run_cores); a rerun on these 2 cores would save 0.3 s */
     mini_init(&m, P, 1);
-    r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    r = mini_run(&m, 0, P, 2.0);
     set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 100, 1e-4);
     for (uint32_t i = 0; i < P; i++) r->usable_cores[i] = 2, r->ranks_on_host[i] = P;
     mini_finish(&m);
@@ -62,9 +58,7 @@ static void t_several_culprits(void **state)
      * stay busy whatever the distribution, the "saving" was 0.002 s and the
      * cause was silently dropped; with a core per process it is heavy - light */
     mini_init(&m, P, 1);
-    r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    r = mini_run(&m, 0, P, 2.0);
     for (uint32_t i = 0; i < P; i++) B[i] = i >= 4 ? 0.6 : 0.2, W[i] = 0.01 + (0.6 - B[i]);
     set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 100, 1e-4);
     for (uint32_t i = 0; i < P; i++) r->usable_cores[i] = 2, r->ranks_on_host[i] = P;
@@ -86,9 +80,7 @@ static void intervals_case(int with_intervals, struct mini *m)
 {
     const uint32_t P = 4;
     mini_init(m, P, 1);
-    struct an_run *r = &m->a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 0.4);
+    struct an_run *r = mini_run(m, 0, P, 0.4);
     r->period_s = 0.005;
     double A[4] = {0.2, 0.2, 0.2, 0.2}, B[4], W[4];
     for (uint32_t i = 0; i < P; i++) B[i] = i == 0 ? 0.06 : 0.03, W[i] = 0.001 + 0.06 - B[i];
@@ -132,9 +124,7 @@ static void fix_case(struct mini *m, int fixed_total)
     uint32_t Ps[3] = {1, 2, 4};
     for (int k = 0; k < 3; k++) {
         uint32_t P = Ps[k];
-        struct an_run *r = &m->a.runs[k];
-        an_run_init(r, P);
-        run_basics(r, 3.0);
+        struct an_run *r = mini_run(m, k, P, 3.0);
         double A[4], B[4], W[4];
         for (uint32_t i = 0; i < P; i++) {
             int heavy = P > 1 && i == P - 1;

@@ -26,9 +26,7 @@ static void mode_case(struct mini *m, int flag, int weak)
     uint32_t Ps[3] = {2, 4, 8};
     for (int k = 0; k < 3; k++) {
         uint32_t P = Ps[k];
-        struct an_run *r = &m->a.runs[k];
-        an_run_init(r, P);
-        run_basics(r, 2.0);
+        struct an_run *r = mini_run(m, k, P, 2.0);
         double A[8], B[8], W[8];
         for (uint32_t i = 0; i < P; i++) A[i] = 1.5, B[i] = 0.4, W[i] = 0.001;
         set_cpu(r, m->A, A), set_cpu(r, m->B, B), set_mpi(r, m->ar, W, 10, 1e-5);
@@ -64,9 +62,7 @@ static void t_scaling(void **state)
     uint32_t Ps[3] = {2, 4, 8};
     for (int k = 0; k < 3; k++) {
         uint32_t P = Ps[k];
-        struct an_run *r = &m.a.runs[k];
-        an_run_init(r, P);
-        run_basics(r, 8.0 / P + 1.0);
+        struct an_run *r = mini_run(&m, k, P, 8.0 / P + 1.0);
         double A[8], B[8], W[8];
         for (uint32_t i = 0; i < P; i++) A[i] = 8.0 / P, B[i] = 1.0, W[i] = 0.001;
         set_cpu(r, m.A, A), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 10, 1e-5);

@@ -25,9 +25,7 @@ static void t_phases(void **state)
     uint32_t Ps[2] = {2, 8};
     for (int k = 0; k < 2; k++) {
         uint32_t P = Ps[k];
-        struct an_run *r = &m.a.runs[k];
-        an_run_init(r, P);
-        run_basics(r, 10.0);
+        struct an_run *r = mini_run(&m, k, P, 10.0);
         r->phases = calloc(2, sizeof *r->phases);
         r->nphases = 2;
         const char *names[2] = {"solve", "setup"};

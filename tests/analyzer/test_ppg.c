@@ -87,9 +87,7 @@ static void weighted_case(struct mini *m, uint64_t weight_per_signal)
 {
     const uint32_t P = 4;
     mini_init(m, P, 1);
-    struct an_run *r = &m->a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 1.0);
+    struct an_run *r = mini_run(m, 0, P, 1.0);
     double A[4] = {0.5, 0.5, 0.5, 0.5}, B[4] = {0.1, 0.1, 0.1, 0.2}, W[4];
     for (uint32_t i = 0; i < P; i++) W[i] = 0.01 + 0.2 - B[i];
     set_cpu(r, m->A, A), set_cpu(r, m->B, B), set_mpi(r, m->ar, W, 100, 1e-4);

@@ -24,9 +24,7 @@ static void t_backtrack_imbalance(void **state)
     struct mini m;
     const uint32_t P = 8;
     mini_init(&m, P, 1);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    struct an_run *r = mini_run(&m, 0, P, 2.0);
     double A[8], B[8], W[8];
     for (uint32_t i = 0; i < P; i++) A[i] = 1.0, B[i] = i == 2 ? 0.8 : 0.2;
     for (uint32_t i = 0; i < P; i++) W[i] = 0.01 + (0.8 - B[i]);
@@ -57,9 +55,7 @@ static void t_backtrack_gpu_bound(void **state)
     mini_init(&m, P, 1);
     uint32_t launch = add_v(&m.a.g, m.loop, PSG_GPU, "call cudaLaunchKernel", 3, 1);
     an_graph_sort_children(&m.a.g);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    struct an_run *r = mini_run(&m, 0, P, 2.0);
     double A[4] = {0.5, 0.5, 0.5, 0.5}, W[4], K[4] = {0.2, 0.8, 0.2, 0.2};
     for (uint32_t i = 0; i < P; i++) W[i] = 0.01 + 0.8 - K[i];
     set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 1e-4);
@@ -89,9 +85,7 @@ static void t_wait_at_collective(void **state)
     struct mini m;
     const uint32_t P = 4;
     mini_init(&m, P, 1);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    struct an_run *r = mini_run(&m, 0, P, 2.0);
     double A[4] = {0.5, 0.5, 0.5, 0.5}, W[4] = {0.81, 0.81, 0.01, 0.81};
     set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 1e-4);
     mini_finish(&m);
@@ -104,9 +98,7 @@ static void t_wait_at_collective(void **state)
     an_analysis_free(&m.a);
     /* the same on a crowded machine (wall/CPU 4): not blamed, a warning instead */
     mini_init(&m, P, 1);
-    r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    r = mini_run(&m, 0, P, 2.0);
     for (uint32_t i = 0; i < P; i++) r->cpu[i] = 0.5;
     set_cpu(r, m.A, A), set_mpi(r, m.ar, W, 100, 1e-4);
     mini_finish(&m);
@@ -122,9 +114,7 @@ static void t_waits_per_communicator(void **state)
     struct mini m;
     const uint32_t P = 4;
     mini_init(&m, P, 1);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 1.0);
+    struct an_run *r = mini_run(&m, 0, P, 1.0);
     double W[4] = {0.5, 0.1, 0.9, 0.3};
     set_mpi(r, m.ar, W, 10, 1e-4);
     struct an_vrun *x = an_run_vertex(r, m.ar);
@@ -146,9 +136,7 @@ static void t_balanced_halo_cycle(void **state)
     uint32_t recv = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Recv", 6, 120);
     uint32_t send = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Send", 7, 100);
     an_graph_sort_children(&m.a.g);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    struct an_run *r = mini_run(&m, 0, P, 2.0);
     double A[16], B[16], W[16], R[16], S[16];
     for (uint32_t i = 0; i < P; i++) {
         A[i] = 1.0 + 0.002 * (i % 3), B[i] = 0.5 + 0.001 * (i % 5);
@@ -180,9 +168,7 @@ static void t_rotating_blame(void **state)
     mini_init(&m, P, 1);
     uint32_t recv = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Recv", 6, 120);
     an_graph_sort_children(&m.a.g);
-    struct an_run *r = &m.a.runs[0];
-    an_run_init(r, P);
-    run_basics(r, 2.0);
+    struct an_run *r = mini_run(&m, 0, P, 2.0);
     double A[4] = {1, 1, 1, 1}, R[4] = {0.8, 0.8, 0.8, 0.8}, W[4] = {0.01, 0.01, 0.01, 0.01};
     set_cpu(r, m.A, A), set_mpi(r, recv, R, 100, 1e-4), set_mpi(r, m.ar, W, 10, 1e-4);
     r->peers = calloc(2 * P, sizeof *r->peers);

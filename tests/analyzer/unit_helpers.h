@@ -143,6 +143,16 @@ static inline void mini_init(struct mini *m, uint32_t P, uint32_t nruns)
     (void)P;
 }
 
+/* Run k of the mini analysis, made for P present processes of wall seconds each
+ * (an_run_init, run_basics). */
+static inline struct an_run *mini_run(struct mini *m, uint32_t k, uint32_t P, double wall)
+{
+    struct an_run *r = &m->a.runs[k];
+    an_run_init(r, P);
+    run_basics(r, wall);
+    return r;
+}
+
 static inline void mini_finish(struct mini *m)
 {
     for (uint32_t i = 0; i < m->a.nruns; i++) an_run_finish(&m->a.runs[i], &m->a.g);

@@ -150,12 +150,15 @@ def check_file(cube, order, counts, bad):
 
 
 def preorder(vertices):
+    """report.json's vertex indices in preorder, the children of each and the
+    parent of each non-root (check_labels.py walks the same tree)."""
     kids = {i: [] for i in range(len(vertices))}
-    roots = []
+    roots, parent = [], {}
     for i, v in enumerate(vertices):
         p = v.get("parent")
         if isinstance(p, int) and 0 <= p < len(vertices) and p != i:
             kids[p].append(i)
+            parent[i] = p
         else:
             roots.append(i)
     out, stack = [], list(reversed(roots))
@@ -163,7 +166,7 @@ def preorder(vertices):
         v = stack.pop()
         out.append(v)
         stack.extend(reversed(kids[v]))
-    return out, kids
+    return out, kids, parent
 
 
 def check_report(report, cube, order, counts, bad):
@@ -173,7 +176,7 @@ def check_report(report, cube, order, counts, bad):
                   {m["processes"] for v in vertices for m in v.get("metrics") or [] if m.get("processes", 0) > 0})
     if counts != want and (cube or want):
         bad.add("counts", "%s in the file, report.json has %s" % (counts, want))
-    pre, kids = preorder(vertices)
+    pre, kids, _ = preorder(vertices)
     if len(order) != len(pre):
         bad.add("call paths", "%d in the file, report.json has %d vertices" % (len(order), len(pre)))
         return

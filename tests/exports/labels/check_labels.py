@@ -35,29 +35,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "extrap"))
-from check_extrap import render_exports  # noqa: E402  (one rendering of reports for both checkers)
+from check_extrap import preorder, render_exports  # noqa: E402  (one rendering and tree walk for both checkers)
 
 
 def log(msg):
     print(msg, flush=True)
-
-
-def preorder(vertices):
-    kids = {i: [] for i in range(len(vertices))}
-    roots, parent = [], {}
-    for i, v in enumerate(vertices):
-        p = v.get("parent")
-        if isinstance(p, int) and 0 <= p < len(vertices) and p != i:
-            kids[p].append(i)
-            parent[i] = p
-        else:
-            roots.append(i)
-    out, stack = [], list(reversed(roots))
-    while stack:
-        v = stack.pop()
-        out.append(v)
-        stack.extend(reversed(kids[v]))
-    return out, parent
 
 
 def extrap_paths(path):
@@ -135,7 +117,7 @@ def check(d, expect_paths, repeated, ht=None):
     with open(os.path.join(d, "report.json"), encoding="utf-8") as f:
         report = json.load(f)
     vertices = report.get("vertices") or []
-    pre, parent = preorder(vertices)
+    pre, _, parent = preorder(vertices)
     order = extrap_paths(os.path.join(d, "extrap.jsonl"))
     if len(order) != len(pre):
         return ["extrap.jsonl has %d call paths, report.json %d vertices" % (len(order), len(pre))]
