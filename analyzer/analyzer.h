@@ -393,7 +393,7 @@ struct an_run {
     uint32_t slice_lo, slice_n;
     struct an_peer_rec *peers; size_t npeers, peers_cap; /* sorted by rank after finish */
     size_t *peer_first;         /* [P+1] offsets into peers by rank, after finish */
-    struct an_edge *edges; size_t nedges;
+    struct an_edge *edges; size_t nedges, edges_cap;
     struct an_phase_run *phases; uint32_t nphases;
     /* exact computation between consecutive MPI calls (PRF_REC_INTERVALS) */
     struct an_interval *intervals; uint32_t nintervals;
@@ -429,7 +429,25 @@ struct an_run {
     int remote;
     struct an_run *own;
     uint32_t index;
+    struct an_peer_list { struct an_peer_rec *p; size_t n; uint8_t have; } *peer_cache; /* [P], remote */
 };
+
+/** The point-to-point partner records of world rank `rank` in run r (*n of
+ *  them; NULL when none), after an_run_finish: r's own, sorted by vertex; a
+ *  remote run's are asked of the process that read the rank the first time
+ *  (par_serve.c) and kept until an_vr_release. */
+const struct an_peer_rec *an_run_peers_of(const struct an_run *r, uint32_t rank, size_t *n);
+/** Matches run r's partner records (r->peers, as read) into communication
+ *  edges (r->edges) and counts the messages without a partner (r->unmatched):
+ *  records of one (sender, receiver, communicator) must all be in r. */
+void an_run_match_edges(struct an_run *r);
+/** Adds edges (messages, bytes, rank pairs) to run r's, in order, as
+ *  matching them in r would have (a parallel analysis's processes match
+ *  their senders' records; process 0 adds their edges in process order). */
+void an_run_add_edges(struct an_run *r, const struct an_edge *e, size_t n);
+/** Sorts run r's partner records by rank (stably: each rank's keep their
+ *  order) and indexes them (r->peer_first). */
+void an_run_index_peers(struct an_run *r);
 
 /** Vertex v's record in run r with the per-rank arrays of every rank of the
  *  run (indexed by world rank) and the intervals that end at v: always

@@ -6,6 +6,7 @@
 #ifndef SCALANA_PAR_H
 #define SCALANA_PAR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct an_analysis;
@@ -59,6 +60,10 @@ void an_par_combine(struct an_analysis *a, int ready);
  *  (par_serve.c; an_vr calls it).  Aborts the job when a process does not
  *  answer. */
 void an_par_fetch(struct an_run *r, uint32_t v);
+/** Process 0, run r remote: the partner records of world rank `rank`, asked
+ *  of the process that read it and kept in r->peer_cache (*n of them). */
+struct an_peer_rec;
+const struct an_peer_rec *an_par_peers(struct an_run *r, uint32_t rank, size_t *n);
 /** Process 0, run r remote: out[P] = the per-rank sums of the intervals that
  *  end (want_next 1) or start (0) at v, CPU (want_cpu 1) or wall seconds,
  *  from the processes that hold the ranks. */

@@ -220,8 +220,9 @@ static void put_run(struct wbuf *b, const struct an_run *r, uint32_t nv)
         put(b, d, sizeof d);
         put(b, &st, sizeof st);
     }
-    put_u64(b, r->npeers);
-    put(b, r->peers, r->npeers * sizeof *r->peers);
+    put_u64(b, r->unmatched);
+    put_u64(b, r->nedges);
+    put(b, r->edges, r->nedges * sizeof *r->edges);
     put_u32(b, r->nphases);
     for (uint32_t k = 0; k < r->nphases; k++) {
         put_str(b, r->phases[k].name);
@@ -302,17 +303,19 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         x->ranks += (uint32_t)d[12];
         an_vstat_merge(&x->st, &st);
     }
-    uint64_t np = get_u64(b);
-    if (!fits(b, np, sizeof *r->peers)) {
+    r->unmatched += get_u64(b);
+    uint64_t ne = get_u64(b);
+    if (!fits(b, ne, sizeof *r->edges)) {
         b->bad = 1;
         free(ranks);
         return;
     }
-    if (np) {
-        r->peers = sc_xrealloc(r->peers, (r->npeers + np) * sizeof *r->peers);
-        get(b, r->peers + r->npeers, np * sizeof *r->peers);
-        r->npeers += np, r->peers_cap = r->npeers;
-    }
+    struct an_edge *e = sc_xmalloc((ne + 1) * sizeof *e);
+    get(b, e, ne * sizeof *e);
+    for (uint64_t i = 0; i < ne && !b->bad; i++)
+        if (e[i].send_vertex >= nvertices || e[i].recv_vertex >= nvertices) b->bad = 1;
+    if (!b->bad) an_run_add_edges(r, e, ne);
+    free(e);
     uint32_t nph = get_u32(b);
     for (uint32_t q = 0; q < nph && !b->bad; q++) {
         const char *name = get_str(b, pool);
@@ -380,6 +383,72 @@ static void mismatch(const struct an_mpi_ops *ops, int k)
     ops->abort(1);
 }
 
+/* ---- (2b) partner records matched where their sender was read ---------------- */
+
+/* The process whose slice of a run of P holds world rank s (s < P). */
+static int owner_of(uint32_t s, uint32_t P, int N)
+{
+    for (int k = 0; k < N; k++) {
+        uint32_t lo, n;
+        an_par_slice_of(P, k, N, &lo, &n);
+        if (s >= lo && s - lo < n) return k;
+    }
+    return N - 1;
+}
+
+/* Every record of a (sender, receiver, communicator) goes to the process
+ * whose slice holds the sender (a receive record's sender is its peer); one
+ * exchange per pair of processes, in the same order everywhere (the lower
+ * sends first), so blocking sends cannot deadlock.  Each process matches
+ * what it received, in process order (the order a serial read meets the
+ * records), into its run's edges and unmatched count, then indexes its own
+ * records by rank for process 0's questions (an_run_peers_of). */
+static void match_where_read(const struct an_mpi_ops *ops, struct an_run *r, int N, int me)
+{
+    struct wbuf *out = sc_xcalloc((size_t)N, sizeof *out);
+    for (size_t i = 0; i < r->npeers; i++) {
+        const struct an_peer_rec *p = &r->peers[i];
+        int64_t s = (p->flags & PRF_PEER_SEND) ? (int64_t)p->rank : (int64_t)p->peer;
+        int dest = p->peer >= 0 && s >= 0 && s < (int64_t)r->P ? owner_of((uint32_t)s, r->P, N) : me;
+        put(&out[dest], p, sizeof *p);
+    }
+    struct wbuf *in = sc_xcalloc((size_t)N, sizeof *in);
+    in[me] = out[me];
+    memset(&out[me], 0, sizeof out[me]);
+    for (int i = 0; i < N; i++)
+        for (int k = i + 1; k < N; k++) {
+            void *p;
+            uint64_t n;
+            if (me == i) {
+                send_or_abort(ops, k, &out[k], me);
+                recv_or_abort(ops, k, &p, &n);
+                in[k] = (struct wbuf){p, n, n};
+            } else if (me == k) {
+                recv_or_abort(ops, i, &p, &n);
+                in[i] = (struct wbuf){p, n, n};
+                send_or_abort(ops, i, &out[i], me);
+            }
+        }
+    struct an_run m;
+    memset(&m, 0, sizeof m);
+    m.P = r->P;
+    for (int k = 0; k < N; k++) {
+        if (in[k].n % sizeof *m.peers) mismatch(ops, k);
+        size_t c = in[k].n / sizeof *m.peers;
+        m.peers = sc_xrealloc(m.peers, (m.npeers + c + 1) * sizeof *m.peers);
+        if (c) memcpy(m.peers + m.npeers, in[k].p, c * sizeof *m.peers);
+        m.npeers += c;
+        free(in[k].p);
+    }
+    free(in), free(out);
+    an_run_match_edges(&m);
+    free(r->edges);
+    r->edges = m.edges, r->nedges = m.nedges, r->edges_cap = m.edges_cap;
+    r->unmatched += m.unmatched;
+    free(m.peers);
+    an_run_index_peers(r);
+}
+
 static int finishable(const struct an_run *r) { return !r->bad && r->P; }
 
 void an_par_combine(struct an_analysis *a, int ready)
@@ -421,9 +490,11 @@ void an_par_combine(struct an_analysis *a, int ready)
         free(b.p);
         memset(&b, 0, sizeof b);
     }
-    /* (2) each process's ranks */
-    for (uint32_t j = 0; j < a->nruns; j++)
+    /* (2) each process's ranks; the partner records matched where their senders were read */
+    for (uint32_t j = 0; j < a->nruns; j++) {
         if (finishable(&a->runs[j])) an_run_finish_slice(&a->runs[j], &a->g);
+        if (a->runs[j].P) match_where_read(ops, &a->runs[j], N, me);
+    }
     /* (3) the runs on process 0 */
     uint32_t nv = a->g.n;
     if (me != 0) {

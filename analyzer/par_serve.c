@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { REQ_FETCH = 1, REQ_INTERVALS, REQ_SORT, REQ_COUNT, REQ_ABSDEV, REQ_OUTLIERS, REQ_SITE, REQ_DONE };
+enum { REQ_FETCH = 1, REQ_INTERVALS, REQ_SORT, REQ_COUNT, REQ_ABSDEV, REQ_OUTLIERS, REQ_SITE, REQ_PEERS, REQ_DONE };
 
 /* ---- answers: about the ranks a slice run holds ----------------------------- */
 
@@ -218,6 +218,18 @@ static void answer_site(const struct an_run *r, struct rbuf *q, struct wbuf *o)
     free(v);
 }
 
+/* The partner records of one rank, from the process whose slice holds it
+ * (the others answer none). */
+static void answer_peers(const struct an_run *r, struct rbuf *q, struct wbuf *o)
+{
+    uint32_t rank = get_u32(q);
+    size_t n = 0;
+    const struct an_peer_rec *p = NULL;
+    if (rank >= r->slice_lo && rank - r->slice_lo < r->slice_n) p = an_run_peers_of(r, rank, &n);
+    put_u64(o, n);
+    put(o, p, n * sizeof *p);
+}
+
 /* One request about slice run r (run j) into the answer o. */
 static void answer(const struct an_run *r, uint32_t j, uint32_t type, struct rbuf *q, struct wbuf *o)
 {
@@ -229,6 +241,7 @@ static void answer(const struct an_run *r, uint32_t j, uint32_t type, struct rbu
     case REQ_ABSDEV: answer_absdev(r, q, o); break;
     case REQ_OUTLIERS: answer_outliers(r, q, o); break;
     case REQ_SITE: answer_site(r, q, o); break;
+    case REQ_PEERS: answer_peers(r, q, o); break;
     default: q->bad = 1;
     }
 }
@@ -345,6 +358,34 @@ void an_par_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv,
         free(ans[k].p);
     }
     free(ans);
+}
+
+const struct an_peer_rec *an_par_peers(struct an_run *r, uint32_t rank, size_t *n)
+{
+    if (!r->peer_cache) r->peer_cache = sc_xcalloc(r->P, sizeof *r->peer_cache);
+    struct an_peer_list *c = &r->peer_cache[rank];
+    if (!c->have) {
+        int N = an_par_size();
+        struct wbuf req = {0}, *ans = sc_xcalloc((size_t)N, sizeof *ans);
+        put_u32(&req, REQ_PEERS), put_u32(&req, r->index), put_u32(&req, rank);
+        ask(r, &req, ans);
+        for (int k = 0; k < N; k++) {
+            struct rbuf b = {ans[k].p, ans[k].n, 0, 0};
+            uint64_t m = get_u64(&b);
+            if (!fits(&b, m, sizeof *c->p)) bad_answer(k);
+            if (m) {
+                c->p = sc_xrealloc(c->p, (c->n + m) * sizeof *c->p);
+                get(&b, c->p + c->n, m * sizeof *c->p);
+                c->n += m;
+            }
+            if (b.bad || b.off != b.n) bad_answer(k);
+            free(ans[k].p);
+        }
+        free(ans);
+        c->have = 1;
+    }
+    *n = c->n;
+    return c->p;
 }
 
 /* Sums the u64 answers of a counting round into cnt[m]. */

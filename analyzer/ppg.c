@@ -37,6 +37,8 @@ static void vrun_free_arrays(struct an_vrun *x)
 void an_run_free(struct an_run *r)
 {
     if (r->own) an_run_free(r->own), free(r->own);
+    for (uint32_t i = 0; r->peer_cache && i < r->P; i++) free(r->peer_cache[i].p);
+    free(r->peer_cache);
     for (uint32_t v = 0; v < r->nvr; v++) vrun_free_arrays(&r->vr[v]);
     free(r->vr);
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
@@ -93,6 +95,10 @@ void an_vr_release(const struct an_run *cr)
         if (!x->fetched) continue;
         vrun_free_arrays(x);
         x->fetched = 0;
+    }
+    for (uint32_t i = 0; r->peer_cache && i < r->P; i++) {
+        free(r->peer_cache[i].p);
+        r->peer_cache[i] = (struct an_peer_list){NULL, 0, 0};
     }
 }
 
@@ -336,34 +342,34 @@ static int by_rank(const void *a, const void *b)
     return 0;
 }
 
-static void add_edge(struct an_run *r, size_t *cap, uint32_t sv, uint32_t rv, double msgs, double bytes)
+/* Adds messages, bytes and rank pairs to the edge (sv, rv) of run r, appending it
+ * when new (edges keep the order in which they were first seen). */
+static void add_edge(struct an_run *r, uint32_t sv, uint32_t rv, uint64_t msgs, uint64_t bytes, uint32_t pairs)
 {
-    for (size_t i = r->nedges; i-- > 0 && i + 64 >= r->nedges;) /* recent edges first */
-        if (r->edges[i].send_vertex == sv && r->edges[i].recv_vertex == rv) {
-            r->edges[i].messages += (uint64_t)llround(msgs);
-            r->edges[i].bytes += (uint64_t)llround(bytes);
-            r->edges[i].pairs++;
-            return;
-        }
-    for (size_t i = 0; i < r->nedges; i++)
-        if (r->edges[i].send_vertex == sv && r->edges[i].recv_vertex == rv) {
-            r->edges[i].messages += (uint64_t)llround(msgs);
-            r->edges[i].bytes += (uint64_t)llround(bytes);
-            r->edges[i].pairs++;
-            return;
-        }
-    if (r->nedges == *cap) {
-        *cap = *cap ? *cap * 2 : 64;
-        struct an_edge *e = realloc(r->edges, *cap * sizeof *e);
-        if (!e) abort();
-        r->edges = e;
+    struct an_edge *e = NULL;
+    for (size_t i = r->nedges; i-- > 0 && i + 64 >= r->nedges && !e;) /* recent edges first */
+        if (r->edges[i].send_vertex == sv && r->edges[i].recv_vertex == rv) e = &r->edges[i];
+    for (size_t i = 0; i < r->nedges && !e; i++)
+        if (r->edges[i].send_vertex == sv && r->edges[i].recv_vertex == rv) e = &r->edges[i];
+    if (e) {
+        e->messages += msgs, e->bytes += bytes, e->pairs += pairs;
+        return;
     }
-    r->edges[r->nedges++] = (struct an_edge){sv, rv, (uint64_t)llround(msgs), (uint64_t)llround(bytes), 1};
+    if (r->nedges == r->edges_cap) {
+        r->edges_cap = r->edges_cap ? r->edges_cap * 2 : 64;
+        r->edges = sc_xrealloc(r->edges, r->edges_cap * sizeof *r->edges);
+    }
+    r->edges[r->nedges++] = (struct an_edge){sv, rv, msgs, bytes, pairs};
 }
 
-static void match_edges(struct an_run *r)
+void an_run_add_edges(struct an_run *r, const struct an_edge *e, size_t n)
 {
-    size_t n = r->npeers, cap = 0;
+    for (size_t i = 0; i < n; i++) add_edge(r, e[i].send_vertex, e[i].recv_vertex, e[i].messages, e[i].bytes, e[i].pairs);
+}
+
+void an_run_match_edges(struct an_run *r)
+{
+    size_t n = r->npeers;
     size_t *ix = malloc((n + 1) * sizeof *ix);
     if (!ix) abort();
     size_t m = 0;
@@ -393,7 +399,7 @@ static void match_edges(struct an_run *r)
                 const struct an_peer_rec *q = &r->peers[ix[k]];
                 if (!(q->flags & PRF_PEER_RECV) || !(q->tag == s->tag || q->tag < 0 || s->tag < 0)) continue;
                 double share = (double)q->count / (double)tot;
-                add_edge(r, &cap, s->vertex, q->vertex, s->count * share, s->bytes * share);
+                add_edge(r, s->vertex, q->vertex, (uint64_t)llround(s->count * share), (uint64_t)llround(s->bytes * share), 1);
             }
         }
         r->unmatched += sent > recvd ? sent - recvd : recvd - sent;
@@ -519,8 +525,16 @@ void an_run_finish_totals(struct an_run *r)
     }
     if (!isfinite(best)) best = fallback;
     r->contention = fmax(r->oversub, isfinite(best) ? best : 1);
-    /* peers by rank, then edges */
-    match_edges(r);
+    /* edges, then peers by rank (a remote run's were matched where they were read:
+     * par_combine.c) */
+    if (!r->remote) {
+        an_run_match_edges(r);
+        an_run_index_peers(r);
+    }
+}
+
+void an_run_index_peers(struct an_run *r)
+{
     if (r->npeers) qsort(r->peers, r->npeers, sizeof *r->peers, by_rank);
     free(r->peer_first);
     r->peer_first = sc_xcalloc(r->P + 1, sizeof *r->peer_first);
@@ -529,6 +543,16 @@ void an_run_finish_totals(struct an_run *r)
         while (k < r->npeers && r->peers[k].rank < i) k++;
         r->peer_first[i] = k;
     }
+}
+
+const struct an_peer_rec *an_run_peers_of(const struct an_run *r, uint32_t rank, size_t *n)
+{
+    *n = 0;
+    if (rank >= r->P) return NULL;
+    if (r->remote) return an_par_peers((struct an_run *)r, rank, n);
+    if (!r->peer_first) return NULL;
+    *n = r->peer_first[rank + 1] - r->peer_first[rank];
+    return r->peers + r->peer_first[rank];
 }
 
 void an_run_finish(struct an_run *r, const struct an_graph *g)
@@ -546,11 +570,15 @@ int an_run_matrix(const struct an_run *r, double **bytes, double **messages)
         free(*bytes), free(*messages);
         return -1;
     }
-    for (size_t i = 0; i < r->npeers; i++) {
-        const struct an_peer_rec *p = &r->peers[i];
-        if (!(p->flags & PRF_PEER_SEND) || p->peer < 0 || (uint32_t)p->peer >= r->P) continue;
-        (*bytes)[(size_t)p->rank * r->P + (uint32_t)p->peer] += (double)p->bytes;
-        (*messages)[(size_t)p->rank * r->P + (uint32_t)p->peer] += (double)p->count;
+    for (uint32_t rank = 0; rank < r->P; rank++) {
+        size_t np;
+        const struct an_peer_rec *pr = an_run_peers_of(r, rank, &np);
+        for (size_t i = 0; i < np; i++) {
+            const struct an_peer_rec *p = &pr[i];
+            if (!(p->flags & PRF_PEER_SEND) || p->peer < 0 || (uint32_t)p->peer >= r->P) continue;
+            (*bytes)[(size_t)p->rank * r->P + (uint32_t)p->peer] += (double)p->bytes;
+            (*messages)[(size_t)p->rank * r->P + (uint32_t)p->peer] += (double)p->count;
+        }
     }
     return 0;
 }

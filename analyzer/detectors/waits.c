@@ -157,7 +157,9 @@ static int late_peer(struct walk *b, uint32_t s, uint32_t w, double *share)
     const struct an_run *r = b->d->r;
     const struct an_graph *g = &b->d->a->g;
     *share = 1;
-    if (!r->peer_first) return -1;
+    size_t np;
+    const struct an_peer_rec *pw = an_run_peers_of(r, w, &np);
+    if (!np) return -1;
     uint32_t fn = s;
     while (fn != AN_NONE && g->v[fn].kind != PSG_FUNCTION && !(g->v[fn].flags & AN_V_DYNAMIC && g->v[fn].kind == AN_KIND_DYNAMIC))
         fn = g->v[fn].parent;
@@ -165,8 +167,8 @@ static int late_peer(struct walk *b, uint32_t s, uint32_t w, double *share)
     double bw = -1, tot_last = 0, best_last = 0;
     for (int pass = 0; pass < 3 && best < 0; pass++) {
         tot_last = 0;
-        for (size_t k = r->peer_first[w]; k < r->peer_first[w + 1]; k++) {
-            const struct an_peer_rec *p = &r->peers[k];
+        for (size_t k = 0; k < np; k++) {
+            const struct an_peer_rec *p = &pw[k];
             if (!(p->flags & PRF_PEER_RECV) || p->peer < 0 || (uint32_t)p->peer >= b->d->P) continue;
             if (pass == 0 && p->vertex != s) continue;
             if (pass == 1 && (fn == AN_NONE || !an_graph_is_ancestor(g, fn, p->vertex))) continue;
@@ -184,9 +186,10 @@ static uint32_t peer_vertex(const struct an_run *r, uint32_t q, uint32_t w, int 
 {
     uint32_t best = AN_NONE;
     uint64_t bc = 0;
-    if (!r->peer_first) return AN_NONE;
-    for (size_t k = r->peer_first[q]; k < r->peer_first[q + 1]; k++) {
-        const struct an_peer_rec *p = &r->peers[k];
+    size_t np;
+    const struct an_peer_rec *pq = an_run_peers_of(r, q, &np);
+    for (size_t k = 0; k < np; k++) {
+        const struct an_peer_rec *p = &pq[k];
         if (p->peer != (int32_t)w) continue;
         if (want_send ? !(p->flags & PRF_PEER_SEND) : !(p->flags & PRF_PEER_RECV)) continue;
         if (best == AN_NONE || p->count > bc) best = p->vertex, bc = p->count;
@@ -392,8 +395,10 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     } else if (role == AN_MPI_SEND) {
         int q = -1;
         uint64_t bt = 0;
-        for (size_t k = r->peer_first ? r->peer_first[w] : 0; r->peer_first && k < r->peer_first[w + 1]; k++) {
-            const struct an_peer_rec *p = &r->peers[k];
+        size_t np;
+        const struct an_peer_rec *pw = an_run_peers_of(r, w, &np);
+        for (size_t k = 0; k < np; k++) {
+            const struct an_peer_rec *p = &pw[k];
             if (p->vertex == s && (p->flags & PRF_PEER_SEND) && p->peer >= 0 && (uint32_t)p->peer < d->P &&
                 p->time_ns >= bt)
                 bt = p->time_ns, q = p->peer;

@@ -9,8 +9,10 @@ causes are the same: for each rank of the list, the category, the location (file
 line, last line, function), the culprit processes and the waiting processes
 exactly, and the cost within rounding (1e-6 s, or 1e-4 of the cost: report.json
 keeps six digits and sums over ranks are added in another order; the
-candidates likewise), and that the vertex tables hold the same vertices (kind, name,
-function, file, lines, column, flags).  It also checks report.json's tool object: analyzer_processes
+candidates likewise), that the vertex tables hold the same vertices (kind, name,
+function, file, lines, column, flags), that every vertex's metrics, outliers and
+per-process values agree, and that the communication edges, the rank x rank
+matrices and the unmatched message count are the same.  It also checks report.json's tool object: analyzer_processes
 equals N, and analyzer_peak_rss_bytes has N positive values.  The e2e runs are not
 rerun: the test reuses them (ctest e2e_parallel_equal_<example> requires the fixture
 e2e_<example>).
@@ -99,6 +101,29 @@ def compare_metrics(ref, got, what):
     return out
 
 
+def communication(report):
+    """The communication edges (by the identity of their vertices, in order), the
+    rank x rank matrices and the unmatched message count of a report."""
+    verts = report.get("vertices", [])
+    ident = lambda i: vertex_ident(verts[i]) if isinstance(i, int) and 0 <= i < len(verts) else None
+    c = report.get("communication") or {}
+    edges = [(ident(e.get("send_vertex")), ident(e.get("recv_vertex")), e.get("messages"), e.get("bytes"),
+              e.get("rank_pairs")) for e in c.get("edges", [])]
+    return edges, c.get("bytes"), c.get("messages"), (report.get("data_quality") or {}).get("unmatched_messages")
+
+
+def compare_communication(ref, got, what):
+    """Edges matched where their senders were read, and the matrix from the
+    partner records asked of the processes, against the serial report's."""
+    a, b = communication(ref), communication(got)
+    out = []
+    for name, x, y in zip(("edges", "bytes matrix", "messages matrix", "unmatched messages"), a, b):
+        if x != y:
+            out.append("%s: communication %s differ (serial %s, parallel %s)" % (
+                what, name, repr(x)[:200], repr(y)[:200]))
+    return out
+
+
 def compare(ref, got, what):
     """The differences between two reports' root causes (and candidates) and
     vertex tables, as lines."""
@@ -108,6 +133,7 @@ def compare(ref, got, what):
         extra = [x for x in vb if x not in va][:3]
         out.append("%s: vertex tables differ (%d serially, %d in parallel; e.g. %r)" % (what, len(va), len(vb), extra))
     out += compare_metrics(ref, got, what)
+    out += compare_communication(ref, got, what)
     for field in ("root_causes", "candidates"):
         a, b = ref.get(field, []), got.get(field, [])
         if len(a) != len(b):
