@@ -34,10 +34,19 @@ static void vrun_free_arrays(struct an_vrun *x)
     x->comm = NULL;
 }
 
+/* Forgets the partner records a remote run asked for (an_run_peers_of). */
+static void peer_cache_clear(struct an_run *r)
+{
+    for (uint32_t i = 0; r->peer_cache && i < r->P; i++) {
+        free(r->peer_cache[i].p);
+        r->peer_cache[i] = (struct an_peer_list){NULL, 0, 0};
+    }
+}
+
 void an_run_free(struct an_run *r)
 {
     if (r->own) an_run_free(r->own), free(r->own);
-    for (uint32_t i = 0; r->peer_cache && i < r->P; i++) free(r->peer_cache[i].p);
+    peer_cache_clear(r);
     free(r->peer_cache);
     for (uint32_t v = 0; v < r->nvr; v++) vrun_free_arrays(&r->vr[v]);
     free(r->vr);
@@ -96,10 +105,7 @@ void an_vr_release(const struct an_run *cr)
         vrun_free_arrays(x);
         x->fetched = 0;
     }
-    for (uint32_t i = 0; r->peer_cache && i < r->P; i++) {
-        free(r->peer_cache[i].p);
-        r->peer_cache[i] = (struct an_peer_list){NULL, 0, 0};
-    }
+    peer_cache_clear(r);
 }
 
 int an_vr_has(const struct an_run *r, uint32_t v, unsigned has)
