@@ -15,6 +15,7 @@
 #include "../stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,6 +348,100 @@ static int runs_everywhere(const struct an_detect *d, uint32_t v, const uint32_t
     return no && oth / no >= d->a->opt->th.serial_share * (cul / np);
 }
 
+/* Depth of the chain of late senders that ends at process w waiting at
+ * receive vertex s: w waits for its late peer q1, which itself waits at s for
+ * its late peer q2, and so on, until a peer that waits less than mw / (2 P)
+ * there (mw: the largest wait at s; in a pipeline of d links the k-th link
+ * waits about k/d of the last one's) or one met before.  A pipelined
+ * wavefront's fill and drain is such a chain through one receive, whose first
+ * link (*head) starts the wave; a late sender's own extra work is a chain of
+ * one.  Returns the number of links crossed. */
+static uint32_t chain_depth(struct walk *b, uint32_t s, uint32_t w, double mw, uint32_t *head)
+{
+    struct an_detect *d = b->d;
+    uint8_t *met = calloc(d->P + 1, 1);
+    if (!met) abort();
+    uint32_t cur = w, depth = 0;
+    *head = w;
+    met[w] = 1;
+    for (;;) {
+        double share;
+        int q = late_peer(b, s, cur, &share);
+        if (q < 0 || (uint32_t)q >= d->P || met[q]) break;
+        depth++, met[q] = 1, *head = (uint32_t)q;
+        if (b->waits[q] < mw / (2.0 * d->P)) break;
+        cur = (uint32_t)q;
+    }
+    free(met);
+    return depth;
+}
+
+/* The pipeline's waits at receive vertex s with a core per process, an upper
+ * bound per process: the last of `depth` links waits `depth` hops for every
+ * start of the wave, a hop being the CPU time a link computes between its
+ * receive and its send (the exact computation intervals that end at the
+ * senders' send vertex snd, per interval), a start being an interval that
+ * ends at s coming from outside the loop around s (the first block of a
+ * sweep).  On an oversubscribed machine every hop also waits for the next
+ * link to be scheduled, so the measured wait divided by the contention can
+ * still be many times this (a sweep of 32 small blocks, 8 processes on 2
+ * cores: 0.9 s measured against 0.07 s).  INFINITY without intervals. */
+static double pipeline_bound(const struct an_detect *d, uint32_t s, uint32_t snd, uint32_t depth)
+{
+    const struct an_run *r = d->r;
+    const struct an_graph *g = &d->a->g;
+    if (!r->has_intervals || snd == AN_NONE || snd == s) return INFINITY;
+    (void)an_vr(r, s), (void)an_vr(r, snd); /* the intervals that end there (parallel analysis) */
+    uint32_t loop = g->v[s].parent;
+    while (loop != AN_NONE && g->v[loop].kind != PSG_LOOP && g->v[loop].kind != PSG_FUNCTION) loop = g->v[loop].parent;
+    double cpu = 0, hops = 0, starts = 0;
+    for (uint32_t k = 0; k < r->nintervals; k++) {
+        const struct an_interval *iv = &r->intervals[k];
+        int start = iv->next_vertex == s &&
+                    (iv->prev_vertex == AN_NONE || loop == AN_NONE || g->v[loop].kind != PSG_LOOP ||
+                     !an_graph_is_ancestor(g, loop, iv->prev_vertex));
+        for (uint32_t i = 0; i < r->P; i++) {
+            if (!r->present[i]) continue;
+            if (iv->next_vertex == snd) cpu += iv->cpu[i], hops += iv->count[i];
+            if (start) starts += iv->count[i];
+        }
+    }
+    if (hops <= 0 || starts <= 0) return INFINITY;
+    return starts / fmax(1, r->present_count) * (cpu / hops) * depth;
+}
+
+/* Whether a run with a core per process (contention <= contention_max, two or
+ * more processes, below the largest count) shows a wait at the call site of
+ * vertex s (same operation, file, line, column, any calling context) of at
+ * least unexplained_factor x min_cost_percent of that run's wall time, mean
+ * over its processes: the runs that can tell waiting for a message from
+ * waiting for a core decide whether an unexplained wait of a contended run is
+ * the program's. */
+static int waited_uncontended(const struct an_detect *d, uint32_t s)
+{
+    const struct an_analysis *a = d->a;
+    const struct an_thresholds *th = &a->opt->th;
+    const struct an_vertex *sv = &a->g.v[s];
+    int found = 0;
+    for (uint32_t sc = 0; sc + 1 < a->nscales && !found; sc++) {
+        const struct an_run *r = a->scales[sc].rep;
+        if (r->P < 2 || r->contention > th->contention_max) continue;
+        double *w = sc_xmalloc((r->P + 1) * sizeof *w), sum = 0;
+        for (uint32_t v = 0; v < a->g.n; v++) {
+            const struct an_vertex *x = &a->g.v[v];
+            if (x->kind != PSG_MPI || x->op != sv->op || x->line != sv->line || x->column != sv->column ||
+                !(x->file == sv->file || (x->file && sv->file && !strcmp(x->file, sv->file))))
+                continue;
+            if (!a->vm[(size_t)sc * a->g.n + v].present) continue;
+            sum += an_waits(a, r, v, w);
+        }
+        free(w);
+        found = sum / fmax(1, r->present_count) >=
+                th->unexplained_factor * th->min_cost_percent / 100.0 * a->scales[sc].wall;
+    }
+    return found;
+}
+
 static void backtrack_symptom(struct walk *b, uint32_t s)
 {
     struct an_detect *d = b->d;
@@ -599,11 +694,30 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     /* a candidate that would explain the wait but whose sample difference
      * is not significant: say precisely that the evidence is thin */
     int thin = nw_ranks && rest / nw_ranks >= d->min_cost && thin_evidence(b, s, rest / nw_ranks, nw_ranks);
-    if (cost < th->unexplained_factor * d->min_cost || (r->contention > th->contention_max && thin)) {
+    /* a pipeline: a chain of two or more late senders through this receive,
+     * the same peer late in most waits; the chain is in the partner records,
+     * which the scheduler does not change */
+    uint32_t head = w, depth = 0;
+    int pipeline = (role == AN_MPI_RECV || role == AN_MPI_SENDRECV || role == AN_MPI_COMPLETION) &&
+                   share >= th->rotation && explained_total < 0.5 * total &&
+                   (depth = chain_depth(b, s, w, mw, &head)) >= 2;
+    int contended = r->contention > th->contention_max;
+    /* a pipeline's fill and drain is spread over its contexts (forward and
+     * backward sweeps: each process waits in one of them at a time): its
+     * cost is the mean over all processes, summed over the contexts
+     * (merge_pipeline_sites), judged on that sum like any cause */
+    double bound = INFINITY;
+    if (pipeline) {
+        cost = rest / fmax(1, r->present_count) / fmax(1, r->contention);
+        bound = pipeline_bound(d, s, interval_at, depth);
+        cost = fmin(cost, bound);
+    }
+    if (pipeline ? cost < th->symptom_share * d->min_cost
+                 : cost < th->unexplained_factor * d->min_cost || (contended && thin)) {
         free(per);
         return;
     }
-    if (r->contention > th->contention_max) {
+    if (contended && !pipeline && !waited_uncontended(d, s)) {
         /* the scheduler alone makes processes wait here: say so, blame nothing */
         char at[600];
         an_warn(a, "%.3g s of wait per process at %s (%s) that no computation explains is not "
@@ -612,10 +726,10 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         free(per);
         return;
     }
-    if (role != AN_MPI_COLLECTIVE && share < th->rotation) cat = AN_CAT_ROTATING;
+    if (pipeline) cat = AN_CAT_PIPELINE;
+    else if (role != AN_MPI_COLLECTIVE && share < th->rotation) cat = AN_CAT_ROTATING;
     else if (role == AN_MPI_COLLECTIVE) cat = AN_CAT_WAIT_COLLECTIVE;
-    else if (role == AN_MPI_SEND) cat = AN_CAT_LATE_RECEIVER;
-    else cat = AN_CAT_LATE_SENDER;
+    else cat = AN_CAT_MESSAGE_WAIT; /* no work found: nothing to "send earlier" */
     struct an_cause *c = an_cause_get(a, s);
     if (c->merged && c->cost >= cost) {
         free(per);
@@ -623,10 +737,12 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     }
     c->cat = cat;
     c->cost = cost;
-    c->cost_rule = "unexplained wait, mean over the waiting processes, divided by the contention";
+    c->cost_rule = pipeline ? "the pipeline's waits at this call, mean over all processes, divided by the contention, "
+                              "summed over its calling contexts"
+                            : "unexplained wait, mean over the waiting processes, divided by the contention";
     c->symptom = s;
     uint32_t *procs = sc_xmalloc(2 * sizeof *procs), np = 0;
-    if (crossed >= 0 && cat != AN_CAT_ROTATING) procs[np++] = (uint32_t)crossed;
+    if (crossed >= 0 && cat != AN_CAT_ROTATING && cat != AN_CAT_PIPELINE) procs[np++] = (uint32_t)crossed;
     an_cause_procs(c, procs, np);
     an_cause_waiting(d, c, b->waits, NULL);
     free(c->path);
@@ -636,7 +752,17 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     if (crossed >= 0)
         c->path[c->npath++] = (struct an_step){b->w[1 < b->nw ? 1 : 0].v, (uint32_t)crossed,
                                                role == AN_MPI_COLLECTIVE ? "collective" : "communication", 0};
-    if (cat == AN_CAT_ROTATING)
+    if (cat == AN_CAT_PIPELINE)
+        an_cause_evidence(c, "%.3g process-seconds of wait at %s: a pipeline of %u late senders, process %u "
+                          "waits for %d, which waits there for its own predecessor, back to process %u where the "
+                          "wave starts; no process computes more than the others (the fill and drain of the "
+                          "pipeline)%s",
+                          rest, an_mpi_name(sv->op), depth + 1, w, crossed, head,
+                          isfinite(bound) && bound <= cost * (1 + 1e-9)
+                              ? "; costed by its hops: with a core per process the last link waits its depth times "
+                                "the CPU time of one block for every start of the wave"
+                              : "");
+    else if (cat == AN_CAT_ROTATING)
         an_cause_evidence(c, "%.3g process-seconds of wait at %s; blame rotates between processes: "
                           "no peer completes last in more than %.0f%% of the waits, no consistent culprit",
                           rest, an_mpi_name(sv->op), share * 100);
@@ -644,8 +770,42 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         an_cause_evidence(c, "%.3g process-seconds of wait at %s on %u process%s that no measured "
                           "computation explains (the cause may be unsampled: I/O, sleep, another job)",
                           rest, an_mpi_name(sv->op), nw_ranks, nw_ranks == 1 ? "" : "es");
+    if (contended)
+        an_cause_evidence(c, "caveat: the run at %u processes was %.2gx contended (oversubscribed or loaded); the "
+                          "wait is divided by that factor%s", d->P, r->contention,
+                          pipeline ? ", the chain of late senders is in the partner records"
+                                   : ", and a run with a core per process shows a wait at this call too");
     a->vflags[s] |= AN_F_ROOT_CAUSE;
     free(per);
+}
+
+/* Same operation at the same file, line and column: one call site. */
+static int same_site(const struct an_vertex *x, const struct an_vertex *y)
+{
+    return x->op == y->op && x->line == y->line && x->column == y->column &&
+           (x->file == y->file || (x->file && y->file && !strcmp(x->file, y->file)));
+}
+
+/* A pipeline is one receive reached from several contexts (the forward and
+ * the backward sweep call the same routine): their waits are different
+ * seconds, so the site's cause is their sum, at the context that waits most;
+ * the other contexts' causes are dropped (a cause without a path is freed by
+ * detect.c). */
+static void merge_pipeline_sites(struct an_analysis *a)
+{
+    for (uint32_t i = 0; i < a->ncauses; i++) {
+        struct an_cause *c = &a->causes[i];
+        if (c->cat != AN_CAT_PIPELINE || !c->path) continue;
+        for (uint32_t k = i + 1; k < a->ncauses; k++) {
+            struct an_cause *o = &a->causes[k];
+            if (o->cat != AN_CAT_PIPELINE || !o->path || !same_site(&a->g.v[c->vertex], &a->g.v[o->vertex])) continue;
+            struct an_cause *keep = o->cost > c->cost ? o : c, *drop = keep == o ? c : o;
+            keep->cost += drop->cost, keep->cost_noise += drop->cost_noise;
+            an_cause_evidence(keep, "summed with the same call's wait in another calling context");
+            free(drop->path), drop->path = NULL, drop->npath = 0;
+            if (drop == c) break;
+        }
+    }
 }
 
 /* Symptom rule: an MPI vertex where some process waits at least the minimum
@@ -685,6 +845,7 @@ static void find(struct an_detect *d)
             backtrack_symptom(&b, v);
             an_vr_release(d->r); /* a parallel analysis's process 0 holds one walk's vertices at a time */
         }
+    merge_pipeline_sites(d->a);
     an_split_free(&b.last);
     free(b.waits), free(b.score_cache), free(b.exact_heavy), free(b.exact_x), free(b.w), free(b.seen);
     sc_hash_free(&b.seen_index);

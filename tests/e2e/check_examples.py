@@ -90,7 +90,7 @@ def main():
                         wrong = dict(truth, loop=[truth["loop"][0] + delta[0],
                                                   truth["loop"][1] + delta[1]])
                         if wrong["loop"][0] > wrong["loop"][1] or (
-                                want_cat == "growing_communication"
+                                want_cat in rx.COMM_CATEGORIES
                                 and wrong["loop"][0] == wrong["loop"][1]):
                             continue   # (a collective statement alone is a valid range)
                         try:
@@ -101,13 +101,13 @@ def main():
                                          % (wrong["loop"], truth["loop"]))
                     if not truth.get("function"):
                         raise rx.Failure("ground truth names no function for the planted loop")
-                    if want_cat != "growing_communication" and not (
+                    if want_cat not in rx.MEASURED_SAVING and not (
                             truth.get("saving_seconds") or 0) > 0:
                         raise rx.Failure("no CPU-model saving: %s" % truth)
                     extra = truth["extra_cpu_seconds"]
                     if len(extra) != len(want) or not truth["cost_seconds"] > 0:
                         raise rx.Failure("no extra seconds or cost: %s" % truth)
-                    if want_cat != "growing_communication":
+                    if want_cat not in rx.COMM_CATEGORIES:
                         for e in extra:
                             if abs(e - truth["cost_seconds"]) > 0.25 * truth["cost_seconds"] + 0.005:
                                 raise rx.Failure("measured extra %.3f s, injected %.3f s"

@@ -91,7 +91,9 @@ def check(name, category, exe, bs_dump):
     first, last = truth["loop"]
     problems = []
     # the planted loop (or, for the collectives, the MPI call on its lines)
-    kinds = ("LOOP", "MPI") if category == "growing_communication" else ("LOOP",)
+    # (run_example.py's COMM_CATEGORIES)
+    kinds = ("LOOP", "MPI") if category in ("growing_communication", "halo_exchange",
+                                            "pipeline_wait") else ("LOOP",)
     hits = [v for v in tree if v[1] in kinds and v[3] == base and v[4] == first and v[5] <= last]
     if not hits:
         near = [v[6].strip() for v in tree if v[1] == "LOOP" and v[3] == base

@@ -1,0 +1,89 @@
+/* pipeline_wavefront.c — planted defect: a pipelined wavefront with too few,
+ * too large stages.  Strong scaling: the ranks own consecutive slabs of a grid
+ * (2.4 CPU seconds of relaxation over all ranks, at scale 1), and every iteration
+ * makes an SSOR-like pair of sweeps: forward, each rank receives the boundary of
+ * a block from rank - 1 (MPI_Recv), relaxes the block and sends its own boundary
+ * to rank + 1; then backward, from rank + 1 to rank - 1.  A rank can start only
+ * when the wave reaches it: with B blocks per sweep and p ranks a sweep takes
+ * B + p - 1 block times instead of B, the pipeline's fill and drain.  With
+ * --defect=on a sweep has NBLOCKS_ON = 2 blocks, so at 8 processes 7 of every 9
+ * block times are waits; with --defect=off NBLOCKS_OFF = 32 smaller blocks keep
+ * the fill short.  No rank computes more than another: the waits are the
+ * pipeline's, not a late sender's extra work. */
+#include "common/example.h"
+
+#define NITER 20              /* iterations (pairs of sweeps) */
+#define TOTAL_WORK 2.4        /* CPU seconds of relaxation over all ranks */
+#define NBLOCKS_ON 2          /* blocks per sweep with the defect */
+#define NBLOCKS_OFF 32        /* blocks per sweep without it */
+#define EDGE 512              /* doubles of boundary per block */
+
+/* Relaxation of one block of this rank's slab: `seconds` of CPU work. */
+static double relax_block(double seconds)
+{
+    volatile double acc = 0.0;
+    double start = ex_cpu_seconds();
+    while (ex_cpu_seconds() - start < seconds)
+        for (int i = 0; i < EX_INNER / 10; i++) acc += i * 2e-9;
+    return ex_cpu_seconds() - start;
+}
+
+enum { SWEEP_FIRST = __LINE__ + 5, SWEEP_LAST = SWEEP_FIRST + 4 };
+
+/* One sweep from rank `from` to rank `to` (neighbours; MPI_PROC_NULL at the ends). */
+static void sweep(int from, int to, int nblocks, double block, double *edge, int tag)
+{
+    for (int b = 0; b < nblocks; b++) {
+        MPI_Recv(edge, EDGE, MPI_DOUBLE, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        relax_block(block);
+        MPI_Send(edge, EDGE, MPI_DOUBLE, to, tag, MPI_COMM_WORLD);
+    }
+}
+
+/* CPU seconds of rank r in phase 0 (all its blocks of one iteration): the same
+ * on every rank, with or without the defect (ex_work_fn). */
+static double work(int rank, int size, int defect, int phase, const void *ctx)
+{
+    (void)rank, (void)defect, (void)phase, (void)ctx;
+    return TOTAL_WORK / size / NITER;
+}
+
+/* Wall seconds of one iteration with a core per process: two sweeps of
+ * nblocks + p - 1 block times each. */
+static double iteration_seconds(int size, int nblocks, double scale)
+{
+    double block = scale * work(0, size, 1, 0, NULL) / 2 / nblocks;
+    return 2 * (nblocks + size - 1) * block;
+}
+
+int main(int argc, char **argv)
+{
+    struct ex_run run;
+    ex_init(&run, &argc, &argv, "pipeline_wavefront");
+    int nblocks = run.defect ? NBLOCKS_ON : NBLOCKS_OFF;
+    run.same_at_one = 0;   /* the block count changes the run even at 1 process */
+    double block = run.scale * work(run.rank, run.size, run.defect, 0, NULL) / 2 / nblocks;
+    int prev = run.rank > 0 ? run.rank - 1 : MPI_PROC_NULL;
+    int next = run.rank + 1 < run.size ? run.rank + 1 : MPI_PROC_NULL;
+    double edge[EDGE] = {0}, in_wait = 0.0;
+
+    enum { PLANTED_FIRST = __LINE__ + 3, PLANTED_LAST = PLANTED_FIRST + 1 };
+    for (int it = 0; it < NITER; it++) {
+        double t0 = MPI_Wtime();
+        sweep(prev, next, nblocks, block, edge, 1);      /* forward */
+        sweep(next, prev, nblocks, block, edge, 2);      /* backward */
+        in_wait += MPI_Wtime() - t0;
+    }
+    in_wait -= run.scale * work(run.rank, run.size, run.defect, 0, NULL) * NITER;
+
+    /* Ground truth: the pipeline's fill and drain, with a core per process. */
+    int planted = run.defect && run.size > 1;
+    double saving = NITER * (iteration_seconds(run.size, NBLOCKS_ON, run.scale) -
+                             iteration_seconds(run.size, NBLOCKS_OFF, run.scale));
+    struct ex_truth truth = { "pipeline_wait", __FILE__, SWEEP_FIRST, SWEEP_LAST, PLANTED_FIRST, PLANTED_LAST,
+                              "sweep", NULL };
+    struct ex_result res = { planted, planted ? in_wait : 0.0, saving, saving, saving, -1.0 };
+    ex_report(&run, &truth, &res);
+    MPI_Finalize();
+    return 0;
+}
