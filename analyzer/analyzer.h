@@ -703,10 +703,10 @@ struct an_analysis {
 enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_CAUSE = 8 };
 
 /** The run time costs are measured against (seconds): the largest run's wall
- *  time without the slow-down that other load caused, i.e. divided by its
- *  contention beyond its processes per core (wall x oversub / contention):
- *  the time on the run's own cores.  The costs (CPU model, detect.c) are
- *  savings with a core per process. */
+ *  time with a core per process, i.e. divided by its contention (wall /
+ *  contention; contention counts the processes per core and other load
+ *  alike).  The costs (CPU model, detect.c) are savings on that same machine,
+ *  so a cost and the minimum it is compared with are in one model. */
 double an_base_seconds(const struct an_analysis *a);
 /** The smallest cost that may be reported (seconds): max(min_cost_seconds,
  *  min_cost_percent of an_base_seconds). */

@@ -539,7 +539,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     uint32_t ncont = 0;
     for (uint32_t s = 0; s < a.nscales; s++) {
         const struct an_run *r = a.scales[s].rep;
-        if (!(r->oversub > 1.0 || r->contention > 1.5)) continue;
+        if (!(r->oversub > 1.0 || r->contention > a.opt->th.contention_max)) continue;
         const char *sep = ncont ? ", " : "";
         size_t lp = strlen(cont_p), lo = strlen(cont_o), lc = strlen(cont_c);
         snprintf(cont_p + lp, sizeof cont_p - lp, "%s%u", sep, r->P);
@@ -551,7 +551,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
         an_warn(&a, "%s %s: %s %s per usable core, %s slower than with a core per process (wall/CPU outside "
                     "MPI of the best-served process); computation is judged on CPU time, waits through the CPU "
                     "time that explains them, costs as savings with a core per process, thresholds against the "
-                    "time on the run's own cores without other load",
+                    "run's time with a core per process",
                 cont_p, ncont == 1 && !strcmp(cont_p, "1") ? "process" : "processes", cont_o,
                 ncont == 1 && !strcmp(cont_o, "1") ? "process" : "processes", cont_c);
     for (uint32_t s = 0; s < a.nscales; s++) {

@@ -98,9 +98,9 @@ double an_base_seconds(const struct an_analysis *a)
 {
     if (!a->nscales) return 0;
     const struct an_scale *big = &a->scales[a->nscales - 1];
-    double c = fmax(1, big->rep->contention), o = fmax(1, big->rep->oversub);
-    /* contention >= oversubscription; what lies beyond it is other load */
-    return big->wall * fmin(1, o / c);
+    /* contention >= oversubscription: the slow-down from processes sharing
+     * cores and from other load, both of which a core per process removes */
+    return big->wall / fmax(1, big->rep->contention);
 }
 
 double an_min_cost(const struct an_analysis *a)

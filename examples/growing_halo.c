@@ -41,17 +41,18 @@ int main(int argc, char **argv)
     }
     double in_halo = 0.0;
 
-    enum { PLANTED_FIRST = __LINE__ + 10, PLANTED_LAST = PLANTED_FIRST };
+    enum { PLANTED_FIRST = __LINE__ + 11, PLANTED_LAST = PLANTED_FIRST };
     for (int it = 0; it < NITER; it++) {
         relax_slab(share);
         double t0 = MPI_Wtime();
         MPI_Request req[4];
+        MPI_Status st[4];
         out[0][it] = out[1][it] = run.rank;
         for (int k = 0; k < 2; k++) {
             MPI_Irecv(in[k], line, MPI_DOUBLE, nbr[k], it, MPI_COMM_WORLD, &req[2 * k]);
             MPI_Isend(out[k], line, MPI_DOUBLE, nbr[k], it, MPI_COMM_WORLD, &req[2 * k + 1]);
         }
-        MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+        MPI_Waitall(4, req, st);
         in_halo += MPI_Wtime() - t0;
     }
 

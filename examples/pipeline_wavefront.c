@@ -16,7 +16,8 @@
 #define TOTAL_WORK 2.4        /* CPU seconds of relaxation over all ranks */
 #define NBLOCKS_ON 2          /* blocks per sweep with the defect */
 #define NBLOCKS_OFF 32        /* blocks per sweep without it */
-#define EDGE 512              /* doubles of boundary per block */
+#define EDGE 256              /* doubles of boundary per block (2 KiB: below the eager limits,
+                               * so a send never waits for its receive) */
 
 /* Relaxation of one block of this rank's slab: `seconds` of CPU work. */
 static double relax_block(double seconds)

@@ -1,12 +1,14 @@
 /* test_waits.c — cmocka unit tests of backtracking from wait states (analyzer/detectors/waits.c):
  * an imbalance found, GPU-bound late processes, waits at collectives per communicator, a balanced
- * halo cycle finds nothing, blame that rotates is reported as such. */
+ * halo cycle finds nothing, blame that rotates is reported as such, a chain of late senders
+ * through one receive is a pipeline, a lone unexplained late sender is a wait for a message. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include "analyzer.h"
+#include "scalana/mpi_ops.h"
 #include "detect.h"
 #include "unit_helpers.h"
 
@@ -183,6 +185,69 @@ static void t_rotating_blame(void **state)
     an_analysis_free(&m.a);
 }
 
+
+/* A receive of rank i from rank i - 1 (rank 0 receives nothing), waits growing
+ * along the chain, balanced compute: the fill and drain of a pipeline. */
+static void pipeline_run(struct mini *m, uint32_t P, const double *R, int chain)
+{
+    unsigned op = scalana_mpi_op_from_name("MPI_Recv");
+    mini_init(m, P, 1);
+    uint32_t recv = add_v(&m->a.g, m->loop, PSG_MPI, "MPI_Recv", 6, op);
+    uint32_t send = add_v(&m->a.g, m->loop, PSG_MPI, "MPI_Send", 7, scalana_mpi_op_from_name("MPI_Send"));
+    an_graph_sort_children(&m->a.g);
+    struct an_run *r = mini_run(m, 0, P, 4.0);
+    double A[8], S[8], W[8];
+    for (uint32_t i = 0; i < P; i++) A[i] = 1.0, S[i] = 0.001, W[i] = 0.01;
+    set_cpu(r, m->A, A), set_mpi(r, recv, R, 100, 1e-4), set_mpi(r, send, S, 100, 1e-5);
+    set_mpi(r, m->ar, W, 10, 1e-4);
+    r->peers = calloc(2 * P, sizeof *r->peers);
+    for (uint32_t i = 0; i < P; i++) {
+        uint32_t from = chain ? i - 1 : 0;
+        if (i > 0)
+            r->peers[r->npeers++] = (struct an_peer_rec){i, recv, (int32_t)from, 1, PRF_PEER_RECV, op, 1, 100, 800,
+                                                         (uint64_t)(R[i] * 1e9), 100, (uint64_t)(R[i] * 1e9)};
+        if (chain ? i + 1 < P : i == 0)
+            for (uint32_t j = chain ? i + 1 : 1; j < (chain ? i + 2 : P); j++)
+                r->peers[r->npeers++] = (struct an_peer_rec){i, send, (int32_t)j, 1, PRF_PEER_SEND, op, 1, 100,
+                                                             800, 1000000, 0, 0};
+    }
+    mini_finish(m);
+}
+
+static void t_pipeline(void **state)
+{
+    (void)state;
+    struct mini m;
+    double R[4] = {0.001, 0.31, 0.61, 0.91};
+    pipeline_run(&m, 4, R, 1);
+    assert_int_equal(m.a.ncauses, 1);
+    const struct an_cause *c = &m.a.causes[0];
+    assert_string_equal(an_category_name(c->cat), "pipeline_wait");
+    assert_int_equal(c->nprocs, 0); /* no culprit process: the structure is the cause */
+    /* waits 0, 0.3, 0.6, 0.9 beyond the fastest calls: mean over all 4 processes */
+    assert_true(fabs(c->cost - 0.45) < 0.01);
+    assert_non_null(strstr(c->evidence, "a pipeline of 4 late senders"));
+    assert_non_null(strstr(c->evidence, "back to process 0"));
+    an_analysis_free(&m.a);
+}
+
+static void t_message_wait(void **state)
+{
+    (void)state;
+    /* rank 0 is late for its three receivers for a reason no sample shows; none of them
+     * waits for another: no pipeline, no work to post a send before */
+    struct mini m;
+    double R[4] = {0.001, 0.81, 0.81, 0.81};
+    pipeline_run(&m, 4, R, 0);
+    assert_int_equal(m.a.ncauses, 1);
+    const struct an_cause *c = &m.a.causes[0];
+    assert_string_equal(an_category_name(c->cat), "message_wait");
+    assert_int_equal(c->nprocs, 1);
+    assert_int_equal(c->procs[0], 0);
+    assert_true(fabs(c->cost - 0.8) < 0.01);
+    an_analysis_free(&m.a);
+}
+
 int main(void)
 {
     unit_setup();
@@ -193,6 +258,8 @@ int main(void)
         cmocka_unit_test(t_waits_per_communicator),
         cmocka_unit_test(t_balanced_halo_cycle),
         cmocka_unit_test(t_rotating_blame),
+        cmocka_unit_test(t_pipeline),
+        cmocka_unit_test(t_message_wait),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

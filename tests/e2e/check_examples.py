@@ -41,7 +41,10 @@ def planted_ranks(name, p):
             "heavy_half": [r for r in range(p) if r % 2 == 1],
             "short_imbalance": [0],
             "latency_collective": list(range(p)),
-            "weak_scaling": list(range(p))}[name]
+            "weak_scaling": list(range(p)),
+            "growing_exchange": list(range(p)),
+            "pipeline_wavefront": list(range(p)),
+            "growing_halo": list(range(p))}[name]
 
 
 def main():
