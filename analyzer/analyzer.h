@@ -657,6 +657,8 @@ struct an_cause {
     double cost_noise;         /* seconds: the cost's uncertainty (repetition spread, sampling) */
     char evidence[768];
     const char *cost_rule;     /* how cost was computed (report.json cost_rule), static text */
+    const char *undecided;     /* static text: why the runs cannot decide it (then a candidate
+                                * whatever its cost, report.json undecided), or NULL */
     int merged;
 };
 
@@ -700,7 +702,10 @@ struct an_analysis {
     uint64_t *peak_rss;        /* [nprocs] peak resident bytes of each, from an_par_combine */
 };
 
-enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_CAUSE = 8 };
+/* AN_F_UNDECIDED: a symptom that the runs cannot decide (a contended largest
+ * run, nothing with a core per process to confirm it): its cause is an
+ * undecided candidate (an_cause.undecided); not in report.json's flags. */
+enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_CAUSE = 8, AN_F_UNDECIDED = 16 };
 
 /** The run time costs are measured against (seconds): the largest run's wall
  *  time with a core per process, i.e. divided by its contention (wall /

@@ -478,6 +478,7 @@ void an_find_root_causes(struct an_analysis *a)
                 }
             }
             an_cause_evidence(inner, "%s", outer->evidence);
+            if (!outer->undecided) inner->undecided = NULL; /* a decided cause stays one */
             free_cause(outer);
             break;
         }
@@ -504,7 +505,7 @@ void an_find_root_causes(struct an_analysis *a)
         }
         if (c->cost > big->wall && big->wall > 0) c->cost = big->wall;
         c->cost_noise = fmax(c->cost_noise, cost_noise(a, c));
-        if (c->cost < d.min_cost || c->cost <= 0) {
+        if (c->undecided || c->cost < d.min_cost || c->cost <= 0) {
             a->vflags[c->vertex] &= ~(uint32_t)AN_F_ROOT_CAUSE;
             if (c->cost > 0) {
                 struct an_cause *cc = realloc(a->candidates, (a->ncandidates + 1) * sizeof *cc);

@@ -5,6 +5,7 @@
 #include "par.h"
 #include "model.h"
 #include "stats.h"
+#include "scalana/mpi_ops.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -367,6 +368,7 @@ static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of
         json_object_set_new(o, "cost_percent_of_base", num(base > 0 ? fmin(100, c->cost / base * 100) : 0));
         json_object_set_new(o, "cost_noise_seconds", num(c->cost_noise));
         if (c->cost_rule) json_object_set_new(o, "cost_rule", json_string(c->cost_rule));
+        if (c->undecided) json_object_set_new(o, "undecided", json_string(c->undecided));
         json_object_set_new(o, "remedy", json_string(an_category_remedy(c->cat)));
         json_t *pr = json_array();
         for (uint32_t i = 0; i < c->nprocs && i < 1024; i++) json_array_append_new(pr, json_integer(c->procs[i]));
@@ -491,12 +493,62 @@ static int by_seconds_desc(const void *x, const void *y)
     return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
+/* 1 for the MPI calls that start and stop MPI (MPI_Init, MPI_Init_thread,
+ * MPI_Finalize): their time is start-up and shut-down, not where the program's
+ * work goes, so the time summary lists them on a line of their own. */
+static int startup_shutdown_op(unsigned op)
+{
+    return op == SCALANA_MPI_OP_Init || op == SCALANA_MPI_OP_Init_thread || op == SCALANA_MPI_OP_Finalize;
+}
+
+/* Seconds as the time summary's sentences print them: 3 significant digits,
+ * whole seconds from 100 s (never an exponent there). */
+static void short_seconds(char *buf, size_t n, double s)
+{
+    if (s >= 100) snprintf(buf, n, "%.0f", s);
+    else snprintf(buf, n, "%.3g", s);
+}
+
+/* time_summary.startup_shutdown: the start-up and shut-down calls (rows of
+ * seconds, op, contexts, summed over their call sites), their total and the
+ * line "start-up and shut-down: MPI_Init 1.2 s, MPI_Finalize 0.01 s (mean per
+ * process)"; text is "" when no such call was measured. */
+static json_t *startup_shutdown_json(const double (*su)[3], uint32_t nsu, double wall)
+{
+    json_t *o = json_object(), *calls = json_array();
+    char text[512] = "";
+    int len = 0;
+    double total = 0;
+    for (uint32_t k = 0; k < nsu; k++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "label", json_string(an_mpi_name((unsigned)su[k][1])));
+        json_object_set_new(e, "seconds_mean", num(su[k][0]));
+        json_object_set_new(e, "percent", num(wall > 0 ? fmin(100, su[k][0] / wall * 100) : 0));
+        json_object_set_new(e, "calling_contexts", json_integer((json_int_t)su[k][2]));
+        json_array_append_new(calls, e);
+        total += su[k][0];
+        char sec[32];
+        short_seconds(sec, sizeof sec, su[k][0]);
+        if (len >= 0 && (size_t)len < sizeof text)
+            len += snprintf(text + len, sizeof text - len, "%s%s %s s", k ? ", " : "start-up and shut-down: ",
+                            an_mpi_name((unsigned)su[k][1]), sec);
+    }
+    if (nsu && len >= 0 && (size_t)len < sizeof text)
+        snprintf(text + len, sizeof text - len, " (mean per process)");
+    json_object_set_new(o, "seconds_mean", num(total));
+    json_object_set_new(o, "percent", num(wall > 0 ? fmin(100, total / wall * 100) : 0));
+    json_object_set_new(o, "calls", calls);
+    json_object_set_new(o, "text", json_string(text));
+    return o;
+}
+
 /* Where the time goes at the largest count: computation vs MPI (mean over
  * processes, share of the wall time) and the vertices with the most own time
  * (mean over processes), with a sentence built from these numbers only.  An
  * MPI call reached through several calling contexts counts once, summed over
  * them (HPCG's halo MPI_Send from 40 contexts), as growing communication
- * judges it. */
+ * judges it.  MPI_Init, MPI_Init_thread and MPI_Finalize are left out of the
+ * top vertices and summed per call into startup_shutdown, a line of its own. */
 static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *index_of)
 {
     if (!a->nscales) return json_null();
@@ -511,7 +563,8 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
     double mpi_pct = wall > 0 ? fmin(100, mpi / wall * 100) : 0;
     double comp = 0;
     double (*top)[3] = malloc((N + 1) * sizeof *top);
-    uint32_t nt = 0;
+    double su[3][3]; /* start-up and shut-down: seconds, op, contexts; one row per op */
+    uint32_t nt = 0, nsu = 0;
     if (!top) abort();
     for (uint32_t v = 0; v < N; v++) {
         const struct an_vmetrics *m = &a->vm[(size_t)(S - 1) * N + v];
@@ -519,6 +572,13 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
         if (a->g.v[v].kind != PSG_MPI) comp += m->mean;
         if (m->mean <= 0) continue;
         const struct an_vertex *x = &a->g.v[v];
+        if (x->kind == PSG_MPI && startup_shutdown_op(x->op)) {
+            uint32_t j = 0;
+            while (j < nsu && (unsigned)su[j][1] != x->op) j++;
+            if (j == nsu) su[nsu][0] = 0, su[nsu][1] = x->op, su[nsu][2] = 0, nsu++;
+            su[j][0] += m->mean, su[j][2] += 1;
+            continue;
+        }
         uint32_t j = nt;
         if (x->kind == PSG_MPI)
             for (j = 0; j < nt; j++) {
@@ -540,8 +600,10 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
     qsort(top, nt, sizeof *top, by_seconds_desc);
     json_t *tv = json_array();
     char text[1024];
-    int len = snprintf(text, sizeof text, "At %u processes (%.3g s): %.0f%% of the time in computation, %.0f%% in MPI",
-                       big->P, wall, comp_pct, mpi_pct);
+    char wall_s[32];
+    short_seconds(wall_s, sizeof wall_s, wall);
+    int len = snprintf(text, sizeof text, "At %u processes (%s s): %.0f%% of the time in computation, %.0f%% in MPI",
+                       big->P, wall_s, comp_pct, mpi_pct);
     for (uint32_t k = 0; k < nt && k < 5; k++) {
         uint32_t v = (uint32_t)top[k][1];
         const struct an_vertex *x = &a->g.v[v];
@@ -560,11 +622,12 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
             char where[600];
             if (*x->file) snprintf(where, sizeof where, "%s:%u", x->file, x->line);
             else snprintf(where, sizeof where, "(library)");
-            char ctx[48] = "";
+            char ctx[48] = "", sec[32];
             if (top[k][2] > 1) snprintf(ctx, sizeof ctx, ", %.0f calling contexts", top[k][2]);
-            len += snprintf(text + len, sizeof text - len, "%s%s %s (%.3g s, %.0f%%%s)", k ? ", " : "; most: ",
+            short_seconds(sec, sizeof sec, top[k][0]);
+            len += snprintf(text + len, sizeof text - len, "%s%s %s (%s s, %.0f%%%s)", k ? ", " : "; most: ",
                             x->kind == PSG_MPI ? an_mpi_name(x->op) : (x->name && *x->name ? x->name : x->function),
-                            where, top[k][0], wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0, ctx);
+                            where, sec, wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0, ctx);
         }
     }
     double rest = 100 - comp_pct - mpi_pct;
@@ -576,6 +639,14 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
     free(top);
     json_object_set_new(o, "top_vertices", tv);
     json_object_set_new(o, "text", json_string(text));
+    /* in program order: MPI_Init (or MPI_Init_thread) before MPI_Finalize */
+    for (uint32_t i = 1; i < nsu; i++)
+        for (uint32_t k = i; k > 0 && su[k][1] < su[k - 1][1]; k--)
+            for (int c = 0; c < 3; c++) {
+                double t = su[k][c];
+                su[k][c] = su[k - 1][c], su[k - 1][c] = t;
+            }
+    json_object_set_new(o, "startup_shutdown", startup_shutdown_json((const double (*)[3])su, nsu, wall));
     return o;
 }
 

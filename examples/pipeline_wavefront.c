@@ -1,21 +1,21 @@
 /* pipeline_wavefront.c — planted defect: a pipelined wavefront with too few,
  * too large stages.  Strong scaling: the ranks own consecutive slabs of a grid
- * (2.4 CPU seconds of relaxation over all ranks, at scale 1), and every iteration
+ * (1.2 CPU seconds of relaxation over all ranks, at scale 1), and every iteration
  * makes an SSOR-like pair of sweeps: forward, each rank receives the boundary of
  * a block from rank - 1 (MPI_Recv), relaxes the block and sends its own boundary
  * to rank + 1; then backward, from rank + 1 to rank - 1.  A rank can start only
  * when the wave reaches it: with B blocks per sweep and p ranks a sweep takes
  * B + p - 1 block times instead of B, the pipeline's fill and drain.  With
  * --defect=on a sweep has NBLOCKS_ON = 2 blocks, so at 8 processes 7 of every 9
- * block times are waits; with --defect=off NBLOCKS_OFF = 32 smaller blocks keep
+ * block times are waits; with --defect=off NBLOCKS_OFF = 16 smaller blocks keep
  * the fill short.  No rank computes more than another: the waits are the
  * pipeline's, not a late sender's extra work. */
 #include "common/example.h"
 
-#define NITER 20              /* iterations (pairs of sweeps) */
-#define TOTAL_WORK 2.4        /* CPU seconds of relaxation over all ranks */
+#define NITER 10              /* iterations (pairs of sweeps) */
+#define TOTAL_WORK 1.2        /* CPU seconds of relaxation over all ranks */
 #define NBLOCKS_ON 2          /* blocks per sweep with the defect */
-#define NBLOCKS_OFF 32        /* blocks per sweep without it */
+#define NBLOCKS_OFF 16        /* blocks per sweep without it */
 #define EDGE 256              /* doubles of boundary per block (2 KiB: below the eager limits,
                                * so a send never waits for its receive) */
 

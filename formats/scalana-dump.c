@@ -7,6 +7,7 @@
 #include "scalana/psg_format.h"
 #include "scalana/run_info.h"
 
+#include <elf.h>
 #include <graphviz/cgraph.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -28,7 +29,8 @@ static const char usage[] =
     "  --rank N   only world rank N\n"
     "  -h, --help     this text\n"
     "  -V, --version  ScalAna's version\n"
-    "Exit status: 0 success, 1 a file was unreadable or corrupt (named on stderr), 2 usage,\n"
+    "Exit status: 0 success, 1 a file was unreadable or corrupt (named on stderr), 2 usage\n"
+    "(also a binary given without --psg: the line names the --psg command),\n"
     "3 nothing to show (--rank N names no rank of the run; a --psg binary has no PSG section).\n";
 
 /* Exit status when the input is valid but holds nothing of what was asked:
@@ -339,6 +341,66 @@ static void rank_text(const struct prf_rank_data *d)
     }
 }
 
+/* What an ELF file is, for a sentence ("an executable", "a shared library",
+ * "an object file", "a binary"), or NULL when path is no ELF file (a
+ * directory, a profile, anything else).  PIE executables and shared libraries
+ * are both ET_DYN: an executable has a PT_INTERP program header. */
+static const char *elf_file_kind(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    Elf64_Ehdr eh;
+    size_t got = fread(&eh, 1, sizeof eh, f);
+    const char *kind = NULL;
+    if (got >= EI_NIDENT && !memcmp(eh.e_ident, ELFMAG, SELFMAG)) {
+        kind = "a binary";
+        /* the header's fields are read in this machine's byte order */
+        const unsigned char host_data = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB;
+        if (got == sizeof eh && eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_ident[EI_DATA] == host_data) {
+            if (eh.e_type == ET_REL)
+                kind = "an object file";
+            else if (eh.e_type == ET_EXEC)
+                kind = "an executable";
+            else if (eh.e_type == ET_DYN) {
+                kind = "a shared library";
+                for (unsigned k = 0; k < eh.e_phnum && k < 4096; k++) {
+                    Elf64_Phdr ph;
+                    if (fseek(f, (long)(eh.e_phoff + (uint64_t)k * eh.e_phentsize), SEEK_SET) != 0 ||
+                        fread(&ph, sizeof ph, 1, f) != 1)
+                        break;
+                    if (ph.p_type == PT_INTERP) {
+                        kind = "an executable";
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    fclose(f);
+    return kind;
+}
+
+/* A binary given where a run directory is expected: one line saying what it
+ * is and, when it holds a structure graph, the --psg command that prints it.
+ * Returns 2 (a usage error) when path is an ELF file, 0 when it is not. */
+static int not_a_run_directory(const char *path)
+{
+    const char *kind = elf_file_kind(path);
+    if (!kind) return 0;
+    char err[1024];
+    struct psg_graph g;
+    int rc = psg_read_elf(path, &g, err, sizeof err);
+    if (rc > 0) {
+        fprintf(stderr, "scalana-dump: %s is %s, not a run directory: to print its structure graph use "
+                "scalana-dump --psg %s\n", path, kind, path);
+        psg_graph_free(&g);
+    } else {
+        fprintf(stderr, "scalana-dump: %s is %s, not a run directory (and it has no structure graph: not built "
+                "with scalana-cc)\n", path, kind);
+    }
+    return 2;
+}
+
 static int dump_run(const char *dir, int as_json, long only_rank)
 {
     char err[1024];
@@ -636,7 +698,8 @@ int main(int argc, char **argv)
             if (st == 1 || !status) status = st; /* a bad file (1) outranks nothing to show (3) */
         }
     } else {
-        status = dump_run(argv[0], as_json, only_rank);
+        status = not_a_run_directory(argv[0]);
+        if (!status) status = dump_run(argv[0], as_json, only_rank);
     }
     return status;
 }

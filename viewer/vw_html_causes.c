@@ -138,6 +138,13 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
             vw_html(o, vw_str(ts, "text", ""));
         }
         vw_puts(o, "</p>");
+        /* MPI_Init/MPI_Finalize: a line of their own, not among the top places */
+        const char *su = vw_str(json_object_get(ts, "startup_shutdown"), "text", "");
+        if (*su) {
+            vw_puts(o, "<p class=\"startup\">");
+            vw_html(o, su);
+            vw_puts(o, "</p>");
+        }
         candidates_list(o, c);
         vw_puts(o, "</section>");
         return;

@@ -210,7 +210,9 @@ void vw_html_quality(struct vw_out *o, const struct vw_html_ctx *c)
         json_object_foreach((json_t *)th, k, x) {
             vw_puts(o, "<tr><th>");
             vw_html(o, k);
-            vw_printf(o, "</th><td class=\"num\">%g</td></tr>", json_number_value(x));
+            vw_puts(o, "</th><td class=\"num\">");
+            vw_num(o, json_number_value(x));
+            vw_puts(o, "</td></tr>");
         }
         vw_puts(o, "</tbody></table>");
     }

@@ -33,6 +33,11 @@ VW_HIDDEN void vw_html_n(struct vw_out *o, const char *s, size_t n);
 VW_HIDDEN size_t vw_utf8_len(const unsigned char *s, size_t n);
 /* Number for display: %.3g-like with a unit-free compact form. */
 VW_HIDDEN void vw_num(struct vw_out *o, double v);
+/* vw_num's form into buf (capacity n): whole numbers as such (5, 65536),
+ * others to 4 significant digits (0.0514, 1.25), with an exponent only
+ * below 0.001 or from 1e6; "-" when not finite.  Never more digits than a
+ * reader needs (no 0.051400000000000001, no 5.000000). */
+VW_HIDDEN void vw_num_text(char *buf, size_t n, double v);
 static inline int vw_out_error(const struct vw_out *o) { return o->failed; }
 
 /* ---- report accessors (vw_report.c) */

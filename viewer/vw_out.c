@@ -123,14 +123,22 @@ void vw_html(struct vw_out *o, const char *s)
     if (s) vw_html_n(o, s, strlen(s));
 }
 
+void vw_num_text(char *buf, size_t n, double v)
+{
+    if (!n) return;
+    if (!isfinite(v)) { snprintf(buf, n, "–"); return; }
+    double a = fabs(v);
+    if (a < 1e15 && v == floor(v)) snprintf(buf, n, "%.0f", v);
+    else if (a != 0 && (a < 1e-3 || a >= 1e6)) snprintf(buf, n, "%.3g", v);
+    else if (a >= 100) snprintf(buf, n, "%.1f", v);
+    else snprintf(buf, n, "%.4g", v);
+}
+
 void vw_num(struct vw_out *o, double v)
 {
-    if (!isfinite(v)) { vw_puts(o, "–"); return; }
-    double a = fabs(v);
-    if (a < 1e15 && v == floor(v)) { vw_printf(o, "%.0f", v); return; }
-    if (a != 0 && (a < 1e-3 || a >= 1e6)) vw_printf(o, "%.3g", v);
-    else if (a >= 100) vw_printf(o, "%.1f", v);
-    else vw_printf(o, "%.4g", v);
+    char buf[64];
+    vw_num_text(buf, sizeof buf, v);
+    vw_puts(o, buf);
 }
 
 void vw_seterr(char *err, size_t errlen, const char *fmt, ...)

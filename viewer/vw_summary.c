@@ -108,26 +108,53 @@ static void print_cause(FILE *out, const json_t *rc, size_t i, int color, int de
     }
 }
 
+/* x rounded down to its first `digits` significant digits, strictly under x
+ * (x > 0): a threshold to suggest that lets the value through even when
+ * report.json rounded it up (its 6 digits), short to type (0.0734 -> 0.07
+ * with 1 digit, 1111.05 -> 1100 with 2). */
+static double round_down_significant(double x, int digits)
+{
+    if (!(x > 0) || !isfinite(x)) return x;
+    x *= 1 - 1e-6;
+    double unit = pow(10, floor(log10(x)) - (digits - 1));
+    return floor(x / unit) * unit;
+}
+
 void vw_candidate_note(const json_t *report, char *buf, size_t n)
 {
     const json_t *top = json_array_get(json_object_get(report, "candidates"), 0);
     const json_t *th = json_object_get(report, "thresholds");
-    double pct = vw_dbl(top, "cost_percent", 0), min_pct = vw_dbl(th, "min_cost_percent", NAN);
-    double min_s = vw_dbl(th, "min_cost_seconds", NAN);
+    /* min_cost_percent applies to the share of the run's time on its own
+     * cores (cost_percent_of_base), cost_percent where a report lacks it */
+    double pct = vw_dbl(top, "cost_percent_of_base", vw_dbl(top, "cost_percent", 0));
+    double min_pct = vw_dbl(th, "min_cost_percent", NAN), min_s = vw_dbl(th, "min_cost_seconds", NAN);
     if (n) buf[0] = 0;
     if (!top) return;
+    /* a cause the runs cannot decide (report.json undecided): no threshold
+     * to lower, a run to make */
+    const char *why = json_string_value(json_object_get(top, "undecided"));
+    if (why) {
+        snprintf(buf, n, "not judged: %s; rerun with a core per process (fewer processes, or a machine without "
+                         "other load) to decide", why);
+        return;
+    }
+    char now[64], sugg[64];
     /* the minimum cost is max(min_cost_seconds, min_cost_percent x base)
      * (docs/analyzer.md): the percentage binds unless the candidate is
-     * above it in percent, then the seconds do */
+     * above it in percent, then the seconds do.  Printed short: the
+     * threshold to 4 significant digits, the suggestion rounded down to a
+     * whole percent (from 1 %) or to one significant digit, the seconds to
+     * two (always under the candidate's cost, so it passes). */
     if (isfinite(min_pct) && pct < min_pct) {
-        double sugg = pct >= 1 ? floor(pct) : floor(pct * 10) / 10;
-        if (sugg <= 0) sugg = pct / 2;
-        snprintf(buf, n, "under min_cost_percent = %g %%: lower it with scalana-analyze -t min_cost_percent=%g",
-                 min_pct, sugg);
+        vw_num_text(now, sizeof now, min_pct);
+        vw_num_text(sugg, sizeof sugg, pct >= 1 ? floor(pct * (1 - 1e-6)) : round_down_significant(pct, 1));
+        snprintf(buf, n, "under min_cost_percent = %s %%: lower it with scalana-analyze -t min_cost_percent=%s",
+                 now, sugg);
     } else if (isfinite(min_s)) {
-        double sugg = vw_dbl(top, "cost_seconds", 0) * 0.9;
-        snprintf(buf, n, "under min_cost_seconds = %g s: lower it with scalana-analyze -t min_cost_seconds=%.3g",
-                 min_s, sugg);
+        vw_num_text(now, sizeof now, min_s);
+        vw_num_text(sugg, sizeof sugg, round_down_significant(vw_dbl(top, "cost_seconds", 0) * 0.9, 2));
+        snprintf(buf, n, "under min_cost_seconds = %s s: lower it with scalana-analyze -t min_cost_seconds=%s",
+                 now, sugg);
     } else {
         snprintf(buf, n, "under the minimum cost (thresholds min_cost_percent, min_cost_seconds)");
     }
@@ -227,6 +254,13 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
         if (*vw_str(ts, "text", "")) {
             fputs("  ", out);
             wrapped(out, vw_str(ts, "text", ""), 2, 2);
+            fputc('\n', out);
+        }
+        /* MPI_Init/MPI_Finalize: a line of their own, not among the top places */
+        const char *su = vw_str(json_object_get(ts, "startup_shutdown"), "text", "");
+        if (*su) {
+            fputs("  ", out);
+            wrapped(out, su, 2, 2);
             fputc('\n', out);
         }
         print_candidates(out, report, color);

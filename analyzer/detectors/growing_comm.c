@@ -277,14 +277,16 @@ static void mark(struct an_detect *d)
             if (latency && r->contention > th->contention_max && !transfer && !volume && (o1 < 0 || latency < 0)) {
                 latency = 0;
                 int sw;
-                if (saving_seconds(a, st, &sw) >= lo && sw >= 0)
+                if (saving_seconds(a, st, &sw) >= lo && sw >= 0) {
+                    a->vflags[v] |= AN_F_UNDECIDED; /* listed as an undecided candidate, never silenced */
                     an_warn(a, "%s (%s:%u%s): its time per process grows from %.3g s at %u to %.3g s at %u processes "
                                "(%.3g bytes per call, latency-bound), but the run at %u processes was %.2gx "
                                "contended%s: that cannot be told from waiting for the scheduler; rerun with a core "
-                               "per process to judge it",
+                               "per process to judge it (listed as an undecided candidate)",
                             an_mpi_name(vx->op), vx->file, vx->line, st->n > 1 ? ", all its calling contexts" : "",
                             site_sum(a, st, (uint32_t)sw).mean, a->scales[sw].P, mb.mean, d->P, b1, d->P,
                             r->contention, o1 < 0 ? "" : " and its calls follow computation");
+                }
             }
         }
         int sb;
@@ -307,7 +309,8 @@ static void find(struct an_detect *d)
         const struct site *st = &sites[k];
         uint32_t v = st->v[0];
         const struct an_vertex *vx = &a->g.v[v];
-        if (!(a->vflags[v] & AN_F_NON_SCALABLE)) continue;
+        int undecided = !(a->vflags[v] & AN_F_NON_SCALABLE) && (a->vflags[v] & AN_F_UNDECIDED);
+        if (!(a->vflags[v] & AN_F_NON_SCALABLE) && !undecided) continue;
         /* the base: the smallest count with two or more processes where the
          * site exists (on one process a collective is a copy) */
         int s0;
@@ -318,9 +321,14 @@ static void find(struct an_detect *d)
         uint32_t p0 = a->scales[s0].P;
         double f0 = fastest_seconds(r0, st), f1 = fastest_seconds(r, st);
         struct an_cause *c = an_cause_get(a, v);
+        if (undecided && c->merged && !c->undecided) continue; /* a decided cause stays */
         if (!c->merged || cost > c->cost) {
             c->cat = AN_CAT_GROWING_COMM;
             c->cost = cost;
+            c->undecided = undecided ? "the largest run was contended and the calls follow computation (or the run "
+                                       "recorded no computation intervals): the growth cannot be told from waiting "
+                                       "for the scheduler"
+                                     : NULL;
             c->cost_rule = "calls per process at the largest count x the growth of the operation's mean wall time "
                            "per call from the smallest count with two or more processes, divided by the processes "
                            "per core";

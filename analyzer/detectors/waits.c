@@ -722,26 +722,31 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         free(per);
         return;
     }
-    if (contended && !pipeline && !waited_uncontended(d, s)) {
-        /* the scheduler alone makes processes wait here: say so, blame nothing */
+    /* contended, no pipeline, no run with a core per process that shows it:
+     * the scheduler alone may have made processes wait; listed as an
+     * undecided candidate with its size, and a warning, never silenced */
+    const char *undecided = contended && !pipeline && !waited_uncontended(d, s)
+                                ? "the largest run was contended and no run with a core per process shows a wait "
+                                  "at this call: the wait cannot be told from waiting for the scheduler"
+                                : NULL;
+    if (undecided) {
         char at[600];
-        an_warn(a, "%.3g s of wait per process at %s (%s) that no computation explains is not "
-                   "reported: the run was slowed %.2gx by oversubscription or other load",
+        an_warn(a, "%.3g s of wait per process at %s (%s) that no computation explains is not judged: the run was "
+                   "slowed %.2gx by oversubscription or other load (listed as an undecided candidate)",
                 rest / nw_ranks, an_mpi_name(sv->op), at_text(sv, at, sizeof at), r->contention);
-        free(per);
-        return;
     }
     if (pipeline) cat = AN_CAT_PIPELINE;
     else if (role != AN_MPI_COLLECTIVE && share < th->rotation) cat = AN_CAT_ROTATING;
     else if (role == AN_MPI_COLLECTIVE) cat = AN_CAT_WAIT_COLLECTIVE;
     else cat = AN_CAT_MESSAGE_WAIT; /* no work found: nothing to "send earlier" */
     struct an_cause *c = an_cause_get(a, s);
-    if (c->merged && c->cost >= cost) {
+    if (c->merged && (c->cost >= cost || (undecided && !c->undecided))) {
         free(per);
         return;
     }
     c->cat = cat;
     c->cost = cost;
+    c->undecided = undecided;
     c->cost_rule = pipeline ? "the pipeline's hops (links x CPU time per block x starts of the wave; on an uncontended run "
                               "the measured waits, mean over all processes, when smaller), "
                               "summed over its calling contexts"
@@ -779,8 +784,10 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     if (contended)
         an_cause_evidence(c, "caveat: the run at %u processes was %.2gx contended (oversubscribed or loaded); the "
                           "wait is divided by that factor%s", d->P, r->contention,
-                          pipeline ? ", the chain of late senders is in the partner records"
-                                   : ", and a run with a core per process shows a wait at this call too");
+                          pipeline    ? ", the chain of late senders is in the partner records"
+                          : undecided ? ", and no run with a core per process shows a wait at this call: it may "
+                                        "be the scheduler's"
+                                      : ", and a run with a core per process shows a wait at this call too");
     a->vflags[s] |= AN_F_ROOT_CAUSE;
     free(per);
 }

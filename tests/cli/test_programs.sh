@@ -4,7 +4,8 @@
 # "NAME (ScalAna) X.Y.Z" and exits 0; `--help` exits 0 with the usage on
 # stdout; an unknown option and a bad value exit 2 with ONE line on stderr
 # that names it.  The compiler wrappers pass the compiler's own options
-# through and validate only their --scalana-* ones.
+# through and validate only their --scalana-* ones: an option the compiler
+# does not know is the compiler's to reject (its message, its exit status).
 #   test_programs.sh BINDIR VERSION
 set -u
 bin=$1 version=$2
@@ -75,6 +76,20 @@ for args in "" "-O2" "-c -Wall"; do
   rc=$?
   [ $rc = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] && grep -q "^scalana-cc: error: no input files$" "$work/err" &&
     [ ! -s "$work/out" ] || fail "scalana-cc $args (no input): exit $rc, $(cat "$work/err")"
+done
+# An option neither the compiler nor gcc knows: the compiler's own message
+# naming it and its exit status (clang-19 and mpicc/gcc: 1), not ours, with and
+# without an input file; nothing on stdout, nothing compiled.
+for p in cc cxx fc; do
+  src=$work/t.c; [ $p = fc ] && { printf 'end\n' >"$work/t.f90"; src=$work/t.f90; }
+  for input in "" "$src"; do
+    # shellcheck disable=SC2086
+    "$bin/scalana-$p" --no-such-option ${input:+-c "$input" -o "$work/typo.o"} >"$work/out" 2>"$work/err" </dev/null
+    rc=$?
+    [ $rc = 1 ] && grep -q "error: unknown argument: '--no-such-option'" "$work/err" &&
+      ! grep -q "^scalana-$p:" "$work/err" && [ ! -s "$work/out" ] && [ ! -e "$work/typo.o" ] ||
+      fail "scalana-$p --no-such-option ${input:+-c FILE}: exit $rc, want the compiler's 'unknown argument' and 1: $(cat "$work/err")"
+  done
 done
 # An option that only prints needs no input file, and links nothing.
 "$bin/scalana-cc" -v >/dev/null 2>"$work/err" || fail "scalana-cc -v: exit $?, $(tail -3 "$work/err")"

@@ -12,7 +12,10 @@ program built with scalana-cc and real mpirun runs (docs/equivalents.md):
 * run directories: a second run without mpirun leaves the first alone and
   writes <dir>.2, saying where;
 * report directories: a user's index.html survives scalana-analyze -o and
-  scalana-view -o, --force replaces it, our own earlier output is replaced.
+  scalana-view -o, --force replaces it, our own earlier output is replaced;
+* the report's time summary: MPI_Init and MPI_Finalize on the start-up line
+  (time_summary.startup_shutdown), never among the top vertices; report.json
+  valid against docs/report.schema.json (with python3-jsonschema).
 
 usage: test_run.py --bindir BIN --mpi openmpi|mpich --src hello.c"""
 import argparse
@@ -229,6 +232,46 @@ def case_outdirs(a, w, rundir):
     check(p.returncode == 0, f"view into the report's own directory: exit {p.returncode}: {p.stderr}")
 
 
+STARTUP_SHUTDOWN = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
+
+
+def case_time_summary(a, w, rundir):
+    """Where the time goes (report.json time_summary, docs/analyzer.md): the
+    start-up and shut-down calls have a line of their own, out of the top
+    vertices and the sentence; the summary prints that line when it prints the
+    sentence; the report validates against the schema."""
+    out = os.path.join(w, "report-time")
+    p = run([os.path.join(a.bindir, "scalana-analyze"), "--color", "never", "-o", out, rundir], w)
+    check(p.returncode == 0, f"analyze for the time summary: exit {p.returncode}: {p.stderr}")
+    try:
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+    except (OSError, ValueError) as e:
+        check(False, f"time summary: no report.json ({e})")
+        return
+    ts = rep.get("time_summary") or {}
+    top = [v.get("label") for v in ts.get("top_vertices", [])]
+    check(top and not set(top) & set(STARTUP_SHUTDOWN), f"time_summary.top_vertices {top}: want no {STARTUP_SHUTDOWN}")
+    check(not any(n in ts.get("text", "") for n in STARTUP_SHUTDOWN), f"time_summary.text names start-up: {ts.get('text')}")
+    su = ts.get("startup_shutdown") or {}
+    calls = [c.get("label") for c in su.get("calls", [])]
+    text = su.get("text", "")
+    check("MPI_Init" in calls and text.startswith("start-up and shut-down: MPI_Init ")
+          and text.endswith(" s (mean per process)"), f"time_summary.startup_shutdown: {su}")
+    if "No root cause above the thresholds" in p.stdout:
+        check(f"\n  {text}\n" in p.stdout, f"the summary does not print the start-up line '{text}' on its own: {p.stdout}")
+    try:
+        import jsonschema
+    except ImportError:
+        return
+    schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "report.schema.json")
+    with open(schema) as f:
+        try:
+            jsonschema.validate(rep, json.load(f))
+        except jsonschema.ValidationError as e:
+            check(False, f"report.json against the schema: {e.message} at {list(e.absolute_path)}")
+
+
 def case_other_launcher(a, w):
     """The other MPI library's launcher: scalana-run says so in one warning
     before starting it (its ranks do not form one job: each runs alone, or the
@@ -271,6 +314,7 @@ def main():
         case_sampler_none(a, w)
         case_rundirs(a, w)
         case_outdirs(a, w, rundir)
+        case_time_summary(a, w, rundir)
         case_other_launcher(a, w)
     finally:
         shutil.rmtree(w, ignore_errors=True)

@@ -3,6 +3,9 @@
 # exits 3 with one line on stderr (docs/formats.md, scalana-dump(1)): --rank N
 # outside the run, --psg on a binary without the section; a corrupt or
 # missing file stays 1, and a bad file among --psg binaries outranks 3.
+# A binary given where a run directory is expected is a usage error (2) whose
+# one line says what it is (the --psg suggestion for a binary with a PSG is
+# tested by tests/plugin/wrapper.test, which builds one).
 set -u
 dump=$1; synth=$2; dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
@@ -20,5 +23,12 @@ grep -q "^rank 1/2 " "$dir/out" && ! grep -q "^rank 0/2 " "$dir/out" || fail "--
 grep -q "/bin/sh: no .scalana_psg section (not built with scalana-cc)" "$dir/err" || fail "--psg without PSG: message"
 "$dump" --psg /bin/sh "$dir/nosuch" > /dev/null 2> "$dir/err"; rc=$?
 [ $rc -eq 1 ] || fail "--psg with a missing file: exit status $rc"
+"$dump" /bin/sh > "$dir/out" 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] || fail "a binary without --psg: exit status $rc"
+[ "$(wc -l < "$dir/err")" -eq 1 ] && [ ! -s "$dir/out" ] || fail "a binary without --psg: not one line on stderr"
+grep -qx "scalana-dump: /bin/sh is an executable, not a run directory (and it has no structure graph: not built with scalana-cc)" "$dir/err" ||
+  fail "a binary without --psg: message"
+"$dump" --json /bin/sh > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "is an executable, not a run directory" "$dir/err" || fail "--json of a binary: exit status $rc"
 "$dump" --help | grep -q "3 nothing to show" || fail "--help does not document exit status 3"
 echo ok

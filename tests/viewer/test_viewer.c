@@ -432,6 +432,81 @@ static void test_candidates_shown(void **state)
     free(html);
 }
 
+/* Thresholds and suggested values are printed short and rounded (issue 24):
+ * the candidate's share of its base (cost_percent_of_base, what
+ * min_cost_percent is compared with) rounded down to one significant digit,
+ * seconds to two, the threshold as the page writes numbers, never
+ * 0.0061728 nor 1.11e+03 nor 0.051400000000000001. */
+static void test_candidate_rounding(void **state)
+{
+    (void)state;
+    json_t *r = load_fixture("planted.json");
+    json_t *c = json_deep_copy(json_array_get(json_object_get(r, "root_causes"), 0));
+    json_object_set_new(c, "cost_percent", json_real(0.02));
+    json_object_set_new(c, "cost_percent_of_base", json_real(0.0123456));
+    json_object_set_new(r, "candidates", json_pack("[o]", c));
+    json_object_set_new(r, "root_causes", json_array());
+    json_t *th = json_object_get(r, "thresholds");
+    json_object_set_new(th, "min_cost_percent", json_real(5));
+    json_object_set_new(th, "min_cost_seconds", json_real(0.051400000000000001));
+    char *s = summary_of_json(json_deep_copy(r));
+    assert_non_null(strstr(s, "under min_cost_percent = 5 %: lower it with scalana-analyze -t min_cost_percent=0.01\n"));
+    free(s);
+    /* above the percentage: the seconds bind */
+    json_object_set_new(c, "cost_percent_of_base", json_real(7.5));
+    json_object_set_new(c, "cost_seconds", json_real(0.0512));
+    s = summary_of_json(json_deep_copy(r));
+    assert_non_null(strstr(s, "under min_cost_seconds = 0.0514 s: lower it with scalana-analyze -t min_cost_seconds=0.046\n"));
+    free(s);
+    json_object_set_new(th, "min_cost_seconds", json_real(1500));
+    json_object_set_new(c, "cost_seconds", json_real(1234.5));
+    s = summary_of_json(json_deep_copy(r));
+    assert_non_null(strstr(s, "under min_cost_seconds = 1500 s: lower it with scalana-analyze -t min_cost_seconds=1100\n"));
+    free(s);
+    json_object_set_new(th, "min_cost_seconds", json_real(0.051400000000000001));
+    json_object_set_new(c, "cost_seconds", json_real(0.0512));
+    char dir[4096];
+    outdir(dir, sizeof dir, "candidate-rounding");
+    struct scalana_viewer_options o = {NULL, NULL, 0, 400, 1, 1, 1, 0};
+    char err[256] = "";
+    assert_int_equal(scalana_viewer_write(r, dir, &o, err, sizeof err), 0);
+    json_decref(r);
+    char *html = read_out(dir, "index.html");
+    assert_non_null(strstr(html, "under min_cost_seconds = 0.0514 s: lower it with scalana-analyze -t min_cost_seconds=0.046"));
+    assert_non_null(strstr(html, "<th>min_cost_seconds</th><td class=\"num\">0.0514</td>"));
+    assert_non_null(strstr(html, "<th>min_cost_percent</th><td class=\"num\">5</td>"));
+    assert_null(strstr(html, "0.0514000"));
+    free(html);
+}
+
+/* With no root cause, the time summary's start-up and shut-down line
+ * (report.json time_summary.startup_shutdown) is printed on its own line
+ * after the sentence, in the summary and the page. */
+static void test_startup_line(void **state)
+{
+    (void)state;
+    json_t *r = load_fixture("planted.json");
+    json_object_set_new(r, "root_causes", json_array());
+    const char *su = "start-up and shut-down: MPI_Init 1.2 s, MPI_Finalize 0.01 s (mean per process)";
+    json_object_set_new(r, "time_summary",
+                        json_pack("{s:i, s:s, s:{s:f, s:f, s:[], s:s}}", "processes", 8, "text",
+                                  "At 8 processes (4.5 s): 60% of the time in computation, 30% in MPI; most: "
+                                  "LOOP 45-46 /build/proj/src/solver.c:45 (2.1 s, 47%).",
+                                  "startup_shutdown", "seconds_mean", 1.21, "percent", 27.0, "calls", "text", su));
+    char *s = summary_of_json(json_deep_copy(r));
+    assert_non_null(strstr(s, "(2.1 s, 47%).\n  start-up and shut-down: MPI_Init 1.2 s, MPI_Finalize 0.01 s (mean per process)\n"));
+    free(s);
+    char dir[4096];
+    outdir(dir, sizeof dir, "startup-line");
+    struct scalana_viewer_options o = {NULL, NULL, 0, 400, 1, 1, 1, 0};
+    char err[256] = "";
+    assert_int_equal(scalana_viewer_write(r, dir, &o, err, sizeof err), 0);
+    json_decref(r);
+    char *html = read_out(dir, "index.html");
+    assert_non_null(strstr(html, "<p class=\"startup\">start-up and shut-down: MPI_Init 1.2 s, MPI_Finalize 0.01 s (mean per process)</p>"));
+    free(html);
+}
+
 /* The user trial's summary complaints: a multi-line cause prints its range,
  * long evidence and warnings wrap instead of being cut, the header counts
  * process counts and runs (directories) apart, a partial run is marked in the
@@ -622,6 +697,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_summary_wording),
         cmocka_unit_test(test_candidates_shown),
+        cmocka_unit_test(test_candidate_rounding),
+        cmocka_unit_test(test_startup_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
