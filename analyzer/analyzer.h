@@ -46,8 +46,11 @@ enum an_vertex_flags {
                                    call) as one vertex */
     AN_V_CALL_INLINED = 1u << 5,   /* call-like vertex entered through a DWARF inline chain */
     AN_V_CALL_OUTOFLINE = 1u << 6, /* call-like vertex entered through a real call (a frame) */
-    AN_V_NODEBUG = 1u << 7  /* the executable's code without debug information (no -g): named
+    AN_V_NODEBUG = 1u << 7, /* the executable's code without debug information (no -g): named
                                from the symbol table, no file or lines, still the program's */
+    AN_V_CONDITIONAL = 1u << 8,  /* PSG_V_CONDITIONAL: lifted out of a folded branch arm */
+    AN_V_COND_UNKNOWN = 1u << 9  /* from a PSG unit that does not mark conditionals (an older
+                                    pass, the structure recovered from machine code) */
 };
 
 struct an_vertex {

@@ -107,6 +107,8 @@ static uint32_t psg_vertex(struct an_attr_ctx *c, uint32_t parent, uint32_t unit
         v->psg_stable_id = pv->stable_id;
         v->psg_unit = (int32_t)unit, v->psg_index = index;
         if (pv->flags & PSG_V_ATTRIBUTION_ONLY) v->flags |= AN_V_ATTRIB_ONLY;
+        if (pv->flags & PSG_V_CONDITIONAL) v->flags |= AN_V_CONDITIONAL;
+        if (!(c->psg->g->units[unit].flags & PSG_UNIT_MARKS_CONDITIONAL)) v->flags |= AN_V_COND_UNKNOWN;
         /* the enclosing function as a person reads it: the display name the
          * pass gave its FUNCTION vertex (the root of the PSG subtree) */
         const struct psg_unit *pu = &c->psg->g->units[unit];

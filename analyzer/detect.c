@@ -286,6 +286,28 @@ uint32_t an_cause_waiting(const struct an_detect *d, struct an_cause *c, const d
     return here;
 }
 
+uint32_t an_iteration_anchor(const struct an_graph *g, uint32_t v)
+{
+    uint32_t a = AN_NONE;
+    for (uint32_t u = g->v[v].parent; u != AN_NONE; u = g->v[u].parent) {
+        if (g->v[u].kind == PSG_LOOP) a = u;
+        if (g->v[u].kind == PSG_FUNCTION || (g->v[u].flags & AN_V_DYNAMIC && !(g->v[u].flags & AN_V_CALLSITE)))
+            return a != AN_NONE ? a : u;
+    }
+    return a;
+}
+
+int an_unconditional_loop(const struct an_analysis *a, uint32_t v)
+{
+    const struct an_graph *g = &a->g;
+    if (!a->has_psg || a->psg_recovered || v == AN_NONE || g->v[v].kind != PSG_LOOP) return 0;
+    for (uint32_t u = v; u != AN_NONE; u = g->v[u].parent) {
+        if (g->v[u].flags & (AN_V_CONDITIONAL | AN_V_COND_UNKNOWN)) return 0;
+        if (u != v && (g->v[u].kind == PSG_BRANCH || (g->v[u].flags & AN_V_DYNAMIC))) return 0;
+    }
+    return 1;
+}
+
 enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, const uint32_t *procs,
                                          uint32_t nprocs)
 {
@@ -293,6 +315,7 @@ enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, 
     const struct an_run *r = d->r;
     const struct an_thresholds *th = &a->opt->th;
     if (!nprocs || !an_vr_has(r, v, AN_HAS_ICPU)) return AN_CAT_LOAD_IMBALANCE;
+    if (an_unconditional_loop(a, v)) return AN_CAT_LOAD_IMBALANCE;
     const float *icpu = an_vr(r, v)->icpu;
     /* done by the culprits alone (the others spend little there)? */
     double cul = 0, oth = 0;
@@ -338,6 +361,16 @@ static int has_loop(const struct an_graph *g, uint32_t v, int depth)
     return 0;
 }
 
+/* Whether v's subtree holds an MPI vertex (an iteration loop that
+ * communicates, whose straight-line blocks are distinct phases). */
+static int has_mpi(const struct an_graph *g, uint32_t v, int depth)
+{
+    if (depth > 64) return 0;
+    for (uint32_t c = g->v[v].first_child; c != AN_NONE; c = g->v[c].next_sibling)
+        if (g->v[c].kind == PSG_MPI || has_mpi(g, c, depth + 1)) return 1;
+    return 0;
+}
+
 uint32_t an_locate(const struct an_detect *d, uint32_t v, double (*score)(void *ctx, uint32_t v), void *ctx)
 {
     const struct an_graph *g = &d->a->g;
@@ -356,6 +389,13 @@ uint32_t an_locate(const struct an_detect *d, uint32_t v, double (*score)(void *
             if (s > bs) bs = s, bc = ch;
         }
         if (bc == AN_NONE || !(bs > d->a->opt->th.location_share * here)) break;
+        /* a computation loop's straight-line body is that loop's work: a
+         * person changes the loop (its trip counts, its distribution), not a
+         * block of its statements (PRK PIC's particle loop was named by lines
+         * 965-976 of its body); in a loop that communicates the blocks are
+         * phases of their own */
+        if (g->v[v].kind == PSG_LOOP && g->v[bc].kind == PSG_COMPUTE && !has_loop(g, bc, 0) && !has_mpi(g, v, 0))
+            break;
         v = bc;
         in_loop |= g->v[v].kind == PSG_LOOP;
     }

@@ -155,6 +155,20 @@ uint32_t an_cause_waiting(const struct an_detect *d, struct an_cause *c, const d
  *  when the other processes spend less than serial_share of the culprits'
  *  time there and the culprits' time does not shrink with p (log-log slope of
  *  the max above flat_slope; unknown with one count), else load_imbalance.  See docs/analyzer.md, Categories. */
+/** The iteration anchor of vertex v: the outermost LOOP above it inside its
+ *  function, else that function (a dynamic function vertex counts); AN_NONE
+ *  at the root.  The point-to-point calls of one anchor are one exchange
+ *  (detectors/exchange.c) and one stage of a pipeline (detectors/waits.c). */
+uint32_t an_iteration_anchor(const struct an_graph *g, uint32_t v);
+
+/** 1 when v is a LOOP that every process reaches: the compiler pass's
+ *  structure graph has no BRANCH between v and main, no vertex lifted out of
+ *  a folded branch arm (PSG_V_CONDITIONAL) and no dynamic vertex on the way,
+ *  and its units mark conditionals (PSG_UNIT_MARKS_CONDITIONAL).  Processes that spend nothing there ran
+ *  it zero times (all particles on one rank): the same code with unequal
+ *  amounts, load imbalance, not a serial section or a late sender's own work.
+ *  0 for structure recovered from machine code, which has no branches. */
+int an_unconditional_loop(const struct an_analysis *a, uint32_t v);
 enum an_category an_classify_computation(const struct an_detect *d, uint32_t v, const uint32_t *procs,
                                          uint32_t nprocs);
 

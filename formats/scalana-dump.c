@@ -551,6 +551,8 @@ static void psg_text(const char *path, const struct psg_graph *g)
                 printf(" depth-cut");
             if ((v->flags & PSG_V_ATTRIBUTION_ONLY) && v->kind != PSG_FUNCTION)
                 printf(" attribution-only");
+            if (v->flags & PSG_V_CONDITIONAL)
+                printf(" conditional");
             putchar('\n');
         }
         free(depth);

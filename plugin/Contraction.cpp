@@ -23,27 +23,32 @@ bool markKept(PsgNode &N) {
 /// skeleton is lifted); straight-line code and library calls are dropped:
 /// their time stays on the enclosing loop or on the folded COMPUTE.  Depth
 /// is the number of loops around N.
-void skeleton(std::unique_ptr<PsgNode> N, unsigned Depth, unsigned Limit, bool Cut,
+/// Cond: N lies in an arm of a branch lifted away on the way down (flagged
+/// PSG_V_CONDITIONAL, so that the analyzer can tell code every process runs
+/// from code only some reach: a serial section from a loop with unequal trip
+/// counts).
+void skeleton(std::unique_ptr<PsgNode> N, unsigned Depth, unsigned Limit, bool Cut, bool Cond,
               std::vector<std::unique_ptr<PsgNode>> &Out) {
+  const unsigned CondFlag = Cond ? PSG_V_CONDITIONAL : 0;
   if (N->Kind == PSG_LOOP) {
     std::vector<std::unique_ptr<PsgNode>> Kids = std::move(N->Children);
     N->Children.clear();
     if (Depth + 1 > Limit) {
       for (auto &K : Kids)
-        skeleton(std::move(K), Depth, Limit, true, Out);
+        skeleton(std::move(K), Depth, Limit, true, Cond, Out);
       return;
     }
     for (auto &K : Kids)
-      skeleton(std::move(K), Depth + 1, Limit, false, N->Children);
+      skeleton(std::move(K), Depth + 1, Limit, false, false, N->Children);
     N->Lines.clear();
-    N->Flags |= PSG_V_ATTRIBUTION_ONLY | (Cut ? PSG_V_DEPTH_CUT : 0);
+    N->Flags |= PSG_V_ATTRIBUTION_ONLY | CondFlag | (Cut ? PSG_V_DEPTH_CUT : 0);
     N->Kept = false;
     Out.push_back(std::move(N));
   } else if (N->Kind == PSG_BRANCH) {
     for (auto &K : N->Children)
-      skeleton(std::move(K), Depth, Limit, Cut, Out);
+      skeleton(std::move(K), Depth, Limit, Cut, true, Out);
   } else if ((N->Kind == PSG_CALL || N->Kind == PSG_CALL_RECURSIVE) && N->SkeletonCallee) {
-    N->Flags |= PSG_V_ATTRIBUTION_ONLY | (Cut ? PSG_V_DEPTH_CUT : 0);
+    N->Flags |= PSG_V_ATTRIBUTION_ONLY | CondFlag | (Cut ? PSG_V_DEPTH_CUT : 0);
     N->Kept = false;
     Out.push_back(std::move(N));
   }
@@ -58,7 +63,7 @@ std::unique_ptr<PsgNode> foldToCompute(std::unique_ptr<PsgNode> N, unsigned Dept
   C->FirstLine = N->FirstLine;
   C->LastLine = N->LastLine;
   C->Flags = PSG_V_FOLDED | (N->Flags & PSG_V_DEPTH_CUT);
-  skeleton(std::move(N), Depth, Limit, false, C->Children);
+  skeleton(std::move(N), Depth, Limit, false, false, C->Children);
   return C;
 }
 

@@ -313,6 +313,7 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
         Optimized = false;
   if (Optimized)
     G.UnitFlags |= PSG_UNIT_OPTIMIZED;
+  G.UnitFlags |= PSG_UNIT_MARKS_CONDITIONAL; // Contraction.cpp's skeleton
 
   // Calls that must keep their caller's frame, in every definition (also
   // those left out of the graph below).

@@ -39,19 +39,6 @@ static int is_p2p(enum an_mpi_role r)
     return r == AN_MPI_SEND || r == AN_MPI_RECV || r == AN_MPI_SENDRECV || r == AN_MPI_COMPLETION;
 }
 
-/* The anchor of point-to-point vertex v: the outermost LOOP above it inside
- * its function, else that function (AN_NONE at the root). */
-static uint32_t anchor_of(const struct an_graph *g, uint32_t v)
-{
-    uint32_t a = AN_NONE;
-    for (uint32_t u = g->v[v].parent; u != AN_NONE; u = g->v[u].parent) {
-        if (g->v[u].kind == PSG_LOOP) a = u;
-        if (g->v[u].kind == PSG_FUNCTION || (g->v[u].flags & AN_V_DYNAMIC && !(g->v[u].flags & AN_V_CALLSITE)))
-            return a != AN_NONE ? a : u;
-    }
-    return a;
-}
-
 /* Anchors of two contexts are the same exchange when they are the same source
  * construct: kind, file, line, function. */
 static int same_anchor(const struct an_vertex *x, const struct an_vertex *y)
@@ -121,7 +108,7 @@ static uint32_t find_exchanges(const struct an_detect *d, struct exch **out)
     const struct an_graph *g = &a->g;
     uint32_t *anc = sc_xmalloc((d->N + 1) * sizeof *anc);
     for (uint32_t v = 0; v < d->N; v++)
-        anc[v] = g->v[v].kind == PSG_MPI && is_p2p(an_mpi_role(g->v[v].op)) ? anchor_of(g, v) : AN_NONE;
+        anc[v] = g->v[v].kind == PSG_MPI && is_p2p(an_mpi_role(g->v[v].op)) ? an_iteration_anchor(g, v) : AN_NONE;
     struct exch *ex = sc_xmalloc((d->N + 1) * sizeof *ex);
     uint32_t ne = 0;
     uint8_t *done = calloc(d->N + 1, 1);
@@ -219,6 +206,7 @@ static void find(struct an_detect *d)
         if (unexplained) c->evidence[0] = '\0';
         c->cat = (enum an_category)vd.cat;
         c->cost = vd.cost;
+        c->undecided = NULL; /* the volumes and partners are exact: decided */
         c->cost_rule = "time per process in the exchange at the largest count beyond its time had it shrunk like "
                        "the work (strong: its time at the smallest count with two or more processes x p0 / P; "
                        "weak: that time), divided by the processes per core";

@@ -349,38 +349,116 @@ static int runs_everywhere(const struct an_detect *d, uint32_t v, const uint32_t
 }
 
 /* Depth of the chain of late senders that ends at process w waiting at
- * receive vertex s: w waits for its late peer q1, which itself waits at s for
- * its late peer q2, and so on, until a peer that waits less than mw / (2 P)
- * there (mw: the largest wait at s; in a pipeline of d links the k-th link
- * waits about k/d of the last one's) or one met before.  A pipelined
- * wavefront's fill and drain is such a chain through one receive, whose first
- * link (*head) starts the wave; a late sender's own extra work is a chain of
- * one.  Returns the number of links crossed. */
+ * receive vertex s: w waits for its late peer q1, which itself waits at a
+ * receive of the same stage (the receives, Sendrecvs and completions under
+ * s's iteration anchor, an_iteration_anchor: the loop that makes the sweep)
+ * for its own late peer q2, and so on, until a peer that waits less than
+ * mw / (2 P) at every receive of the stage (mw: the largest wait at s; in a
+ * pipeline of d links the k-th link waits about k/d of the last one's) or
+ * one met before.  A pipelined wavefront's fill and drain is such a chain,
+ * whose first link (*head) starts the wave; the chain may pass another
+ * receive of the stage (PRK Synch_p2p: rank 1 waits for rank 0, which waits
+ * for the corner value from the last rank, which waits for its left
+ * neighbour); a late sender's own extra work is a chain of one.  Returns the
+ * number of links crossed. */
 static uint32_t chain_depth(struct walk *b, uint32_t s, uint32_t w, double mw, uint32_t *head)
 {
     struct an_detect *d = b->d;
+    const struct an_graph *g = &d->a->g;
+    uint32_t anchor = an_iteration_anchor(g, s), nst = 0, *st = sc_xmalloc(17 * sizeof *st);
+    double *stw = sc_xmalloc((size_t)17 * (d->P + 1) * sizeof *stw);
+    st[nst] = s, memcpy(stw, b->waits, d->P * sizeof *stw), nst++;
+    for (uint32_t v = 0; v < d->N && nst < 16 && anchor != AN_NONE; v++) {
+        enum an_mpi_role role = an_mpi_role(g->v[v].op);
+        if (v == s || g->v[v].kind != PSG_MPI || !an_vr_has(d->r, v, AN_HAS_MPI) ||
+            !(role == AN_MPI_RECV || role == AN_MPI_SENDRECV || role == AN_MPI_COMPLETION) ||
+            an_iteration_anchor(g, v) != anchor)
+            continue;
+        an_waits(d->a, d->r, v, stw + (size_t)nst * (d->P + 1));
+        st[nst++] = v;
+    }
     uint8_t *met = calloc(d->P + 1, 1);
     if (!met) abort();
-    uint32_t cur = w, depth = 0;
+    uint32_t cur = w, at = s, depth = 0;
     *head = w;
     met[w] = 1;
     for (;;) {
         double share;
-        int q = late_peer(b, s, cur, &share);
+        int q = late_peer(b, at, cur, &share);
         if (q < 0 || (uint32_t)q >= d->P || met[q]) break;
         depth++, met[q] = 1, *head = (uint32_t)q;
-        if (b->waits[q] < mw / (2.0 * d->P)) break;
+        /* where q waited most in the stage */
+        double qw = 0;
+        for (uint32_t k = 0; k < nst; k++)
+            if (stw[(size_t)k * (d->P + 1) + q] > qw) qw = stw[(size_t)k * (d->P + 1) + q], at = st[k];
+        if (qw < mw / (2.0 * d->P)) break;
         cur = (uint32_t)q;
     }
-    free(met);
+    free(met), free(st), free(stw);
     return depth;
+}
+
+/* Whether the messages received at vertex s (for a completion: by the
+ * receives of its function) flow one way: no process receives there from a
+ * process that itself receives there from it, and some message was seen
+ * (LULESH waits in CommSBN for receives CommRecv started: no direction can
+ * be shown there).  A
+ * wavefront's receive takes the wave from one side (its forward and backward
+ * sweeps are two contexts, two vertices); a halo exchange, a pairwise
+ * reduction exchange or an all-to-all receives from the same partners it
+ * sends to, and on a crowded machine the scheduler makes chains of late
+ * senders through them too (PRK Stencil and Transpose, NPB CG, LULESH's
+ * CommSBN were called pipelines without this test). */
+static int one_way(const struct an_detect *d, uint32_t s)
+{
+    const struct an_run *r = d->r;
+    const struct an_graph *g = &d->a->g;
+    /* a completion's messages are those its function's receives started
+     * (their records are at the MPI_Irecv), as for its late peer */
+    uint32_t fn = AN_NONE;
+    if (an_mpi_role(g->v[s].op) == AN_MPI_COMPLETION) {
+        fn = s;
+        while (fn != AN_NONE && g->v[fn].kind != PSG_FUNCTION &&
+               !(g->v[fn].flags & AN_V_DYNAMIC && g->v[fn].kind == AN_KIND_DYNAMIC))
+            fn = g->v[fn].parent;
+    }
+    struct sc_hash from;
+    memset(&from, 0, sizeof from);
+    uint64_t *keys = NULL;
+    uint32_t nkeys = 0, cap = 0;
+    int ok = 1;
+    for (int pass = 0; pass < 2 && ok; pass++)
+        for (uint32_t i = 0; i < d->P && ok; i++) {
+            if (!r->present[i]) continue;
+            size_t np;
+            const struct an_peer_rec *pr = an_run_peers_of(r, i, &np);
+            for (size_t k = 0; k < np && ok; k++) {
+                int mine = pr[k].vertex == s || (fn != AN_NONE && an_graph_is_ancestor(g, fn, pr[k].vertex));
+                if (!mine || !(pr[k].flags & PRF_PEER_RECV) || pr[k].peer < 0 || !pr[k].count) continue;
+                uint64_t key = (uint64_t)i << 32 | (uint32_t)pr[k].peer, rev = (uint64_t)(uint32_t)pr[k].peer << 32 | i;
+                if (pass == 0) {
+                    if (nkeys == cap) keys = sc_xrealloc(keys, (cap = cap ? 2 * cap : 64) * sizeof *keys);
+                    if (sc_hash_add(&from, key, nkeys)) sc_oom();
+                    keys[nkeys++] = key;
+                    continue;
+                }
+                struct sc_hash_it it;
+                for (uint32_t id = sc_hash_first(&from, rev, &it); id != SC_HASH_NONE && ok;
+                     id = sc_hash_next(&from, &it))
+                    ok = keys[id] != rev;
+            }
+        }
+    sc_hash_free(&from);
+    free(keys);
+    return ok && nkeys > 0; /* no message seen there: no direction shown */
 }
 
 /* The pipeline's waits at receive vertex s with a core per process, an upper
  * bound per process: the last of `depth` links waits `depth` hops for every
  * start of the wave, a hop being the CPU time a link computes between its
  * receive and its send (the exact computation intervals that end at the
- * senders' send vertex snd, per interval), a start being an interval that
+ * senders' send vertex snd, per interval) plus the message's latency (the
+ * shortest send and receive calls), a start being an interval that
  * ends at s coming from outside the loop around s (the first block of a
  * sweep).  On an oversubscribed machine every hop also waits for the next
  * link to be scheduled, so the measured wait divided by the contention can
@@ -407,16 +485,41 @@ static double pipeline_bound(const struct an_detect *d, uint32_t s, uint32_t snd
         }
     }
     if (hops <= 0 || starts <= 0) return INFINITY;
-    return starts / fmax(1, r->present_count) * (cpu / hops) * depth;
+    /* a hop is the block's computation and the message's own latency (the
+     * shortest calls of the send and the receive, which waited for nobody) */
+    double latency = (an_vr_has(r, s, AN_HAS_NCALLS) ? r->vr[s].min_call_s : 0) +
+                     (an_vr_has(r, snd, AN_HAS_NCALLS) ? r->vr[snd].min_call_s : 0);
+    return starts / fmax(1, r->present_count) * (cpu / hops + latency) * depth;
 }
 
 /* Whether a run with a core per process (contention <= contention_max, two or
  * more processes, below the largest count) shows a wait at the call site of
- * vertex s (same operation, file, line, column, any calling context) of at
- * least unexplained_factor x min_cost_percent of that run's wall time, mean
- * over its processes: the runs that can tell waiting for a message from
- * waiting for a core decide whether an unexplained wait of a contended run is
- * the program's. */
+ * vertex s (same operation, file, line, column, any calling context) that its
+ * processes' computation does not explain, of at least unexplained_factor x
+ * min_cost_percent of that run's wall time, mean over its processes: the runs
+ * that can tell waiting for a message from waiting for a core decide whether
+ * an unexplained wait of a contended run is the program's.  Explained there
+ * is what a process's CPU time (outside MPI) lacks against the busiest
+ * process's, min(wait_i, max_j CPU_j - CPU_i): a rank that waits for the one
+ * that holds all the particles is no unexplained wait. */
+/* The slow-down of the worst-served process of run r that computes outside
+ * MPI (at least 20 sampling periods of CPU there): max over processes of
+ * (wall - MPI) / (CPU - CPU sampled inside MPI).  The run's contention is the
+ * best-served process's, which says how the machine ran; deciding that a run
+ * had a core per process needs every computing process to have had one (a
+ * loaded machine gave PRK PIC's rank 0, which holds every particle, a quarter
+ * of a core at 2 processes while rank 1, waiting, looked well served). */
+static double worst_contention(const struct an_run *r)
+{
+    double worst = 1;
+    for (uint32_t i = 0; i < r->P; i++) {
+        if (!r->present[i]) continue;
+        double cpu = r->cpu[i] - (r->cpu_wait ? r->cpu_wait[i] : 0), out = r->wall[i] - r->mpi[i];
+        if (cpu >= 20 * r->period_s && cpu > 0) worst = fmax(worst, out / cpu);
+    }
+    return worst;
+}
+
 static int waited_uncontended(const struct an_detect *d, uint32_t s)
 {
     const struct an_analysis *a = d->a;
@@ -425,21 +528,50 @@ static int waited_uncontended(const struct an_detect *d, uint32_t s)
     int found = 0;
     for (uint32_t sc = 0; sc + 1 < a->nscales && !found; sc++) {
         const struct an_run *r = a->scales[sc].rep;
-        if (r->P < 2 || r->contention > th->contention_max) continue;
-        double *w = sc_xmalloc((r->P + 1) * sizeof *w), sum = 0;
+        if (r->P < 2 || r->contention > th->contention_max || worst_contention(r) > th->contention_max) continue;
+        double *w = sc_xmalloc((r->P + 1) * sizeof *w), *tot = calloc(r->P + 1, sizeof *tot), sum = 0, mx = 0;
+        if (!tot) abort();
+        for (uint32_t i = 0; i < r->P; i++)
+            if (r->present[i]) mx = fmax(mx, r->cpu[i] - (r->cpu_wait ? r->cpu_wait[i] : 0));
         for (uint32_t v = 0; v < a->g.n; v++) {
             const struct an_vertex *x = &a->g.v[v];
             if (x->kind != PSG_MPI || x->op != sv->op || x->line != sv->line || x->column != sv->column ||
                 !(x->file == sv->file || (x->file && sv->file && !strcmp(x->file, sv->file))))
                 continue;
             if (!a->vm[(size_t)sc * a->g.n + v].present) continue;
-            sum += an_waits(a, r, v, w);
+            an_waits(a, r, v, w);
+            for (uint32_t i = 0; i < r->P; i++) tot[i] += r->present[i] ? w[i] : 0;
         }
-        free(w);
+        for (uint32_t i = 0; i < r->P; i++)
+            if (r->present[i])
+                sum += fmax(0, tot[i] - fmax(0, mx - (r->cpu[i] - (r->cpu_wait ? r->cpu_wait[i] : 0))));
+        free(w), free(tot);
         found = sum / fmax(1, r->present_count) >=
                 th->unexplained_factor * th->min_cost_percent / 100.0 * a->scales[sc].wall;
     }
     return found;
+}
+
+/* How much longer than its CPU time the culprits' computation took on the
+ * wall clock: the mean over the culprits of wall / CPU of the exact
+ * computation intervals that end at MPI vertex m (1 without intervals, at
+ * most the run's worst process slow-down).  A culprit descheduled inside its
+ * extra work makes the others wait its wall time, not its CPU time: on a
+ * lightly loaded machine (MPICH, 2 processes, contention 1.45) the wait at an
+ * Allreduce was 0.73 s against 0.43 s of CPU excess, and the remainder came
+ * out as a wait at collective above the load imbalance that causes it. */
+static double culprit_slowdown(const struct an_detect *d, uint32_t m, const uint32_t *procs, uint32_t np)
+{
+    const struct an_run *r = d->r;
+    if (!np || m == AN_NONE || !r->has_intervals) return 1;
+    double *wall = sc_xmalloc((d->P + 1) * sizeof *wall), *cpu = sc_xmalloc((d->P + 1) * sizeof *cpu), k = 0;
+    uint32_t n = 0;
+    if (an_interval_before(r, m, 0, wall) && an_interval_before(r, m, 1, cpu))
+        for (uint32_t j = 0; j < np; j++)
+            if (procs[j] < d->P && cpu[procs[j]] > 0 && wall[procs[j]] >= cpu[procs[j]])
+                k += wall[procs[j]] / cpu[procs[j]], n++;
+    free(wall), free(cpu);
+    return n ? fmin(k / n, fmax(1, worst_contention(r))) : 1;
 }
 
 static void backtrack_symptom(struct walk *b, uint32_t s)
@@ -519,7 +651,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     uint32_t nw_ranks = 0;
     for (uint32_t i = 0; i < d->P; i++)
         if (b->waits[i] >= th->waiting_share * mw) nw_ranks++;
-    double explained_total = 0;
+    double explained_total = 0, slow = 1;
     if (best != AN_NONE && bs > 0) {
         /* the culprits: the heavy group of the candidate's split */
         explained(b, best, b->w[best_node].hops, per);
@@ -548,7 +680,8 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
          * wait, late sender/receiver unless the code runs everywhere with
          * unequal amounts (then it is that computation's load imbalance) */
         if (cat == AN_CAT_LOAD_IMBALANCE) cat = an_classify_computation(d, root, procs, np);
-        else if (runs_everywhere(d, root, procs, np)) cat = an_classify_computation(d, root, procs, np);
+        else if (runs_everywhere(d, root, procs, np) || an_unconditional_loop(a, root))
+            cat = an_classify_computation(d, root, procs, np);
         /* the culprits' extra work is GPU device time: GPU-bound (or transfers) */
         if (an_vr_has(r, root, AN_HAS_IGPU)) {
             const struct an_vrun *xr = an_vr(r, root);
@@ -660,6 +793,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
             }
         }
         c->explained_wait = fmax(c->explained_wait, sum);
+        slow = culprit_slowdown(d, interval_at, procs, np);
         an_cause_procs(c, procs, np);
         double wsum = 0;
         uint32_t nhere = an_cause_waiting(d, c, b->waits, &wsum);
@@ -689,7 +823,9 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     }
     /* what no computation explains: the symptom is its own cause; with f
      * processes per core only 1/f of a wait is the program's own */
-    double rest = total - explained_total;
+    /* the culprits' extra CPU time took longer on the wall clock when they
+     * were descheduled inside it: that much of the wait is theirs too */
+    double rest = total - fmin(total, explained_total * slow);
     double cost = nw_ranks ? rest / nw_ranks / fmax(1, r->contention) : 0;
     /* a candidate that would explain the wait but whose sample difference
      * is not significant: say precisely that the evidence is thin */
@@ -700,7 +836,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     uint32_t head = w, depth = 0;
     int pipeline = (role == AN_MPI_RECV || role == AN_MPI_SENDRECV || role == AN_MPI_COMPLETION) &&
                    share >= th->rotation && explained_total < 0.5 * total &&
-                   (depth = chain_depth(b, s, w, mw, &head)) >= 2;
+                   (depth = chain_depth(b, s, w, mw, &head)) >= 2 && one_way(d, s);
     int contended = r->contention > th->contention_max;
     /* a pipeline's fill and drain is spread over its contexts (forward and
      * backward sweeps: each process waits in one of them at a time): its

@@ -67,6 +67,9 @@ enum psg_unit_flags {
     PSG_UNIT_HAS_DEBUG_INFO = 1u << 0, /* lines/columns are meaningful */
     PSG_UNIT_OPTIMIZED = 1u << 1,      /* built at -O1 or above */
     PSG_UNIT_DEFLATED = 1u << 2,       /* records + strings are one zlib stream */
+    PSG_UNIT_MARKS_CONDITIONAL = 1u << 4, /* the pass flags PSG_V_CONDITIONAL: a vertex of this
+                                             unit without it is reached unconditionally from
+                                             its parent (older units: unknown) */
     PSG_UNIT_BYTE_PLANES = 1u << 3     /* records stored transposed: byte 0 of every record,
                                           then byte 1, ... (version 3 on; deflates to half) */
 };
@@ -78,9 +81,13 @@ enum psg_vertex_flags {
     PSG_V_LINKONCE = 1u << 2,    /* FUNCTION is COMDAT/linkonce (appears once after merge) */
     PSG_V_EXTERNAL_CALLEE = 1u << 3, /* CALL to a declaration outside the unit */
     PSG_V_REACHES_MPI = 1u << 4, /* subtree contains MPI/GPU or a call that can reach one */
-    PSG_V_ATTRIBUTION_ONLY = 1u << 5 /* LOOP/CALL kept inside a FOLDED COMPUTE (or a FUNCTION
+    PSG_V_ATTRIBUTION_ONLY = 1u << 5, /* LOOP/CALL kept inside a FOLDED COMPUTE (or a FUNCTION
                                         that cannot reach MPI) so that samples find their loop;
                                         the backward walk steps over the COMPUTE as one vertex */
+    PSG_V_CONDITIONAL = 1u << 6  /* ATTRIBUTION_ONLY vertex lifted out of a branch arm that
+                                    contraction folded (`if (rank == 0) f();`): reached only
+                                    when the branch is taken (units with
+                                    PSG_UNIT_MARKS_CONDITIONAL) */
 };
 
 /** Source language of a unit (DW_LANG family). */

@@ -78,12 +78,13 @@ static void t_shared_time(void **state)
 }
 
 /* The location rule: the excess lives in a loop of a callee (main -> loop ->
- * call kernel -> kernel -> inner loop -> block); the cause is that block, not
- * the call.  With the excess split over two blocks of the callee (45 % each)
+ * call kernel -> kernel -> inner loop -> block); the cause is that loop (a
+ * computation loop's straight-line body is the loop's work), not the call nor
+ * the block.  With the excess split over two blocks of the callee (45 % each)
  * and the function itself, no child holds most of it: the location stays at
- * the callee's function.  When
- * the loop's body spends most of it in a timer it calls (no loop there), the
- * body stays the location. */
+ * the callee's function.  When the loop's body spends most of it in a timer
+ * it calls (no loop there), the loop stays the location.  *body: the inner
+ * loop. */
 static void location_case(int split, uint32_t *cause, uint32_t *kernel_fn, uint32_t *body, uint32_t *call)
 {
     struct mini m;
@@ -92,10 +93,11 @@ static void location_case(int split, uint32_t *cause, uint32_t *kernel_fn, uint3
     *call = add_v(&m.a.g, m.loop, PSG_CALL, "call kernel", 3, 0);
     *kernel_fn = add_v(&m.a.g, *call, PSG_FUNCTION, "kernel", 20, 0);
     uint32_t inner = add_v(&m.a.g, *kernel_fn, PSG_LOOP, "inner", 21, 0);
-    *body = add_v(&m.a.g, inner, PSG_COMPUTE, "body", 22, 0);
+    uint32_t blk = add_v(&m.a.g, inner, PSG_COMPUTE, "body", 22, 0);
+    *body = inner;
     uint32_t tail = add_v(&m.a.g, *kernel_fn, PSG_COMPUTE, "tail", 25, 0);
     /* split 2: the loop's body spends most of its excess in a timer it calls */
-    uint32_t tcall = add_v(&m.a.g, *body, PSG_CALL, "call timer", 22, 0);
+    uint32_t tcall = add_v(&m.a.g, blk, PSG_CALL, "call timer", 22, 0);
     uint32_t timer = add_v(&m.a.g, tcall, PSG_FUNCTION, "timer", 40, 0);
     an_graph_sort_children(&m.a.g);
     struct an_run *r = mini_run(&m, 0, P, 2.0);
@@ -109,7 +111,7 @@ static void location_case(int split, uint32_t *cause, uint32_t *kernel_fn, uint3
         fn_t[i] = 0.05 + (split == 1 ? 0.1 * extra : 0);
         W[i] = 0.01 + 0.6 - extra;
     }
-    set_cpu(r, m.A, A), set_cpu(r, *body, body_t), set_cpu(r, tail, tail_t), set_mpi(r, m.ar, W, 100, 1e-4);
+    set_cpu(r, m.A, A), set_cpu(r, blk, body_t), set_cpu(r, tail, tail_t), set_mpi(r, m.ar, W, 100, 1e-4);
     set_cpu(r, timer, timer_t), set_cpu(r, *kernel_fn, fn_t);
     mini_finish(&m);
     assert_true(m.a.ncauses >= 1);

@@ -1,7 +1,9 @@
 /* test_waits.c — cmocka unit tests of backtracking from wait states (analyzer/detectors/waits.c):
  * an imbalance found, GPU-bound late processes, waits at collectives per communicator, a balanced
  * halo cycle finds nothing, blame that rotates is reported as such, a chain of late senders
- * through one receive is a pipeline, a lone unexplained late sender is a wait for a message. */
+ * through one receive is a pipeline, a lone unexplained late sender is a wait for a message, a
+ * loop that every process runs but only one has work in is a load imbalance (a serial section
+ * when it is reached through a branch). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -248,6 +250,45 @@ static void t_message_wait(void **state)
     an_analysis_free(&m.a);
 }
 
+/* PRK PIC with every particle on rank 0: the particle loop, in main's iteration
+ * loop, runs zero times on the others, who wait at the Allreduce; rank 0's time
+ * there stays 1.6 s from 2 to 4 processes.  Reached by everyone: load imbalance at
+ * the loop.  The same loop lifted out of `if (rank == 0)` (PSG_V_CONDITIONAL): a
+ * serial bottleneck. */
+static void zero_trip_case(int conditional, const char *want)
+{
+    struct mini m;
+    mini_init(&m, 0, 2);
+    m.a.has_psg = 1;
+    uint32_t part = add_v(&m.a.g, m.A, PSG_LOOP, "particles", 3, 0);
+    m.a.g.v[part].last_line = 9;
+    if (conditional) m.a.g.v[part].flags |= AN_V_CONDITIONAL;
+    an_graph_sort_children(&m.a.g);
+    uint32_t Ps[2] = {2, 4};
+    for (int k = 0; k < 2; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = mini_run(&m, k, P, 4.0);
+        double L[4], B[4], W[4];
+        for (uint32_t i = 0; i < P; i++) L[i] = i == 0 ? 1.6 : 0, B[i] = 0.2, W[i] = i == 0 ? 0.01 : 1.61;
+        set_cpu(r, part, L), set_cpu(r, m.B, B), set_mpi(r, m.ar, W, 100, 1e-4);
+    }
+    mini_finish(&m);
+    assert_true(m.a.ncauses >= 1);
+    const struct an_cause *c = &m.a.causes[0];
+    assert_int_equal(c->vertex, part);
+    assert_string_equal(an_category_name(c->cat), want);
+    assert_int_equal(c->nprocs, 1);
+    assert_int_equal(c->procs[0], 0);
+    an_analysis_free(&m.a);
+}
+
+static void t_zero_trip_loop(void **state)
+{
+    (void)state;
+    zero_trip_case(0, "load_imbalance");
+    zero_trip_case(1, "serial_bottleneck");
+}
+
 int main(void)
 {
     unit_setup();
@@ -260,6 +301,7 @@ int main(void)
         cmocka_unit_test(t_rotating_blame),
         cmocka_unit_test(t_pipeline),
         cmocka_unit_test(t_message_wait),
+        cmocka_unit_test(t_zero_trip_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 // CHECK-NEXT:  COMPUTE attribution_only.c:35
 // CHECK-NEXT:FUNCTION sweep attribution_only.c:14-21
 // CHECK-NEXT:  LOOP attribution_only.c:16-20 attribution-only
-// CHECK-NEXT:    LOOP attribution_only.c:18-19 attribution-only
+// CHECK-NEXT:    LOOP attribution_only.c:18-19 attribution-only conditional
 // CHECK-NOT:{{.}}
 
 // D1:unit {{.*}}/attribution_only.c (C, debug info, loop depth limit 1, 11 vertices)
