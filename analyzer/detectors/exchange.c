@@ -203,7 +203,11 @@ static void find(struct an_detect *d)
         int unexplained = c->merged && c->vertex == c->symptom &&
                           (c->cat == AN_CAT_MESSAGE_WAIT || c->cat == AN_CAT_ROTATING);
         if (c->merged && c->cost >= vd.cost && !unexplained) continue;
-        if (unexplained) c->evidence[0] = '\0';
+        if (unexplained) {
+            /* the transfer is everyone's: no late partner to name */
+            c->evidence[0] = '\0';
+            free(c->procs), c->procs = NULL, c->nprocs = c->nprocs_total = 0;
+        }
         c->cat = (enum an_category)vd.cat;
         c->cost = vd.cost;
         c->undecided = NULL; /* the volumes and partners are exact: decided */
