@@ -286,6 +286,28 @@ uint32_t an_cause_waiting(const struct an_detect *d, struct an_cause *c, const d
     return here;
 }
 
+int an_same_call_site(const struct an_vertex *x, const struct an_vertex *y)
+{
+    return x->op == y->op && x->line == y->line && x->column == y->column &&
+           (x->file == y->file || (x->file && y->file && !strcmp(x->file, y->file)));
+}
+
+int an_most_time_first(const struct an_analysis *a, uint32_t *v, uint32_t n)
+{
+    uint32_t best = 0;
+    double bt = -1;
+    int any = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct an_vmetrics *m = &a->vm[(size_t)(a->nscales - 1) * a->g.n + v[k]];
+        if (m->present) any = 1;
+        if (m->present && m->mean > bt) bt = m->mean, best = k;
+    }
+    if (!any) return 0;
+    uint32_t t = v[0];
+    v[0] = v[best], v[best] = t;
+    return 1;
+}
+
 uint32_t an_iteration_anchor(const struct an_graph *g, uint32_t v)
 {
     uint32_t a = AN_NONE;

@@ -155,6 +155,17 @@ uint32_t an_cause_waiting(const struct an_detect *d, struct an_cause *c, const d
  *  when the other processes spend less than serial_share of the culprits'
  *  time there and the culprits' time does not shrink with p (log-log slope of
  *  the max above flat_slope; unknown with one count), else load_imbalance.  See docs/analyzer.md, Categories. */
+/** 1 when MPI vertices x and y are one call site: the same operation at the
+ *  same file, line and column (one MPI call reached through several calling
+ *  contexts). */
+int an_same_call_site(const struct an_vertex *x, const struct an_vertex *y);
+
+/** Puts first among the n vertices v the one with the most mean time per
+ *  process at the largest count (where a cause judged over several calling
+ *  contexts is reported).  Returns 0 when none is present there (the group
+ *  is then no symptom), else 1. */
+int an_most_time_first(const struct an_analysis *a, uint32_t *v, uint32_t n);
+
 /** The iteration anchor of vertex v: the outermost LOOP above it inside its
  *  function, else that function (a dynamic function vertex counts); AN_NONE
  *  at the root.  The point-to-point calls of one anchor are one exchange

@@ -120,17 +120,7 @@ static uint32_t find_exchanges(const struct an_detect *d, struct exch **out)
         for (uint32_t u = v; u < d->N; u++)
             if (!done[u] && anc[u] != AN_NONE && same_anchor(&g->v[anc[v]], &g->v[anc[u]]))
                 done[u] = 1, e->v[e->n++] = u;
-        uint32_t best = 0;
-        double bt = -1;
-        int any = 0;
-        for (uint32_t k = 0; k < e->n; k++) {
-            const struct an_vmetrics *m = &a->vm[(size_t)(a->nscales - 1) * d->N + e->v[k]];
-            if (m->present) any = 1;
-            if (m->present && m->mean > bt) bt = m->mean, best = k;
-        }
-        if (!any) { free(e->v); continue; }
-        uint32_t t = e->v[0];
-        e->v[0] = e->v[best], e->v[best] = t;
+        if (!an_most_time_first(a, e->v, e->n)) { free(e->v); continue; }
         ne++;
     }
     free(done), free(anc);

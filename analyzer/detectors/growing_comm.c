@@ -170,12 +170,6 @@ static double saving_seconds(const struct an_analysis *a, const struct site *st,
     return grow > 0 ? grow / fmax(1, r1->oversub) : 0;
 }
 
-static int same_site(const struct an_vertex *x, const struct an_vertex *y)
-{
-    return x->op == y->op && x->line == y->line && x->column == y->column &&
-           (x->file == y->file || (x->file && y->file && !strcmp(x->file, y->file)));
-}
-
 /* The call sites of the graph's communicating MPI vertices present at the
  * largest count: sites[k].v[0] the member with the most time there.  Returns
  * the number of sites; *out is freed with free_sites. */
@@ -192,19 +186,9 @@ static uint32_t find_sites(const struct an_detect *d, struct site **out)
         struct site *s = &st[ns];
         s->v = sc_xmalloc((d->N - v + 1) * sizeof *s->v), s->n = 0;
         for (uint32_t u = v; u < d->N; u++)
-            if (!done[u] && a->g.v[u].kind == PSG_MPI && same_site(vx, &a->g.v[u])) done[u] = 1, s->v[s->n++] = u;
+            if (!done[u] && a->g.v[u].kind == PSG_MPI && an_same_call_site(vx, &a->g.v[u])) done[u] = 1, s->v[s->n++] = u;
         /* representative: most time at the largest count */
-        uint32_t best = 0;
-        double bt = -1;
-        int any = 0;
-        for (uint32_t k = 0; k < s->n; k++) {
-            const struct an_vmetrics *m = &a->vm[(size_t)(a->nscales - 1) * d->N + s->v[k]];
-            if (m->present) any = 1;
-            if (m->present && m->mean > bt) bt = m->mean, best = k;
-        }
-        if (!any) { free(s->v); continue; }
-        uint32_t t = s->v[0];
-        s->v[0] = s->v[best], s->v[best] = t;
+        if (!an_most_time_first(a, s->v, s->n)) { free(s->v); continue; }
         ns++;
     }
     free(done);

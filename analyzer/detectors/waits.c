@@ -542,9 +542,7 @@ static int waited_uncontended(const struct an_detect *d, uint32_t s)
             if (r->present[i]) mx = fmax(mx, r->cpu[i] - (r->cpu_wait ? r->cpu_wait[i] : 0));
         for (uint32_t v = 0; v < a->g.n; v++) {
             const struct an_vertex *x = &a->g.v[v];
-            if (x->kind != PSG_MPI || x->op != sv->op || x->line != sv->line || x->column != sv->column ||
-                !(x->file == sv->file || (x->file && sv->file && !strcmp(x->file, sv->file))))
-                continue;
+            if (x->kind != PSG_MPI || !an_same_call_site(x, sv)) continue;
             if (!a->vm[(size_t)sc * a->g.n + v].present) continue;
             an_waits(a, r, v, w);
             for (uint32_t i = 0; i < r->P; i++) tot[i] += r->present[i] ? w[i] : 0;
@@ -935,13 +933,6 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     free(per);
 }
 
-/* Same operation at the same file, line and column: one call site. */
-static int same_site(const struct an_vertex *x, const struct an_vertex *y)
-{
-    return x->op == y->op && x->line == y->line && x->column == y->column &&
-           (x->file == y->file || (x->file && y->file && !strcmp(x->file, y->file)));
-}
-
 /* A pipeline is one receive reached from several contexts (the forward and
  * the backward sweep call the same routine): their waits are different
  * seconds, so the site's cause is their sum, at the context that waits most;
@@ -954,7 +945,7 @@ static void merge_pipeline_sites(struct an_analysis *a)
         if (c->cat != AN_CAT_PIPELINE || !c->path) continue;
         for (uint32_t k = i + 1; k < a->ncauses; k++) {
             struct an_cause *o = &a->causes[k];
-            if (o->cat != AN_CAT_PIPELINE || !o->path || !same_site(&a->g.v[c->vertex], &a->g.v[o->vertex])) continue;
+            if (o->cat != AN_CAT_PIPELINE || !o->path || !an_same_call_site(&a->g.v[c->vertex], &a->g.v[o->vertex])) continue;
             struct an_cause *keep = o->cost > c->cost ? o : c, *drop = keep == o ? c : o;
             keep->cost += drop->cost, keep->cost_noise += drop->cost_noise;
             an_cause_evidence(keep, "summed with the same call's wait in another calling context");

@@ -296,4 +296,20 @@ static void ex_report(const struct ex_run *run, const struct ex_truth *t, const 
     free(all);
 }
 
+/* The report of an example whose planted defect is communication: in_comm is
+ * the wall seconds this rank spent in the planted calls (or, with the defect
+ * off, in what replaces them); every rank with p > 1 carries the defect, and
+ * the expected cost is the mean of in_comm over the ranks (the saving is
+ * measured, defect on minus off: docs/examples.md).  Collective over
+ * MPI_COMM_WORLD, like ex_report. */
+static inline void ex_report_comm(const struct ex_run *run, const struct ex_truth *t, double in_comm)
+{
+    double mean = 0.0;
+    MPI_Allreduce(&in_comm, &mean, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    mean /= run->size;
+    int planted = run->defect && run->size > 1;
+    struct ex_result res = { planted, planted ? in_comm : 0.0, mean, -1.0, -1.0, in_comm };
+    ex_report(run, t, &res);
+}
+
 #endif /* SCALANA_EXAMPLE_H */
