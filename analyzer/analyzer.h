@@ -289,6 +289,14 @@ int an_psg_function(const struct an_psg *x, const char *name, uint32_t *unit, ui
 uint32_t an_psg_descend(const struct an_psg *x, uint32_t unit, uint32_t from, const char *file,
                         uint32_t line, uint32_t column, int is_call, uint32_t *chain,
                         uint32_t maxchain);
+/** Whether FUNCTION vertex (unit, fn) is a thin MPI wrapper of the
+ *  application: its PSG holds exactly one vertex besides the FUNCTION, an
+ *  MPI vertex without children (no loop, no branch, no computation, no other
+ *  call: `int hypre_MPI_Waitall(int n, MPI_Request *r, MPI_Status *s) {
+ *  return MPI_Waitall(n, r, s); }`).  The program's entry (main, the Fortran
+ *  main program) never is.  Attribution does not enter such a function from
+ *  a caller: its MPI call is named at the wrapper's call site. */
+int an_psg_thin_mpi_wrapper(const struct an_psg *x, uint32_t unit, uint32_t fn);
 
 /* ---- Runs and their PPG metrics ---------------------------------------------- */
 

@@ -272,6 +272,7 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
     int nodebug_app = f->exe_nodebug && (s.mode != MODE_PRE || !strcmp(f->function, "main") ||
                                          !strcmp(f->function, "MAIN__"));
     int app = has_psg || (f->in_exe && f->has_dwarf) || nodebug_app;
+    int from_app = s.mode == MODE_APP && s.v != AN_NONE; /* called by the application's code */
     if (s.mode == MODE_PRE) {
         if (!app) return s;
         s.mode = MODE_APP;
@@ -299,6 +300,11 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
     int created;
     if (has_psg) {
         if (s.v != AN_NONE) s.v = repick_call(c, s.v, f->function);
+        /* a thin MPI wrapper of the application (hypre_MPI_Waitall, which
+         * only returns MPI_Waitall(...)) is not entered: its MPI call is
+         * named at the wrapper's call site in the caller, the code a person
+         * changes, as a tail call (gcc -O2) shows it anyway */
+        if (from_app && an_psg_thin_mpi_wrapper(c->psg, unit, fi)) return s;
         uint32_t fv = find_ancestor_fn(c->g, s.v, (int32_t)unit, fi, 0);
         if (fv == AN_NONE) {
             fv = psg_vertex(c, s.v, unit, fi);

@@ -130,3 +130,15 @@ uint32_t an_psg_descend(const struct an_psg *x, uint32_t unit, uint32_t from, co
     }
     return n;
 }
+
+int an_psg_thin_mpi_wrapper(const struct an_psg *x, uint32_t unit, uint32_t fn)
+{
+    if (!x || !x->g || unit >= x->g->unit_count || fn >= x->g->units[unit].vertex_count) return 0;
+    const struct psg_unit *un = &x->g->units[unit];
+    const struct psg_vertex *f = &un->vertices[fn];
+    if (f->kind != PSG_FUNCTION || !f->function) return 0;
+    if (!strcmp(f->function, "main") || !strcmp(f->function, "MAIN__") || !strcmp(f->function, "_QQmain")) return 0;
+    uint32_t c = x->child_first[unit][fn];
+    if (c == AN_NONE || x->child_next[unit][c] != AN_NONE) return 0; /* none, or more than one */
+    return un->vertices[c].kind == PSG_MPI && x->child_first[unit][c] == AN_NONE;
+}

@@ -38,7 +38,8 @@ public:
   struct Result {
     PsgModuleGraph Graph;
     /// MPI/GPU calls and calls that can reach them: marked `notail` by the
-    /// embedding pass, so that callers stay on the call path.
+    /// embedding pass, so that callers stay on the call path, and `nomerge`,
+    /// so that each keeps its own line (a merged call's location is line 0).
     std::vector<llvm::CallInst *> KeepFrameCalls;
     bool invalidate(llvm::Module &, const llvm::PreservedAnalyses &PA,
                     llvm::ModuleAnalysisManager::Invalidator &) {

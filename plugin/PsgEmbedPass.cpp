@@ -29,10 +29,17 @@ PreservedAnalyses PsgEmbedPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   PsgAnalysis::Result &R = MAM.getResult<PsgAnalysis>(M);
   // `return MPI_Allreduce(...)` would otherwise become a tail jump and the
-  // caller would vanish from every call path the runtime records.
-  for (CallInst *CI : R.KeepFrameCalls)
+  // caller would vanish from every call path the runtime records.  And two
+  // such calls on different lines must stay two instructions: SimplifyCFG's
+  // sinking/hoisting and the code generator's tail merging (BranchFolding)
+  // would make one call of them whose merged DebugLoc is line 0 (flang's
+  // `call MPI_Send(...)` in both arms of an IF), so the runtime's call site
+  // would name no line.  `nomerge` keeps each call at its own line.
+  for (CallInst *CI : R.KeepFrameCalls) {
     if (!CI->isMustTailCall())
       CI->setTailCallKind(CallInst::TCK_NoTail);
+    CI->addFnAttr(Attribute::NoMerge);
+  }
   embedPsg(M, R.Graph);
   return PreservedAnalyses::all();
 }

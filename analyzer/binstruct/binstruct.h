@@ -19,7 +19,7 @@
  *  alters what is recovered, so that cached PSGs of older rules are
  *  recovered again. */
 #define BS_PRODUCER "scalana-binstruct"
-#define BS_RULES_VERSION "7"
+#define BS_RULES_VERSION "8"
 #define BS_PRODUCER_FULL BS_PRODUCER " " BS_RULES_VERSION " (structure recovered from machine code)"
 
 /* ---- Public entry points (build.c, cache.c) ------------------------------- */
@@ -102,7 +102,9 @@ enum bs_insn_flags {
     BS_F_NO_LINE = 1u << 4,   /* a move to or from the stack frame (a register spill or the
                                  reload of a local before a later use) or a nop: the line it
                                  carries is where the value is used, not work of the loop */
-    BS_F_NOP = 1u << 5        /* a nop (alignment padding between blocks) */
+    BS_F_NOP = 1u << 5,       /* a nop (alignment padding between blocks) */
+    BS_F_STEP = 1u << 6       /* a register stepped by a constant (add/sub $imm, inc, dec): the
+                                 increment of a loop's induction variable or pointer */
 };
 
 struct bs_insn {
@@ -188,6 +190,18 @@ int bs_dwarf_line(const struct bs_func *f, uint64_t addr, const char **base, uin
 /** The file of addr's line-table row made absolute (interned in d's pool),
  *  or "" when there is no row. */
 const char *bs_dwarf_file(const struct bs_dwarf *d, const struct bs_func *f, uint64_t addr);
+/** The statements that begin at each of the function's instructions
+ *  ins[0..n) (sorted by address), from the line-table rows marked is_stmt
+ *  whose address lies in instruction i and whose file has the base name
+ *  base[i] (that of the row covering it): stmt[i] the line of such a row
+ *  with code (the last row at its address), stmt0[i] the smallest line of a
+ *  zero-length one (a statement without code of its own: a `for` whose test
+ *  was folded into another jump, the `i++` of a loop whose code carries the
+ *  test's row, the `return` of an inlined callee that ended just before)
+ *  that is not above the line of the code at that address (a declaration
+ *  without code just before a loop precedes it in the text); 0 when none. */
+void bs_dwarf_stmt_lines(const struct bs_func *f, const struct bs_insn *ins, size_t n, const char *const *base,
+                         uint32_t *stmt, uint32_t *stmt0);
 
 /* disasm.c */
 struct bs_disasm;

@@ -37,6 +37,8 @@ struct fwork {
     struct bs_insn *ins; size_t n;
     uint32_t *owner;          /* innermost scope of each instruction */
     uint32_t *line, *col;     /* 0: no row */
+    uint32_t *stmt, *stmt0;   /* smallest line of a statement beginning there (is_stmt rows with
+                                 code, zero-length ones), 0: none */
     const char **base;        /* base name of the row's file */
     uint32_t *afn;            /* source function of each scope */
     struct bs_cfg cfg;
@@ -44,7 +46,7 @@ struct fwork {
     uint32_t *loop_owner, *loop_node;
     uint32_t (*latch_line)[4]; /* lines of a loop's back-edge jumps in its own scope (0: none) */
     uint32_t *inner;          /* innermost loop of each block, UNDEF none */
-    uint32_t *ev;             /* scratch: the lines of one loop */
+    uint32_t *ev;             /* scratch: the lines of one loop (3 n + nscopes) */
     uint32_t ret_line[1], nret; /* the function's closing line (its last return's), when known */
 };
 
@@ -141,7 +143,9 @@ static void do_loops(struct builder *B, struct fwork *w)
                 if (!own) outer[nouter++] = w->latch_line[q][k];
             }
         }
-        uint32_t nev = 0;
+        uint32_t nev = 0, first_stmt = 0; /* the smallest line of a statement that begins in the loop */
+        uint32_t steps[8], nsteps = 0;    /* lines of the loop's register increments */
+        uint32_t fn_last = B->fn[w->afn[o]].last; /* the function's lines with code so far */
         for (uint32_t k = 0; k < L->nblocks; k++) {
             uint32_t b = L->blocks[k];
             for (uint32_t i = w->cfg.first[b]; i < w->cfg.first[b] + w->cfg.count[b]; i++) {
@@ -156,16 +160,82 @@ static void do_loops(struct builder *B, struct fwork *w)
                 for (uint32_t m = 0; m < w->nret && !skip; m++) skip = ln == w->ret_line[m];
                 if (skip) continue;
                 w->ev[nev++] = ln;
+                if ((w->ins[i].flags & BS_F_STEP) && nsteps < 8) {
+                    int seen = 0;
+                    for (uint32_t m = 0; m < nsteps; m++) seen |= steps[m] == ln;
+                    if (!seen) steps[nsteps++] = ln;
+                }
             }
         }
-        /* calls inlined into the loop's body are lines of it too */
+        for (uint32_t k = 0; k < L->nblocks; k++) {
+            uint32_t b = L->blocks[k];
+            for (uint32_t i = w->cfg.first[b]; i < w->cfg.first[b] + w->cfg.count[b]; i++) {
+                if (w->owner[i] != o || strcmp(w->base[i], ob) != 0) continue;
+                /* a zero-length row only inside the scope: at its border it
+                 * may be the last statement of the inlined code before it */
+                uint32_t both[2] = {(w->ins[i].flags & BS_F_NO_LINE) ? 0 : w->stmt[i], /* as the lines above */
+                                    i > 0 && w->owner[i - 1] == o ? w->stmt0[i] : 0};
+                for (int z = 0; z < 2; z++) {
+                    uint32_t ln = both[z];
+                    if (!ln || (os->decl_line && ln < os->decl_line) || ln > fn_last) continue;
+                    int skip = 0;
+                    for (uint32_t m = 0; m < nouter; m++) skip |= ln == outer[m];
+                    for (uint32_t m = 0; m < w->nret && !skip; m++) skip = ln == w->ret_line[m];
+                    if (skip) continue;
+                    /* a statement of the loop even where none of its
+                     * instructions carries its line: gcc gives the `i++` of
+                     * `while (x >= end[i])\n i++;` the row of the test and
+                     * marks only the start of the statement (a zero-length
+                     * row) with its own line */
+                    w->ev[nev++] = ln;
+                    if (!first_stmt || ln < first_stmt) first_stmt = ln;
+                }
+            }
+        }
+        /* calls inlined into the loop's body are lines of it too, and
+         * statements of it (the statement's own is_stmt row may lie in the
+         * callee's code) */
         for (uint32_t s = 1; s < ns; s++) {
             const struct bs_scope *c = &f->scope[s];
             if (c->parent != o || !c->call_line || strcmp(bs_base_of(c->call_file), ob) != 0) continue;
             uint32_t ei = bs_insn_lower_bound(w->ins, w->n, c->entry);
             if (ei >= w->n || !bs_loop_has(L, bs_cfg_block_of(&w->cfg, ei))) continue;
             w->ev[nev++] = c->call_line;
+            if (!first_stmt || c->call_line < first_stmt) first_stmt = c->call_line;
         }
+        /* The loop starts at its first statement or its test, whichever
+         * comes first: a line before both is not the loop's (bs_loop_start,
+         * bs_lines_from).  gcc gives such lines to code it places inside
+         * the loop for something outside it: the out-of-SSA copies of a
+         * variable set before the loop and the invariants hoisted into an
+         * inner loop's preheader keep the location of a statement before
+         * the loop (miniFE's `unsigned roffset = 0;` three lines above its
+         * loop nest, `double *w = malloc(...), saving = 0.0;` on the line
+         * above a loop, NPB LU's `if (south.eq.-1) iend1 = nx - 3` above
+         * erhs's), but never mark it as a statement that begins there
+         * (is_stmt), while the statements of the loop begin at addresses
+         * inside it.  Kept all the same: the lines of the loop's register
+         * increments (a `for` split by gcc tests another condition on
+         * another line, its `i++` keeps the `for` line), and lines before
+         * the first statement that are a quarter of the loop or more (a
+         * rotated loop whose first iteration was peeled runs its first
+         * statements at the bottom, unmarked).  A loop in which no
+         * statement begins (a compiler that marks none) keeps all its
+         * lines. */
+        uint32_t tests[8], ntests = 0;
+        for (uint32_t m = 0; m < nl && ntests < 8; m++) tests[ntests++] = w->latch_line[li][m];
+        for (uint32_t k = 0; k < L->nblocks && ntests < 8; k++) {
+            /* the exits: a loop's test need not be its jump back (gcc
+             * rotates a loop so that the test leaves from the middle) */
+            uint32_t b = L->blocks[k], j = w->cfg.first[b] + w->cfg.count[b] - 1;
+            if ((w->ins[j].kind != BS_I_JCC && w->ins[j].kind != BS_I_JMP) || !w->line[j] || w->owner[j] != o ||
+                strcmp(w->base[j], ob) != 0)
+                continue;
+            int out = 0;
+            for (uint32_t e = w->cfg.succ_off[b]; e < w->cfg.succ_off[b + 1]; e++) out |= !bs_loop_has(L, w->cfg.succ[e]);
+            if (out) tests[ntests++] = w->line[j];
+        }
+        nev = bs_lines_from(w->ev, nev, bs_loop_start(first_stmt, tests, ntests), steps, nsteps);
         uint32_t first = 0, last = 0;
         bs_line_cluster(w->ev, nev, w->latch_line[li], nl, &first, &last);
         if (!first) continue;
@@ -306,6 +376,10 @@ static void do_function(struct builder *B, const struct bs_func *f)
         for (uint32_t i = i0; i < i0 + w.cfg.count[b] && row[i] < w.ins[i0].addr; i++) w.line[i] = 0, w.base[i] = "";
     }
     free(row);
+    w.stmt = malloc(w.n * sizeof *w.stmt);
+    w.stmt0 = malloc(w.n * sizeof *w.stmt0);
+    if (!w.stmt || !w.stmt0) { B->oom = 1; goto out; }
+    bs_dwarf_stmt_lines(f, w.ins, w.n, w.base, w.stmt, w.stmt0);
     /* the function's closing line: that of its last return, when no code of
      * its own lies below it (returns on other lines are tail-duplicated
      * `return` statements and loop guards, which belong where they are) */
@@ -329,7 +403,7 @@ static void do_function(struct builder *B, const struct bs_func *f)
     w.loop_owner = calloc(w.L.n + 1, sizeof *w.loop_owner);
     w.loop_node = calloc(w.L.n + 1, sizeof *w.loop_node);
     w.latch_line = calloc(w.L.n + 1, sizeof *w.latch_line);
-    w.ev = malloc((w.n + f->nscopes + 1) * sizeof *w.ev);
+    w.ev = malloc((3 * w.n + f->nscopes + 1) * sizeof *w.ev); /* a line and two statements per instruction */
     w.inner = malloc((w.cfg.nblocks + 1) * sizeof *w.inner);
     if (!w.loop_owner || !w.loop_node || !w.latch_line || !w.inner || !w.ev) { B->oom = 1; goto out; }
     for (uint32_t b = 0; b < w.cfg.nblocks; b++) w.inner[b] = UNDEF;
@@ -341,7 +415,7 @@ static void do_function(struct builder *B, const struct bs_func *f)
 out:
     bs_loops_free(&w.L);
     bs_cfg_free(&w.cfg);
-    free(w.ins), free(w.owner), free(w.line), free(w.col), free(w.base), free(w.afn);
+    free(w.ins), free(w.owner), free(w.line), free(w.col), free(w.base), free(w.afn), free(w.stmt), free(w.stmt0);
     free(w.loop_owner), free(w.loop_node), free(w.latch_line), free(w.inner), free(w.ev);
 }
 

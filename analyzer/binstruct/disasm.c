@@ -90,6 +90,11 @@ static void classify(struct bs_disasm *d, const cs_insn *ci, struct bs_insn *o)
                x->operands[1].mem.base == X86_REG_RIP && x->operands[1].mem.index == X86_REG_INVALID) {
         o->flags |= BS_F_LEA_RIP;
         o->target = ci->address + ci->size + (uint64_t)x->operands[1].mem.disp;
+    } else if (((ci->id == X86_INS_ADD || ci->id == X86_INS_SUB) && x->op_count == 2 &&
+                x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_IMM) ||
+               ((ci->id == X86_INS_INC || ci->id == X86_INS_DEC) && x->op_count == 1 &&
+                x->operands[0].type == X86_OP_REG)) {
+        o->flags |= BS_F_STEP;
     } else if (ci->id == X86_INS_CMP && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
                x->operands[1].type == X86_OP_IMM && x->operands[1].imm >= 0) {
         o->flags |= BS_F_CMP_IMM;

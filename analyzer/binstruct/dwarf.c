@@ -335,3 +335,53 @@ const char *bs_dwarf_file(const struct bs_dwarf *d, const struct bs_func *f, uin
     const char *src = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
     return src ? absolute(d->pool, (Dwarf_Die *)f->cu, src) : an_intern(d->pool, "");
 }
+
+void bs_dwarf_stmt_lines(const struct bs_func *f, const struct bs_insn *ins, size_t n, const char *const *base,
+                         uint32_t *stmt, uint32_t *stmt0)
+{
+    memset(stmt, 0, n * sizeof *stmt);
+    memset(stmt0, 0, n * sizeof *stmt0);
+    Dwarf_Lines *lines = NULL;
+    size_t nl = 0;
+    if (!f->cu || !n || dwarf_getsrclines((Dwarf_Die *)f->cu, &lines, &nl) != 0) return;
+    /* the rows are sorted by address: the first one at or after ins[0] */
+    size_t lo = 0, hi = nl;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        Dwarf_Addr a = 0;
+        Dwarf_Line *l = dwarf_onesrcline(lines, mid);
+        if (!l || dwarf_lineaddr(l, &a) != 0 || a < ins[0].addr) lo = mid + 1;
+        else hi = mid;
+    }
+    /* the zero-length rows at one address come before the row with its
+     * code: kept until that row tells the line of the code */
+    uint32_t pend[16], np = 0;
+    size_t i = 0;
+    for (size_t k = lo; k < nl; k++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, k), *next = k + 1 < nl ? dwarf_onesrcline(lines, k + 1) : NULL;
+        Dwarf_Addr a = 0, na = 0;
+        if (!l || dwarf_lineaddr(l, &a) != 0) continue;
+        while (i < n && ins[i].addr + ins[i].size <= a) i++, np = 0;
+        if (i >= n) break;
+        if (a < ins[i].addr) continue; /* between the function's ranges */
+        int zero = next && dwarf_lineaddr(next, &na) == 0 && na == a; /* the next row has the same address */
+        bool is_stmt = false, end = false;
+        int ln = 0;
+        const char *src = dwarf_linesrc(l, NULL, NULL);
+        const char *b = src ? strrchr(src, '/') : NULL;
+        b = b ? b + 1 : (src ? src : "");
+        int ok = dwarf_linebeginstatement(l, &is_stmt) == 0 && is_stmt &&
+                 !(dwarf_lineendsequence(l, &end) == 0 && end) && dwarf_lineno(l, &ln) == 0 && ln > 0 && base[i] &&
+                 !strcmp(b, base[i]);
+        if (zero) {
+            if (ok && np < 16) pend[np++] = (uint32_t)ln;
+            continue;
+        }
+        int cover = 0;
+        if (dwarf_lineno(l, &cover) != 0) cover = 0;
+        if (ok && (!stmt[i] || (uint32_t)ln < stmt[i])) stmt[i] = (uint32_t)ln;
+        for (uint32_t m = 0; m < np; m++)
+            if (pend[m] >= (uint32_t)cover && (!stmt0[i] || pend[m] < stmt0[i])) stmt0[i] = pend[m];
+        np = 0;
+    }
+}

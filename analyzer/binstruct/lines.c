@@ -53,3 +53,31 @@ void bs_line_cluster(uint32_t *ev, uint32_t n, const uint32_t *test, uint32_t nt
         lo = i;
     }
 }
+
+uint32_t bs_loop_start(uint32_t first_stmt, const uint32_t *test, uint32_t nt)
+{
+    if (!first_stmt) return 0;
+    uint32_t start = first_stmt;
+    for (uint32_t k = 0; k < nt; k++)
+        if (test[k] && test[k] < start) start = test[k];
+    return start;
+}
+
+uint32_t bs_lines_from(uint32_t *ev, uint32_t n, uint32_t start, const uint32_t *own, uint32_t nown)
+{
+    if (!start) return n;
+    uint32_t before = 0;
+    for (uint32_t i = 0; i < n; i++) before += ev[i] < start;
+    /* a rotated loop runs the first statements of its body after the jump
+     * back, without marking them as statements (they were marked in the
+     * copy gcc peeled before the loop): that is a large share of the loop,
+     * a stray is one or a few instructions */
+    if (before >= CLUSTER_BEFORE * n) return n;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int keep = ev[i] >= start;
+        for (uint32_t k = 0; k < nown && !keep; k++) keep = ev[i] == own[k];
+        if (keep) ev[m++] = ev[i];
+    }
+    return m;
+}

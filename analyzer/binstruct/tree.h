@@ -58,6 +58,17 @@ uint32_t bs_find_child(const struct builder *B, uint32_t parent, uint16_t kind, 
 /** The source lines of one loop from the lines of its instructions
  *  (lines.c; the rule and its measurements are there). */
 void bs_line_cluster(uint32_t *ev, uint32_t n, const uint32_t *test, uint32_t nt, uint32_t *first, uint32_t *last);
+/** The first line of a loop: the smaller of first_stmt (the smallest line
+ *  of a statement that begins inside it) and its test lines test[0..nt)
+ *  (its back-edge and exit jumps'); 0, meaning unknown, when first_stmt is
+ *  0 (lines.c). */
+uint32_t bs_loop_start(uint32_t first_stmt, const uint32_t *test, uint32_t nt);
+/** Drops the lines of ev[0..n) before start, except those in own[0..nown)
+ *  (lines that step a register inside the loop: its increment); none when
+ *  start is 0 or when they are a quarter of the lines or more (the body of
+ *  a rotated loop).  Keeps the order of the others; returns how many are
+ *  left. */
+uint32_t bs_lines_from(uint32_t *ev, uint32_t n, uint32_t start, const uint32_t *own, uint32_t nown);
 /** One PSG unit of every tree (emit.c): pre-order, children by line and
  *  column, stable ids as the pass computes them, PSG_V_REACHES_MPI to a
  *  fixed point over the calls.  Returns 0 with *out malloc'ed, -1 out of

@@ -6,7 +6,8 @@ CMakeLists.txt and asserts the exact recovered tree of the functions that
 matter: every loop with its source lines, nesting and the (inlined) function
 it belongs to, the MPI call sites with their operation, the calls (real and
 inlined) with their callee, GPU call sites with their operation, for -O2 -g, -O2 -g -flto and the DWARF moved
-to a separate .debug file (.gnu_debuglink); a build without -g
+to a separate .debug file (.gnu_debuglink); the lines of loops where gcc's
+line table misleads (loop_lines.c); a build without -g
 gives no vertex.  Then the build-id cache: written, hit, a
 corrupt or foreign file recovered again and replaced, `off` never touched.
 Exit 0 pass, 1 fail, 77 skip (a program could not be built).
@@ -61,6 +62,31 @@ FUNCTION main gpu_calls.c:23-33
     GPU main gpu_calls.c:28-28 col 9 gpu memcpy callee cudaMemcpy reaches_mpi
     GPU main gpu_calls.c:29-29 col 9 gpu launch callee cudaLaunchKernel reaches_mpi
     GPU main gpu_calls.c:30-30 col 9 gpu synchronize callee cudaDeviceSynchronize reaches_mpi
+""",
+}
+
+# Loop lines (loop_lines.c): not from code gcc put in the loop for the
+# statement before it, the body of a loop whose code carries the test's line,
+# one loop of a loop gcc split in two
+EXPECT_LINES = {
+    "finish_time": """
+FUNCTION finish_time loop_lines.c:16-26
+  LOOP finish_time loop_lines.c:18-20 depth 0
+    LOOP finish_time loop_lines.c:19-20 depth 1
+  LOOP finish_time loop_lines.c:23-26 depth 0
+""",
+    # the loop at line 37, not from the malloc (and `saving = 0.0`) on line 36
+    "saving_of": """
+FUNCTION saving_of loop_lines.c:34-43
+  LOOP saving_of loop_lines.c:37-41 depth 0
+    CALL saving_of loop_lines.c:39-39 col 21 callee finish_time
+    CALL saving_of loop_lines.c:41-41 col 24 callee finish_time
+""",
+    # `while (v >= bin_end[i])\n i++;` is lines 56-57, not its condition alone
+    "pick_bins": """
+FUNCTION pick_bins loop_lines.c:49-62
+  LOOP pick_bins loop_lines.c:52-58 depth 0
+    LOOP pick_bins loop_lines.c:56-57 depth 1
 """,
 }
 
@@ -152,12 +178,12 @@ def check_cache(bs_dump, exe):
 
 
 def main():
-    if len(sys.argv) != 8:
+    if len(sys.argv) != 9:
         print("usage: check_binstruct.py BS_DUMP C_PROG FORTRAN_PROG C_PROG_WITHOUT_G C_PROG_LTO C_PROG_DEBUGLINK "
-              "GPU_PROG", file=sys.stderr)
+              "GPU_PROG LOOP_LINES_PROG", file=sys.stderr)
         return 2
-    bs_dump, cprog, fprog, nog, lto, dbgl, gpu = sys.argv[1:]
-    for p in (cprog, fprog, nog, lto, dbgl, gpu):
+    bs_dump, cprog, fprog, nog, lto, dbgl, gpu, lines = sys.argv[1:]
+    for p in (cprog, fprog, nog, lto, dbgl, gpu, lines):
         if not os.path.isfile(p):
             print("SKIP: %s was not built (no mpicc/mpif90?)" % p)
             return 77
@@ -173,6 +199,7 @@ def main():
     bad += check_tree(dump(bs_dump, dbgl), EXPECT_C, "C with its DWARF in a .debug file")
     bad += check_tree(dump(bs_dump, fprog), EXPECT_F, "Fortran")
     bad += check_tree(dump(bs_dump, gpu), EXPECT_GPU, "GPU calls")
+    bad += check_tree(dump(bs_dump, lines), EXPECT_LINES, "loop lines")
     bad += check_cache(bs_dump, cprog)
     # without -g nothing has a line: no vertex is invented (the analyzer then
     # says to rebuild with -g, recover.c)

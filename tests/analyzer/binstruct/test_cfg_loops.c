@@ -4,13 +4,16 @@
  * into one header, a loop nest with an early exit, an irreducible cycle
  * (two entries: no loop), unreachable code, a jump table read through the
  * file (gcc's relative int32 table, bounded by its `cmp`), an indirect jump
- * that cannot be resolved (edges to the unreached blocks), a tail call. */
+ * that cannot be resolved (edges to the unreached blocks), a tail call;
+ * and the start of a loop's lines (lines.c): strays before its first
+ * statement dropped, its increments and a rotated body kept. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include "binstruct.h"
+#include "tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -215,9 +218,35 @@ static void t_tail_call(void **state)
     free_all(&c, &l);
 }
 
+/* A loop's lines from its first statement or test on: the stray line of
+ * code gcc placed in the loop for the statement before it is dropped, the
+ * line of its increment is not, lines before the start that are a quarter
+ * of the loop are a rotated body; an unknown start keeps everything. */
+static void t_loop_start(void **state)
+{
+    (void)state;
+    const uint32_t tests[] = {25, 0};
+    assert_int_equal(bs_loop_start(23, tests, 2), 23); /* a statement before the test */
+    assert_int_equal(bs_loop_start(26, tests, 2), 25); /* the test first (a `for`) */
+    assert_int_equal(bs_loop_start(0, tests, 2), 0);   /* no statement begins in it: unknown */
+    uint32_t ev[] = {37, 36, 38, 39, 39, 40, 41, 37, 38, 41};
+    uint32_t n = bs_lines_from(ev, 10, 37, NULL, 0);
+    assert_int_equal(n, 9);
+    for (uint32_t i = 0; i < n; i++) assert_true(ev[i] >= 37);
+    assert_int_equal(ev[0], 37), assert_int_equal(ev[1], 38); /* the order is kept */
+    uint32_t ev2[] = {21, 22, 19, 22, 21, 19, 22, 22, 21, 21};
+    const uint32_t step = 19; /* `i++` of a split `for`: add $1 on its line */
+    assert_int_equal(bs_lines_from(ev2, 10, 21, &step, 1), 10);
+    uint32_t ev3[] = {326, 327, 328, 330, 335, 336, 337, 338, 339, 335};
+    assert_int_equal(bs_lines_from(ev3, 10, 330, NULL, 0), 10); /* 3 of 10 before 330: a rotated body */
+    uint32_t ev4[] = {5, 9, 9};
+    assert_int_equal(bs_lines_from(ev4, 3, 0, NULL, 0), 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_loop_start),
         cmocka_unit_test(t_self_loop),       cmocka_unit_test(t_two_back_edges),
         cmocka_unit_test(t_nest),            cmocka_unit_test(t_irreducible),
         cmocka_unit_test(t_unreachable),     cmocka_unit_test(t_jump_table),
