@@ -1,5 +1,5 @@
 /* mpistubs.c — the application's own thin MPI wrappers, as hypre's
- * utilities/mpistubs.c (hypre_MPI_Waitall): each function only forwards to
+ * mpistubs (hypre_MPI_Waitall in its utilities): each function only forwards to
  * one MPI call (tests/analyzer/thin_wrapper.sh). */
 #include <mpi.h>
 
