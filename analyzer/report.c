@@ -572,10 +572,14 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
         if (a->g.v[v].kind != PSG_MPI) comp += m->mean;
         if (m->mean <= 0) continue;
         const struct an_vertex *x = &a->g.v[v];
-        if (x->kind == PSG_MPI && startup_shutdown_op(x->op)) {
+        /* the MPI library's own frames below MPI_Init (a library vertex named
+         * after the entry point: CPU sampled inside it) are start-up too */
+        unsigned lib_op = (x->flags & AN_V_LIBRARY) && x->name ? scalana_mpi_op_from_name(x->name) : 0;
+        if ((x->kind == PSG_MPI && startup_shutdown_op(x->op)) || (lib_op && startup_shutdown_op(lib_op))) {
+            unsigned op = x->kind == PSG_MPI ? x->op : lib_op;
             uint32_t j = 0;
-            while (j < nsu && (unsigned)su[j][1] != x->op) j++;
-            if (j == nsu) su[nsu][0] = 0, su[nsu][1] = x->op, su[nsu][2] = 0, nsu++;
+            while (j < nsu && (unsigned)su[j][1] != op) j++;
+            if (j == nsu) su[nsu][0] = 0, su[nsu][1] = op, su[nsu][2] = 0, nsu++;
             su[j][0] += m->mean, su[j][2] += 1;
             continue;
         }
