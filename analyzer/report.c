@@ -574,7 +574,9 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
         const struct an_vertex *x = &a->g.v[v];
         /* the MPI library's own frames below MPI_Init (a library vertex named
          * after the entry point: CPU sampled inside it) are start-up too */
-        unsigned lib_op = (x->flags & AN_V_LIBRARY) && x->name ? scalana_mpi_op_from_name(x->name) : 0;
+        unsigned lib_op = x->kind != PSG_MPI && ((x->flags & AN_V_LIBRARY) || !x->file || !*x->file) && x->name
+                              ? scalana_mpi_op_from_name(x->name)
+                              : 0;
         if ((x->kind == PSG_MPI && startup_shutdown_op(x->op)) || (lib_op && startup_shutdown_op(lib_op))) {
             unsigned op = x->kind == PSG_MPI ? x->op : lib_op;
             uint32_t j = 0;
