@@ -839,7 +839,11 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
      * the same peer late in most waits; the chain is in the partner records,
      * which the scheduler does not change */
     uint32_t head = w, depth = 0;
-    int pipeline = (role == AN_MPI_RECV || role == AN_MPI_SENDRECV || role == AN_MPI_COMPLETION) &&
+    /* (not a Sendrecv, nor where the late peer's send is this very call: a
+     * link sends after it received, so that its wait delays the next one;
+     * a Sendrecv sends before it waits, and a shift through it ripples
+     * waits without passing any on) */
+    int pipeline = (role == AN_MPI_RECV || role == AN_MPI_COMPLETION) && interval_at != s &&
                    share >= th->rotation && explained_total < 0.5 * total &&
                    (depth = chain_depth(b, s, w, mw, &head)) >= 2 && one_way(d, s);
     int contended = r->contention > th->contention_max;

@@ -190,11 +190,11 @@ static void t_rotating_blame(void **state)
 
 /* A receive of rank i from rank i - 1 (rank 0 receives nothing), waits growing
  * along the chain, balanced compute: the fill and drain of a pipeline. */
-static void pipeline_run(struct mini *m, uint32_t P, const double *R, int chain)
+static void pipeline_run_op(struct mini *m, uint32_t P, const double *R, int chain, const char *recv_op)
 {
-    unsigned op = scalana_mpi_op_from_name("MPI_Recv");
+    unsigned op = scalana_mpi_op_from_name(recv_op);
     mini_init(m, P, 1);
-    uint32_t recv = add_v(&m->a.g, m->loop, PSG_MPI, "MPI_Recv", 6, op);
+    uint32_t recv = add_v(&m->a.g, m->loop, PSG_MPI, recv_op, 6, op);
     uint32_t send = add_v(&m->a.g, m->loop, PSG_MPI, "MPI_Send", 7, scalana_mpi_op_from_name("MPI_Send"));
     an_graph_sort_children(&m->a.g);
     struct an_run *r = mini_run(m, 0, P, 4.0);
@@ -216,6 +216,11 @@ static void pipeline_run(struct mini *m, uint32_t P, const double *R, int chain)
     mini_finish(m);
 }
 
+static void pipeline_run(struct mini *m, uint32_t P, const double *R, int chain)
+{
+    pipeline_run_op(m, P, R, chain, "MPI_Recv");
+}
+
 static void t_pipeline(void **state)
 {
     (void)state;
@@ -230,6 +235,11 @@ static void t_pipeline(void **state)
     assert_true(fabs(c->cost - 0.45) < 0.01);
     assert_non_null(strstr(c->evidence, "a pipeline of 4 late senders"));
     assert_non_null(strstr(c->evidence, "back to process 0"));
+    an_analysis_free(&m.a);
+    /* the same waits in a shift through MPI_Sendrecv: it sends before it waits,
+     * so no link delays the next: no pipeline */
+    pipeline_run_op(&m, 4, R, 1, "MPI_Sendrecv");
+    for (uint32_t k = 0; k < m.a.ncauses; k++) assert_int_not_equal(m.a.causes[k].cat, AN_CAT_PIPELINE);
     an_analysis_free(&m.a);
 }
 
