@@ -55,11 +55,11 @@ struct exch { uint32_t *v, n, anchor; };
 /* Figures of an exchange at scale s, per process of its representative run:
  * mean time (s), bytes sent + received, messages, the most distinct partners
  * of one process, and bytes per message. */
-struct exch_fig { double time, bytes, msgs, partners, per_msg, spread; int present; };
+struct exch_fig { double time, bytes, partners, per_msg, spread; int present; };
 
 static struct exch_fig figures(const struct an_analysis *a, const struct exch *x, uint32_t s)
 {
-    struct exch_fig f = {0, 0, 0, 0, 0, 0, 0};
+    struct exch_fig f = {0, 0, 0, 0, 0, 0};
     const struct an_run *r = a->scales[s].rep;
     double n = fmax(1, r->present_count), calls_with_bytes = 0;
     for (uint32_t k = 0; k < x->n; k++) {
@@ -67,7 +67,7 @@ static struct exch_fig figures(const struct an_analysis *a, const struct exch *x
         if (!m->present) continue;
         f.present = 1;
         f.time += m->mean, f.spread += m->spread, f.bytes += m->bytes / n;
-        if (m->bytes > 0) f.msgs += m->calls / n, calls_with_bytes += m->calls;
+        if (m->bytes > 0) calls_with_bytes += m->calls;
     }
     if (!f.present) return f;
     f.per_msg = calls_with_bytes > 0 ? f.bytes * n / calls_with_bytes : 0;
@@ -141,8 +141,14 @@ static struct verdict judge(const struct an_detect *d, const struct exch *x)
     uint32_t S = a->nscales, s0 = S, sr = S;
     for (uint32_t s = 0; s + 1 < S; s++) {
         if (a->scales[s].P < 2) continue;
-        struct exch_fig f = figures(a, x, s);
-        if (!f.present || f.bytes <= 0) continue;
+        /* (the counts where the exchange moves bytes: from the vertex metrics,
+         * the partner records are read for the three counts judged only) */
+        double bytes = 0;
+        for (uint32_t k = 0; k < x->n; k++) {
+            const struct an_vmetrics *m = &a->vm[(size_t)s * a->g.n + x->v[k]];
+            if (m->present) bytes += m->bytes;
+        }
+        if (!(bytes > 0)) continue;
         if (s0 == S) s0 = s;
         if (a->scales[s].P >= 3) sr = s;
     }
@@ -184,7 +190,6 @@ static void find(struct an_detect *d)
         struct verdict vd = judge(d, x);
         if (!vd.cat || vd.cost < lo || vd.cost <= vd.noise) continue;
         uint32_t v = x->v[0];
-        const struct an_vertex *vx = &a->g.v[v];
         struct an_cause *c = an_cause_get(a, v);
         /* a wait there that no computation explained (wait for a message,
          * rotating blame) is the transfer itself when the bytes say so: the
@@ -228,7 +233,6 @@ static void find(struct an_detect *d)
             an_cause_evidence(c, "caveat: the run at %u processes was %.2gx contended (oversubscribed or loaded): "
                               "the volumes and partners are exact, the time is divided by the processes per core",
                               d->P, d->r->contention);
-        (void)vx;
         a->vflags[v] |= AN_F_NON_SCALABLE;
     }
     for (uint32_t k = 0; k < ne; k++) free(ex[k].v);
