@@ -6,7 +6,7 @@ set -eu
 
 PACKAGES="
 build-essential cmake pkg-config time man-db
-llvm-19-dev llvm-19-tools libclang-19-dev libclang-rt-19-dev clang-19 flang-19
+llvm-19-dev llvm-19-tools libclang-19-dev libclang-rt-19-dev clang-19 flang-19 libomp-19-dev
 libopenmpi-dev openmpi-bin libmpich-dev mpich gfortran
 libpapi-dev libunwind-dev libdw-dev libelf-dev libcapstone-dev
 libgraphviz-dev graphviz
