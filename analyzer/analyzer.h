@@ -135,6 +135,7 @@ struct an_thresholds {
     double weak_slope;        /* total-work log-log slope above which the runs are weak scaling */
     double scaling_band;      /* |slope - weak_slope| under which the detected mode is uncertain */
     double back_to_back_share;/* share of a collective's calls made back to back to judge it on them */
+    double noise_sigmas;      /* a root cause's cost must be this many of its noise's standard deviations */
 };
 
 struct an_options {
@@ -666,6 +667,8 @@ struct an_cause {
     uint32_t symptom;          /* vertex, AN_NONE if itself */
     struct an_step *path; uint32_t npath;
     double cost_noise;         /* seconds: the cost's uncertainty (repetition spread, sampling) */
+    int noise_exact;           /* the cost comes from exact times, bytes or counts, not samples:
+                                * cost_noise is the detector's, no sampling noise is added */
     char evidence[768];
     const char *cost_rule;     /* how cost was computed (report.json cost_rule), static text */
     const char *undecided;     /* static text: why the runs cannot decide it (then a candidate

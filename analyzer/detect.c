@@ -489,13 +489,14 @@ static void rank_causes(const struct an_analysis *a, struct an_cause *c, uint32_
 }
 
 /* Sampling noise of a cost of about `cost` seconds measured by signals of
- * s seconds each: one standard deviation of a Poisson count, sqrt(cost / s) * s;
- * plus the repetition spread of the run's wall time at the largest count. */
+ * s seconds each: one standard deviation of a Poisson count, sqrt(cost / s) * s
+ * (none for a cost of exact times or counts, an_cause.noise_exact); plus the
+ * repetition spread of the run's wall time at the largest count. */
 static double cost_noise(const struct an_analysis *a, const struct an_cause *c)
 {
     const struct an_scale *big = &a->scales[a->nscales - 1];
     double per = big->rep->period_s > 0 ? an_signal_s(big->rep) : 0; /* Poisson in signals */
-    double sampling = per > 0 && c->cost > 0 ? sqrt(c->cost / per) * per : 0;
+    double sampling = per > 0 && c->cost > 0 && !c->noise_exact ? sqrt(c->cost / per) * per : 0;
     return sampling + (big->nreps > 1 ? big->wall_spread : 0);
 }
 
@@ -532,6 +533,7 @@ void an_find_root_causes(struct an_analysis *a)
             if (inner->cost < outer->cost) {
                 inner->cost = outer->cost;
                 inner->cost_rule = outer->cost_rule;
+                inner->cost_noise = outer->cost_noise, inner->noise_exact = outer->noise_exact;
                 if (outer->nprocs > inner->nprocs) {
                     free(inner->procs);
                     inner->procs = outer->procs, inner->nprocs = outer->nprocs;
@@ -567,7 +569,9 @@ void an_find_root_causes(struct an_analysis *a)
         }
         if (c->cost > big->wall && big->wall > 0) c->cost = big->wall;
         c->cost_noise = fmax(c->cost_noise, cost_noise(a, c));
-        if (c->undecided || c->cost < d.min_cost || c->cost <= 0) {
+        /* a cost within its noise is not told from zero (noise_sigmas) */
+        int noisy = c->cost < a->opt->th.noise_sigmas * c->cost_noise;
+        if (c->undecided || c->cost < d.min_cost || c->cost <= 0 || noisy) {
             a->vflags[c->vertex] &= ~(uint32_t)AN_F_ROOT_CAUSE;
             if (c->cost > 0) {
                 struct an_cause *cc = realloc(a->candidates, (a->ncandidates + 1) * sizeof *cc);

@@ -80,6 +80,10 @@ static const struct threshold_def thresholds[] = {
     {"back_to_back_share", TH(back_to_back_share), 0.5,
      "on a contended run a collective is judged on its calls made back to back (no computation "
      "since the previous MPI call) when they are most of its calls (more than half)"},
+    {"noise_sigmas", TH(noise_sigmas), 2.5,
+     "a root cause's cost must stand this many standard deviations of its sampling noise "
+     "(cost_noise_seconds) above zero: a one-sided normal test at 0.6 %, so that one of the "
+     "tens of candidates of a run is not a root cause by chance (5 samples of 5 ms give 2)"},
 };
 #define NTH (sizeof thresholds / sizeof *thresholds)
 
@@ -214,6 +218,7 @@ static const struct { const char *name; double lo, hi; int lo_open, hi_open; con
     {"weak_slope", 0, 1, 1, 1, "a log-log slope between 0 and 1 (exclusive)"},
     {"scaling_band", 0, 1, 0, 0, "a slope difference from 0 to 1"},
     {"back_to_back_share", 0, 1, 1, 0, "a fraction in (0, 1]"},
+    {"noise_sigmas", 0, INFINITY, 0, 1, "a number of standard deviations, 0 or more"},
 };
 
 static int set_threshold(struct an_options *o, const char *name, const char *value)

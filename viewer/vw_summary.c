@@ -139,6 +139,19 @@ void vw_candidate_note(const json_t *report, char *buf, size_t n)
         return;
     }
     char now[64], sugg[64];
+    /* above the minimum cost but within its sampling noise (noise_sigmas):
+     * more samples decide it, not a lower threshold */
+    double cost = vw_dbl(top, "cost_seconds", 0), noise = vw_dbl(top, "cost_noise_seconds", 0);
+    double sig = vw_dbl(th, "noise_sigmas", NAN);
+    if (isfinite(sig) && noise > 0 && cost < sig * noise && !(isfinite(min_pct) && pct < min_pct)) {
+        char c_txt[64], n_txt[64];
+        vw_num_text(c_txt, sizeof c_txt, cost);
+        vw_num_text(n_txt, sizeof n_txt, noise);
+        vw_num_text(now, sizeof now, sig);
+        snprintf(buf, n, "within its sampling noise: %s s with a standard deviation of %s s, under noise_sigmas = %s: "
+                         "run longer or raise SCALANA_FREQ to decide it", c_txt, n_txt, now);
+        return;
+    }
     /* the minimum cost is max(min_cost_seconds, min_cost_percent x base)
      * (docs/analyzer.md): the percentage binds unless the candidate is
      * above it in percent, then the seconds do.  Printed short: the

@@ -209,7 +209,7 @@ static void find(struct an_detect *d)
         c->cost_rule = "time per process in the exchange at the largest count beyond its time had it shrunk like "
                        "the work (strong: its time at the smallest count with two or more processes x p0 / P; "
                        "weak: that time), divided by the processes per core";
-        c->cost_noise = vd.noise;
+        c->cost_noise = vd.noise, c->noise_exact = 1;
         c->symptom = AN_NONE;
         an_cause_root_path(c, 0);
         an_cause_procs(c, sc_xmalloc(sizeof(uint32_t)), 0);

@@ -316,7 +316,7 @@ static void find(struct an_detect *d)
             c->cost_rule = "calls per process at the largest count x the growth of the operation's mean wall time "
                            "per call from the smallest count with two or more processes, divided by the processes "
                            "per core";
-            c->cost_noise = fmax(mb.spread, m0.spread) / fmax(1, r->oversub);
+            c->cost_noise = fmax(mb.spread, m0.spread) / fmax(1, r->oversub), c->noise_exact = 1;
             an_cause_root_path(c, 0);
         }
         an_cause_procs(c, sc_xmalloc(sizeof(uint32_t)), 0);

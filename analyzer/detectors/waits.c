@@ -701,6 +701,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         }
         /* cost: what fixing it saves at the largest count, in the CPU model */
         double cost, noise = 0;
+        int exact_cost = 0; /* the interval's exact CPU times, not samples */
         const char *rule;
         enum an_fix fix = cat == AN_CAT_SERIAL                                  ? AN_FIX_SPREAD
                           : cat == AN_CAT_LATE_SENDER || cat == AN_CAT_LATE_RECEIVER ? AN_FIX_EXCESS
@@ -754,7 +755,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
                              "location_share of the interval's exact excess): run time of the processes' computation "
                              "before minus after, a core per process";
             } else
-            rule = fix == AN_FIX_SPREAD
+            exact_cost = 1, rule = fix == AN_FIX_SPREAD
                        ? "the computation interval's exact CPU times spread evenly over the processes: run time of the "
                          "interval before minus after, a core per process"
                        : "the culprits' exact CPU time in the interval brought down to the others': run time of the "
@@ -772,7 +773,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
             c->cat = cat;
             c->cost = cost;
             c->cost_rule = rule;
-            c->cost_noise = noise;
+            c->cost_noise = noise, c->noise_exact = exact_cost;
             c->symptom = s;
             free(c->path);
             /* path: symptom, crossing, walk back to the candidate, then the located root */
@@ -891,6 +892,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     }
     c->cat = cat;
     c->cost = cost;
+    c->noise_exact = 1; /* exact wall times of the calls, or the hops' exact CPU times and counts */
     c->undecided = undecided;
     c->cost_rule = pipeline ? "the pipeline's hops (links x CPU time per block x starts of the wave; on an uncontended run "
                               "the measured waits, mean over all processes, when smaller), "

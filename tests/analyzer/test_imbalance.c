@@ -1,5 +1,5 @@
 /* test_imbalance.c — cmocka unit tests of load imbalance (analyzer/detectors/imbalance.c):
- * several culprits, a fixed imbalance, exact computation intervals. */
+ * several culprits, a fixed imbalance, exact computation intervals, a cost within its noise. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -159,6 +159,46 @@ static void t_imbalance_fix(void **state)
     an_analysis_free(&m.a);
 }
 
+/* A sampled imbalance the Poisson test finds (rank 0: 0.031 s of B, 6
+ * samples of 5 ms, against 0.001 s on the others) but whose cost, 0.03 s, is
+ * within 2.5 standard deviations of its sampling noise (sqrt(0.03 x 0.005)
+ * = 0.012 s): a candidate, not a root cause (noise_sigmas); with
+ * noise_sigmas = 0 the same runs give it as the root cause.  The same cost
+ * from exact computation intervals carries no sampling noise
+ * (t_exact_intervals). */
+static void noisy_case(struct mini *m, double sigmas)
+{
+    const uint32_t P = 4;
+    mini_init(m, P, 1);
+    m->a.opt->th.noise_sigmas = sigmas;
+    struct an_run *r = mini_run(m, 0, P, 0.4);
+    r->period_s = 0.005;
+    double A[4] = {0.2, 0.2, 0.2, 0.2}, B[4], W[4];
+    for (uint32_t i = 0; i < P; i++) B[i] = i == 0 ? 0.031 : 0.001, W[i] = 0.001 + 0.031 - B[i];
+    set_cpu(r, m->A, A), set_cpu(r, m->B, B), set_mpi(r, m->ar, W, 10, 1e-4);
+    mini_finish(m);
+}
+
+static void t_within_noise(void **state)
+{
+    (void)state;
+    struct mini m;
+    noisy_case(&m, 2.5);
+    assert_int_equal(m.a.ncauses, 0);
+    assert_true(m.a.ncandidates >= 1);
+    assert_int_equal(m.a.candidates[0].vertex, m.B);
+    assert_true(fabs(m.a.candidates[0].cost - 0.03) < 0.003);
+    assert_true(m.a.candidates[0].cost < 2.5 * m.a.candidates[0].cost_noise);
+    assert_true(m.a.candidates[0].cost > 2 * m.a.candidates[0].cost_noise);
+    an_analysis_free(&m.a);
+    noisy_case(&m, 0);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_int_equal(m.a.causes[0].vertex, m.B);
+    assert_int_equal(m.a.causes[0].procs[0], 0);
+    an_analysis_free(&m.a);
+    opt.th.noise_sigmas = 2.5; /* the default, for the tests after */
+}
+
 int main(void)
 {
     unit_setup();
@@ -166,6 +206,7 @@ int main(void)
         cmocka_unit_test(t_several_culprits),
         cmocka_unit_test(t_exact_intervals),
         cmocka_unit_test(t_imbalance_fix),
+        cmocka_unit_test(t_within_noise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

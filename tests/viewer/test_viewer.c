@@ -458,6 +458,14 @@ static void test_candidate_rounding(void **state)
     s = summary_of_json(json_deep_copy(r));
     assert_non_null(strstr(s, "under min_cost_seconds = 0.0514 s: lower it with scalana-analyze -t min_cost_seconds=0.046\n"));
     free(s);
+    /* above both minimums but within its sampling noise: more samples decide it */
+    json_object_set_new(th, "noise_sigmas", json_real(2.5));
+    json_object_set_new(c, "cost_noise_seconds", json_real(0.025));
+    s = summary_of_json(json_deep_copy(r));
+    assert_non_null(strstr(s, "within its sampling noise: 0.0512 s with a standard deviation of 0.025 s, under "
+                              "noise_sigmas =\n  2.5: run longer or raise SCALANA_FREQ to decide it\n"));
+    free(s);
+    json_object_set_new(c, "cost_noise_seconds", json_real(0.001));
     json_object_set_new(th, "min_cost_seconds", json_real(1500));
     json_object_set_new(c, "cost_seconds", json_real(1234.5));
     s = summary_of_json(json_deep_copy(r));
