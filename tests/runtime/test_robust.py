@@ -34,6 +34,9 @@ did (scalana-dump --json).
               through Bcast, Scatter, Gather, Send/Recv (progs/hugetype.c):
               exact 64-bit bytes in the profile, the peers and the
               analyzer's communication matrix
+  proctitle   a program that rewrites its argv and renames itself with prctl
+              before MPI_Init (progs/proctitle.c): run.json's command is the
+              one it was started with
 
 usage: test_robust.py --build B --mpi M --np N --prog P --dl LIB --linked P2 --case NAME"""
 import argparse
@@ -505,6 +508,22 @@ def case_hugetype(a, tmp):
     with open(os.path.join(out, "report.json")) as f:
         m = json.load(f)["communication"].get("bytes")
     check(m and m[0][1] == t and m[1][0] == 0, f"communication matrix bytes {m}, want [[0, {t}], [0, 0]]")
+
+
+def case_proctitle(a, tmp):
+    """--prog is progs/proctitle.c."""
+    args = ["alpha", "beta gamma", "x" * 40]
+    plain = mpirun(a, tmp, args, runtime=False)
+    check(plain.returncode == 0 and "started as [alpha] [beta gamma]" in plain.stdout,
+          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    p = mpirun(a, tmp, args, {"SCALANA_OUTPUT": rundir})
+    same_as_plain(a, tmp, args, p, plain, "proctitle")
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    complete(a, rundir, a.np, allreduce=1)
+    ri = runinfo(rundir)
+    if ri:
+        check(ri["command"] == [a.prog] + args, f"run.json command {ri['command']}, want {[a.prog] + args}")
 
 
 def main():
