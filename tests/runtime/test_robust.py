@@ -37,6 +37,8 @@ did (scalana-dump --json).
   proctitle   a program that rewrites its argv and renames itself with prctl
               before MPI_Init (progs/proctitle.c): run.json's command is the
               one it was started with
+  fpcontrol   MPI_PCONTROL from Fortran `use mpi` (progs/pcontrol_f.f90): each
+              call recorded once, it and MPI_FINALIZE marked Fortran
 
 usage: test_robust.py --build B --mpi M --np N --prog P --dl LIB --linked P2 --case NAME"""
 import argparse
@@ -524,6 +526,26 @@ def case_proctitle(a, tmp):
     ri = runinfo(rundir)
     if ri:
         check(ri["command"] == [a.prog] + args, f"run.json command {ri['command']}, want {[a.prog] + args}")
+
+
+def case_fpcontrol(a, tmp):
+    """--prog is progs/pcontrol_f.f90."""
+    plain = mpirun(a, tmp, [], runtime=False)
+    check(plain.returncode == 0 and "sum " in plain.stdout, f"without the runtime: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir})
+    same_as_plain(a, tmp, [], p, plain, "Fortran MPI_PCONTROL")
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    data = complete(a, rundir, a.np, allreduce=2)
+    if not data:
+        return
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        check(ops(x)["MPI_Pcontrol"][0] == 3, f"rank {r}: {ops(x)['MPI_Pcontrol'][0]} MPI_Pcontrol calls, made 3")
+        unmarked = sorted({c["op"] for c in x["mpi"] if not c["fortran"] and c["op"] != "MPI_Init"})
+        check(not unmarked, f"rank {r}: not marked Fortran: {unmarked}")
+        ph = {q["name"]: q["count"] for q in x["phases"]}
+        check(all(ph.get(f"MPI_Pcontrol({k})") == 1 for k in (1, 2, 0)), f"rank {r}: phases {ph}")
 
 
 def main():
