@@ -201,6 +201,7 @@ struct rt_thread {
     volatile int in_rt;       /* inside runtime code: the sampler drops */
     int depth;                /* MPI wrapper nesting (tool and library calls pass through) */
     volatile uint32_t cur_mpi_node; /* node of the MPI call in progress or PRF_NONE */
+    uint64_t req_seq0;        /* rt_req_seq() at the entry of the call in progress */
     struct rt_cct cct;
     /* sampling */
     timer_t timer; int timer_ok; /* 1 POSIX timer, 2 PAPI, 3 perf task clock (perf_fd) */
@@ -354,10 +355,23 @@ struct rt_req {
     uint64_t comm_id;
     const struct rt_comm_rec *comm; /* for ANY_SOURCE translation */
     uint64_t bytes;           /* send bytes, or receive capacity */
+    uint64_t seq;             /* order of insertion (rt_req_seq) */
     uint8_t persistent, active, tombstone;
 };
-RT_HIDDEN struct rt_req *rt_req_insert(uintptr_t key);  /* NULL when full */
+/** A new entry for key, the newest of its key; an older live entry of the
+ *  same key stays (the library freed that handle and gave it out again
+ *  before the completion that freed it was charged, on another thread), at
+ *  most RT_REQ_SAME_KEY of them.  NULL when out of memory.  Lock held. */
+RT_HIDDEN struct rt_req *rt_req_insert(uintptr_t key);
+#define RT_REQ_SAME_KEY 4
+/** The newest live entry of key, or NULL.  Lock held. */
 RT_HIDDEN struct rt_req *rt_req_find(uintptr_t key);
+/** The newest live entry of key inserted at or before sequence number seq
+ *  (rt_req_seq at the entry of the completing call: a handle given out
+ *  again after that belongs to a later request), or NULL.  Lock held. */
+RT_HIDDEN struct rt_req *rt_req_find_before(uintptr_t key, uint64_t seq);
+/** The sequence number of the latest insertion (atomic; no lock). */
+RT_HIDDEN uint64_t rt_req_seq(void);
 RT_HIDDEN void rt_req_remove(struct rt_req *r);
 RT_HIDDEN void rt_req_lock(void);
 RT_HIDDEN void rt_req_unlock(void);

@@ -34,6 +34,9 @@ did (scalana-dump --json).
               through Bcast, Scatter, Gather, Send/Recv (progs/hugetype.c):
               exact 64-bit bytes in the profile, the peers and the
               analyzer's communication matrix
+  mtirecv     MPI_THREAD_MULTIPLE, 4 threads x 400 Irecv/Isend rounds whose
+              handles are freed and reused across threads (progs/mtirecv.c):
+              every completion charged, 8 bytes each, per tag
   proctitle   a program that rewrites its argv and renames itself with prctl
               before MPI_Init (progs/proctitle.c): run.json's command is the
               one it was started with
@@ -510,6 +513,39 @@ def case_hugetype(a, tmp):
     with open(os.path.join(out, "report.json")) as f:
         m = json.load(f)["communication"].get("bytes")
     check(m and m[0][1] == t and m[1][0] == 0, f"communication matrix bytes {m}, want [[0, {t}], [0, 0]]")
+
+
+def case_mtirecv(a, tmp):
+    """--prog is progs/mtirecv.c, 2 ranks."""
+    plain = mpirun(a, tmp, [], runtime=False)
+    if "skipped" in plain.stdout:
+        print(plain.stdout.strip())
+        sys.exit(77)
+    check(plain.returncode == 0, f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    threads, iters = 4, 400
+    for attempt in range(3):  # the race needs the handles to be reused at the right moment: 3 runs
+        rundir = os.path.join(tmp, f"run{attempt}")
+        p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir, "SCALANA_SAMPLER": "none"})
+        same_as_plain(a, tmp, [], p, plain, "mtirecv", sort=True)
+        check(not ours(p), f"lines of ours: {ours(p)}")
+        data = complete(a, rundir, a.np, allreduce=None)
+        if not data:
+            return
+        for x in data["ranks"]:
+            r = x["info"]["world_rank"]
+            o, pe = ops(x), peers(x)
+            check(o["MPI_Irecv"] == [threads * iters, 0, 8 * threads * iters],
+                  f"run {attempt} rank {r}: MPI_Irecv calls/sent/received {o['MPI_Irecv']}, want "
+                  f"{[threads * iters, 0, 8 * threads * iters]}")
+            check(o["MPI_Isend"] == [threads * iters, 8 * threads * iters, 0],
+                  f"run {attempt} rank {r}: MPI_Isend {o['MPI_Isend']}")
+            for tag in range(threads):
+                for op, d in (("MPI_Irecv", "recv"), ("MPI_Isend", "send")):
+                    got = pe[(op, 1 - r, tag, d)]
+                    check(got == [iters, 8 * iters], f"run {attempt} rank {r}: {op} tag {tag} {got}, want "
+                          f"{[iters, 8 * iters]}")
+        if FAIL:
+            return
 
 
 def case_proctitle(a, tmp):
