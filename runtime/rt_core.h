@@ -205,6 +205,7 @@ struct rt_thread {
     struct rt_cct cct;
     /* sampling */
     timer_t timer; int timer_ok; /* 1 POSIX timer, 2 PAPI, 3 perf task clock (perf_fd) */
+    int sig_parked;           /* not sampled: the thread blocks the sampling signal (rt_sigmask.c) */
     int perf_fd; uint64_t perf_last; /* taskclock sampler (rt_perf.c) */
     int papi_eventset;
     uint64_t samples_taken, samples_weight, samples_dropped, samples_overrun;
@@ -299,6 +300,13 @@ RT_HIDDEN void rt_sampler_thread_start(struct rt_thread *t);
 RT_HIDDEN void rt_sampler_thread_start_other(struct rt_thread *t, pthread_t th);
 /** Stops this thread's timer (thread exit). */
 RT_HIDDEN void rt_sampler_thread_stop(struct rt_thread *t);
+/** The calling thread t blocks the sampling signal from now on: its
+ *  sampling stops (before the block takes effect) until it unblocks it. */
+RT_HIDDEN void rt_sampler_thread_park(struct rt_thread *t);
+/** The calling thread t unblocked the sampling signal: sampling it starts
+ *  again (when it was parked and sampling is on). */
+RT_HIDDEN void rt_sampler_thread_unpark(struct rt_thread *t);
+
 /** Stops all sampling and waits for handlers in flight. */
 RT_HIDDEN void rt_sampler_stop(void);
 RT_HIDDEN const char *rt_sampler_name(void); /* "cputime", "realtime", "taskclock", "papi:EV", "none" */

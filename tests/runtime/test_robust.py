@@ -34,6 +34,9 @@ did (scalana-dump --json).
               through Bcast, Scatter, Gather, Send/Recv (progs/hugetype.c):
               exact 64-bit bytes in the profile, the peers and the
               analyzer's communication matrix
+  sigwait     a thread taking signals with sigtimedwait on the full set while
+              the others block every signal (progs/sigwait.c): it never gets
+              the sampler's signal; only the thread that unblocked is sampled
   mtirecv     MPI_THREAD_MULTIPLE, 4 threads x 400 Irecv/Isend rounds whose
               handles are freed and reused across threads (progs/mtirecv.c):
               every completion charged, 8 bytes each, per tag
@@ -513,6 +516,34 @@ def case_hugetype(a, tmp):
     with open(os.path.join(out, "report.json")) as f:
         m = json.load(f)["communication"].get("bytes")
     check(m and m[0][1] == t and m[1][0] == 0, f"communication matrix bytes {m}, want [[0, {t}], [0, 0]]")
+
+
+def case_sigwait(a, tmp):
+    """--prog is progs/sigwait.c."""
+    plain = mpirun(a, tmp, [], runtime=False)
+    check(plain.returncode == 0 and plain.stdout.count("waiter took SIGUSR1 1, others 0") == a.np,
+          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    # a high rate: the waiter's own CPU time would give it dozens of timer signals
+    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir, "SCALANA_FREQ": "1000"})
+    same_as_plain(a, tmp, [], p, plain, "sigwait", sort=True)
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    data = complete(a, rundir, a.np)
+    if not data:
+        return
+    sy = Symbols(a.prog)
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        w = collections.Counter()
+        for smp in x["samples"]:
+            names = sy.names(smp["path"])
+            for fn in ("waiter", "blocked_worker", "sampled_worker"):
+                if fn in names:
+                    w[fn] += smp["weight"]
+        check(w["waiter"] == 0 and w["blocked_worker"] == 0,
+              f"rank {r}: threads that block the sampling signal were sampled: {dict(w)}")
+        # ~0.15 s of CPU at 1000/s; CPU timers fire at kernel ticks on a loaded VM
+        check(w["sampled_worker"] >= 5, f"rank {r}: the thread that unblocked every signal: {dict(w)}")
 
 
 def case_mtirecv(a, tmp):
