@@ -1,21 +1,26 @@
 /* rt_bytes.c — the bytes an MPI call moves, as this rank sees them: a count
  * of a datatype, a received status, and each collective rule's sent and
  * received bytes (docs/runtime.md), including neighbourhood collectives over
- * a topology communicator's in- and out-degree. */
+ * a topology communicator's in- and out-degree.  Every size is an MPI_Count
+ * (the _x calls): a datatype or a message over 2 GiB has no int size
+ * (MPI_Type_size and MPI_Get_count give MPI_UNDEFINED) but moves its bytes. */
 #include "rt_mpi.h"
 
-uint64_t rt_type_bytes(MPI_Datatype t, long count)
+uint64_t rt_type_bytes(MPI_Datatype t, MPI_Count count)
 {
-    int size = 0;
-    if (count <= 0 || t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &size) != MPI_SUCCESS || size < 0)
+    MPI_Count size = 0;
+    if (count <= 0 || t == MPI_DATATYPE_NULL || PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size <= 0 ||
+        size == MPI_UNDEFINED)
         return 0;
     return (uint64_t)count * (uint64_t)size;
 }
 
 uint64_t rt_status_bytes(const MPI_Status *st)
 {
-    int n = 0;
-    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
+    /* Elements of MPI_BYTE are the bytes received, whatever the receive's
+     * datatype; MPI_Get_count would give MPI_UNDEFINED past INT_MAX. */
+    MPI_Count n = 0;
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
         return 0;
     return (uint64_t)n;
 }
@@ -28,9 +33,9 @@ static int rt_comm_size_for(const struct rt_call *c)
     return (c->comm->flags & PRF_COMM_INTER) ? (int)c->comm->remote_size : (int)c->comm->size;
 }
 
-static long rt_sum(const int *v, int n)
+static MPI_Count rt_sum(const int *v, int n)
 {
-    long s = 0;
+    MPI_Count s = 0;
     if (!v)
         return 0;
     for (int i = 0; i < n; i++)
@@ -109,7 +114,7 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
                                                              : (a->rcounts ? a->rcounts[me] : 0))
                             : rt_type_bytes(a->stype, a->scount);
         if (root)
-            *recv = c->rule == RT_RULE_GATHER ? rt_type_bytes(a->rtype, (long)a->rcount * p)
+            *recv = c->rule == RT_RULE_GATHER ? rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p)
                                               : rt_type_bytes(a->rtype, rt_sum(a->rcounts, p));
         break;
     case RT_RULE_SCATTER:
@@ -117,7 +122,7 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         if (nonroot_inter)
             break;
         if (root)
-            *sent = c->rule == RT_RULE_SCATTER ? rt_type_bytes(a->stype, (long)a->scount * p)
+            *sent = c->rule == RT_RULE_SCATTER ? rt_type_bytes(a->stype, (MPI_Count)a->scount * p)
                                                : rt_type_bytes(a->stype, rt_sum(a->scounts, p));
         if (!(inter && root))
             *recv = (a->rbuf == MPI_IN_PLACE)
@@ -127,7 +132,7 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         break;
     case RT_RULE_ALLGATHER:
     case RT_RULE_ALLGATHERV: {
-        long rc = c->rule == RT_RULE_ALLGATHER ? (long)a->rcount * p : rt_sum(a->rcounts, p);
+        MPI_Count rc = c->rule == RT_RULE_ALLGATHER ? (MPI_Count)a->rcount * p : rt_sum(a->rcounts, p);
         *sent = inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_ALLGATHER ? a->rcount
                                                           : (a->rcounts ? a->rcounts[me] : 0))
                         : rt_type_bytes(a->stype, a->scount);
@@ -135,8 +140,8 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         break;
     }
     case RT_RULE_ALLTOALL:
-        *sent = inplace ? rt_type_bytes(a->rtype, (long)a->rcount * p) : rt_type_bytes(a->stype, (long)a->scount * p);
-        *recv = rt_type_bytes(a->rtype, (long)a->rcount * p);
+        *sent = inplace ? rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p) : rt_type_bytes(a->stype, (MPI_Count)a->scount * p);
+        *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p);
         break;
     case RT_RULE_ALLTOALLV:
         *sent = inplace ? rt_type_bytes(a->rtype, rt_sum(a->rcounts, p)) : rt_type_bytes(a->stype, rt_sum(a->scounts, p));
@@ -157,7 +162,7 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         *recv = a->rcounts ? rt_type_bytes(a->stype, a->rcounts[me]) : 0;
         break;
     case RT_RULE_REDUCE_SCATTER_BLOCK:
-        *sent = rt_type_bytes(a->stype, (long)a->rcount * (inter ? (int)c->comm->size : p));
+        *sent = rt_type_bytes(a->stype, (MPI_Count)a->rcount * (inter ? (int)c->comm->size : p));
         *recv = rt_type_bytes(a->stype, a->rcount);
         break;
     case RT_RULE_NEIGHBOR_ALLGATHER:
@@ -168,14 +173,14 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         int in = 0, out = 0;
         rt_neighbors(a->comm, &in, &out);
         if (c->rule == RT_RULE_NEIGHBOR_ALLGATHER) {
-            *sent = rt_type_bytes(a->stype, (long)a->scount * out);
-            *recv = rt_type_bytes(a->rtype, (long)a->rcount * in);
+            *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
+            *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
         } else if (c->rule == RT_RULE_NEIGHBOR_ALLGATHERV) {
-            *sent = rt_type_bytes(a->stype, (long)a->scount * out);
+            *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
             *recv = rt_type_bytes(a->rtype, rt_sum(a->rcounts, in));
         } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALL) {
-            *sent = rt_type_bytes(a->stype, (long)a->scount * out);
-            *recv = rt_type_bytes(a->rtype, (long)a->rcount * in);
+            *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
+            *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
         } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALLV) {
             *sent = rt_type_bytes(a->stype, rt_sum(a->scounts, out));
             *recv = rt_type_bytes(a->rtype, rt_sum(a->rcounts, in));

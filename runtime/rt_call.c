@@ -26,6 +26,7 @@ void rt_call_enter(struct rt_call *c)
     t->in_rt = 1;
     uint64_t iv_sig = t->cpu_signals;
     uint64_t iv_cpu = RT_UNLIKELY(t->iv.cpu0 != UINT64_MAX) ? rt_thread_cpu_ns() : 0;
+    t->req_seq0 = rt_req_seq(); /* requests started before this call (rt_complete) */
     /* Handles the call will change: keep their values from before it. */
     if ((c->roles & RT_ROLE_REQUEST) && c->a.request)
         c->req_saved = *c->a.request;
@@ -128,8 +129,8 @@ void rt_call_exit(struct rt_call *c)
         break;
     case RT_RULE_RMA_PUT:
     case RT_RULE_RMA_GET: {
-        long sc = (c->roles & RT_ROLE_SCOUNT) ? a->scount : 1;
-        long rcnt = (c->roles & RT_ROLE_RCOUNT) ? a->rcount : 1;
+        MPI_Count sc = (c->roles & RT_ROLE_SCOUNT) ? a->scount : 1;
+        MPI_Count rcnt = (c->roles & RT_ROLE_RCOUNT) ? a->rcount : 1;
         if (c->rc == MPI_SUCCESS) {
             sent = (c->roles & RT_ROLE_STYPE) ? rt_type_bytes(a->stype, sc) : 0;
             recv = (c->roles & RT_ROLE_RTYPE) ? rt_type_bytes(a->rtype, rcnt) : 0;

@@ -35,8 +35,13 @@ void rt_complete(MPI_Request saved, const MPI_Status *st, uint64_t time_ns, int 
     if (saved == MPI_REQUEST_NULL)
         return;
     rt_comm_request_done(saved);
+    /* The request this call completed was started before the call began:
+     * an entry of the same handle inserted since is a later request another
+     * thread was given the freed handle for (MPI_THREAD_MULTIPLE). */
+    struct rt_thread *self = rt_self;
+    uint64_t before = self ? self->req_seq0 : UINT64_MAX;
     rt_req_lock();
-    struct rt_req *r = rt_req_find(RT_KEY(saved));
+    struct rt_req *r = rt_req_find_before(RT_KEY(saved), before);
     if (!r || (r->persistent && !r->active)) {
         rt_req_unlock();
         return;
@@ -78,8 +83,10 @@ static void rt_remember(struct rt_call *c, uint32_t kind, int32_t peer, int tag,
      * is complete, charge it now. */
     struct rt_req *old = rt_req_find(RT_KEY(*c->a.request));
     struct rt_req prev = {0};
-    if (old && old->active && !old->persistent && old->kind == RT_REQ_SEND)
+    if (old && old->active && !old->persistent && old->kind == RT_REQ_SEND) {
         prev = *old;
+        rt_req_remove(old);
+    }
     struct rt_req *r = rt_req_insert(RT_KEY(*c->a.request));
     if (!r)
         rt_fail("mpi", "out of memory: non-blocking requests are not followed");

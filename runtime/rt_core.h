@@ -201,9 +201,11 @@ struct rt_thread {
     volatile int in_rt;       /* inside runtime code: the sampler drops */
     int depth;                /* MPI wrapper nesting (tool and library calls pass through) */
     volatile uint32_t cur_mpi_node; /* node of the MPI call in progress or PRF_NONE */
+    uint64_t req_seq0;        /* rt_req_seq() at the entry of the call in progress */
     struct rt_cct cct;
     /* sampling */
     timer_t timer; int timer_ok; /* 1 POSIX timer, 2 PAPI, 3 perf task clock (perf_fd) */
+    int sig_parked;           /* not sampled: the thread blocks the sampling signal (rt_sigmask.c) */
     int perf_fd; uint64_t perf_last; /* taskclock sampler (rt_perf.c) */
     int papi_eventset;
     uint64_t samples_taken, samples_weight, samples_dropped, samples_overrun;
@@ -298,6 +300,13 @@ RT_HIDDEN void rt_sampler_thread_start(struct rt_thread *t);
 RT_HIDDEN void rt_sampler_thread_start_other(struct rt_thread *t, pthread_t th);
 /** Stops this thread's timer (thread exit). */
 RT_HIDDEN void rt_sampler_thread_stop(struct rt_thread *t);
+/** The calling thread t blocks the sampling signal from now on: its
+ *  sampling stops (before the block takes effect) until it unblocks it. */
+RT_HIDDEN void rt_sampler_thread_park(struct rt_thread *t);
+/** The calling thread t unblocked the sampling signal: sampling it starts
+ *  again (when it was parked and sampling is on). */
+RT_HIDDEN void rt_sampler_thread_unpark(struct rt_thread *t);
+
 /** Stops all sampling and waits for handlers in flight. */
 RT_HIDDEN void rt_sampler_stop(void);
 RT_HIDDEN const char *rt_sampler_name(void); /* "cputime", "realtime", "taskclock", "papi:EV", "none" */
@@ -354,10 +363,23 @@ struct rt_req {
     uint64_t comm_id;
     const struct rt_comm_rec *comm; /* for ANY_SOURCE translation */
     uint64_t bytes;           /* send bytes, or receive capacity */
+    uint64_t seq;             /* order of insertion (rt_req_seq) */
     uint8_t persistent, active, tombstone;
 };
-RT_HIDDEN struct rt_req *rt_req_insert(uintptr_t key);  /* NULL when full */
+/** A new entry for key, the newest of its key; an older live entry of the
+ *  same key stays (the library freed that handle and gave it out again
+ *  before the completion that freed it was charged, on another thread), at
+ *  most RT_REQ_SAME_KEY of them.  NULL when out of memory.  Lock held. */
+RT_HIDDEN struct rt_req *rt_req_insert(uintptr_t key);
+#define RT_REQ_SAME_KEY 4
+/** The newest live entry of key, or NULL.  Lock held. */
 RT_HIDDEN struct rt_req *rt_req_find(uintptr_t key);
+/** The newest live entry of key inserted at or before sequence number seq
+ *  (rt_req_seq at the entry of the completing call: a handle given out
+ *  again after that belongs to a later request), or NULL.  Lock held. */
+RT_HIDDEN struct rt_req *rt_req_find_before(uintptr_t key, uint64_t seq);
+/** The sequence number of the latest insertion (atomic; no lock). */
+RT_HIDDEN uint64_t rt_req_seq(void);
 RT_HIDDEN void rt_req_remove(struct rt_req *r);
 RT_HIDDEN void rt_req_lock(void);
 RT_HIDDEN void rt_req_unlock(void);
@@ -425,6 +447,11 @@ RT_HIDDEN int rt_write_single(uint32_t flags);
 struct scalana_run_info;
 RT_HIDDEN int rt_write_run_json(struct scalana_run_info *info);
 RT_HIDDEN void rt_run_info_fill(struct scalana_run_info *info, const char *written_by);
+/** Keeps a copy of the command line the program was started with (argc
+ *  strings of argv), from the load-time constructor: run.json's command is
+ *  this, not what the program later writes over its argv.  Once; on failure
+ *  to allocate, run.json falls back to /proc/self/cmdline. */
+RT_HIDDEN void rt_cmdline_save(int argc, char **argv);
 /* ---- the run's own executable (rt_keepexe.c) ------------------------------ */
 /** World rank 0 at MPI_Init, after the run directory exists: unless
  *  SCALANA_KEEP_EXE=off, hard-links the running executable (and the debug

@@ -435,7 +435,7 @@ static void rt_f_finalize(int v, MPI_Fint *ierr)
             *ierr = MPI_ERR_INTERN;
         return;
     }
-    int wrote = rt_finalize_prepare();
+    int wrote = rt_finalize_prepare(PRF_MPI_FORTRAN);
     f(ierr);
     if (wrote)
         rt_finalize_done();
@@ -450,7 +450,7 @@ static void rt_f_abort(int v, MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr)
             *ierr = MPI_ERR_INTERN;
         return;
     }
-    rt_abort_prepare();
+    rt_abort_prepare(PRF_MPI_FORTRAN);
     f(comm, code, ierr);
 }
 
@@ -458,12 +458,20 @@ static void rt_f_pcontrol(int v, MPI_Fint *level, MPI_Fint *ierr)
 {
     static void *real[RT_F_VARIANTS];
     rt_f_pcontrol_fn f = (rt_f_pcontrol_fn)rt_f_real(v, "pcontrol", real);
-    if (rt_wrap_enabled())
-        rt_pcontrol((int)*level);
+    int measure = rt_wrap_enabled();
+    if (measure)
+        rt_pcontrol((int)*level, PRF_MPI_FORTRAN);
+    /* MPICH's Fortran MPI_PCONTROL calls the C MPI_Pcontrol (ours, not
+     * PMPI_Pcontrol): the call is recorded once, here. */
+    struct rt_thread *t = measure ? rt_self : NULL;
+    if (t)
+        t->depth++;
     if (f)
         f(level, ierr);
     else if (ierr)
         *ierr = MPI_SUCCESS;
+    if (t)
+        t->depth--;
 }
 
 #define RT_F_ENTRIES(lower, upper, impl, params, args)                       \

@@ -103,14 +103,14 @@ RT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
     return rc;
 }
 
-int rt_finalize_prepare(void)
+int rt_finalize_prepare(uint32_t pflags)
 {
     if (rt_g.state != RT_ON)
         return 0;
     struct rt_thread *t = rt_thread_get(); /* any thread may finalize */
     if (t && t->depth)
         return 0;
-    rt_record_simple(SCALANA_MPI_OP_Finalize, 0, 0);
+    rt_record_simple_flags(SCALANA_MPI_OP_Finalize, 0, 0, pflags);
     rt_phase_close_all("MPI_Finalize");
     if (t)
         t->depth++;
@@ -143,14 +143,14 @@ void rt_finalize_done(void)
 
 RT_EXPORT int MPI_Finalize(void)
 {
-    if (!rt_finalize_prepare())
+    if (!rt_finalize_prepare(0))
         return PMPI_Finalize();
     int rc = PMPI_Finalize();
     rt_finalize_done();
     return rc;
 }
 
-void rt_abort_prepare(void)
+void rt_abort_prepare(uint32_t pflags)
 {
     if (rt_g.state != RT_ON)
         return;
@@ -159,29 +159,29 @@ void rt_abort_prepare(void)
     if (t)
         t->depth++;
     rt_phase_close_all("MPI_Abort");
-    rt_record_simple(SCALANA_MPI_OP_Abort, 0, 0);
+    rt_record_simple_flags(SCALANA_MPI_OP_Abort, 0, 0, pflags);
     rt_write_alone(PRF_RANK_ABORTED, "abort");
 }
 
 RT_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    rt_abort_prepare();
+    rt_abort_prepare(0);
     return PMPI_Abort(comm, errorcode);
 }
 
-void rt_pcontrol(int level)
+void rt_pcontrol(int level, uint32_t pflags)
 {
     static char open_name[32];
     if (open_name[0])
         rt_phase_event(open_name, 0);
     snprintf(open_name, sizeof open_name, "MPI_Pcontrol(%d)", level);
     rt_phase_event(open_name, 1);
-    rt_record_simple(SCALANA_MPI_OP_Pcontrol, 0, 0);
+    rt_record_simple_flags(SCALANA_MPI_OP_Pcontrol, 0, 0, pflags);
 }
 
 RT_EXPORT int MPI_Pcontrol(const int level, ...)
 {
     if (rt_wrap_enabled())
-        rt_pcontrol(level);
+        rt_pcontrol(level, 0);
     return PMPI_Pcontrol(level);
 }

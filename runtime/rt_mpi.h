@@ -69,9 +69,11 @@ RT_HIDDEN extern const struct rt_thread_hooks rt_scratch_thread_hooks;
 RT_HIDDEN extern const struct rt_thread_hooks rt_fortran_thread_hooks;
 
 /* ---- charging by rule (rt_bytes.c, rt_complete.c) ------------------------- */
-/** count elements of datatype t in bytes (0 for a null type or count <= 0). */
-RT_HIDDEN uint64_t rt_type_bytes(MPI_Datatype t, long count);
-/** Bytes a completed receive's status reports (0 when undefined). */
+/** count elements of datatype t in bytes, exact past 2 GiB (MPI_Type_size_x);
+ *  0 for a null type, an empty one or count <= 0. */
+RT_HIDDEN uint64_t rt_type_bytes(MPI_Datatype t, MPI_Count count);
+/** Bytes a completed receive's status reports, exact past 2 GiB
+ *  (MPI_Get_elements_x of MPI_BYTE); 0 when undefined. */
 RT_HIDDEN uint64_t rt_status_bytes(const MPI_Status *st);
 /** Bytes this rank sends and receives in collective call c (by its rule;
  *  docs/runtime.md). */
@@ -164,15 +166,19 @@ RT_HIDDEN void rt_init_begin(void);
  *  (PRF_MPI_FORTRAN) and its duration dt in ticks, after activation. */
 RT_HIDDEN void rt_init_record(uint32_t op, uint64_t dt, uint32_t pflags);
 /** The profile write of MPI_Finalize (C or Fortran), before the library's
- *  finalize.  Returns 1 when it ran (the caller then calls the library's
- *  finalize with this thread's depth raised, and rt_finalize_done after). */
-RT_HIDDEN int rt_finalize_prepare(void);
+ *  finalize; the call is recorded with pflags (PRF_MPI_FORTRAN from the
+ *  Fortran binding).  Returns 1 when it ran (the caller then calls the
+ *  library's finalize with this thread's depth raised, and rt_finalize_done
+ *  after). */
+RT_HIDDEN int rt_finalize_prepare(uint32_t pflags);
 RT_HIDDEN void rt_finalize_done(void);
-/** MPI_Abort (C or Fortran): closes the open phases, records the call and
- *  writes this rank's profile alone, before the library aborts. */
-RT_HIDDEN void rt_abort_prepare(void);
-/** MPI_Pcontrol(level): closes the previous level's phase, opens this one's. */
-RT_HIDDEN void rt_pcontrol(int level);
+/** MPI_Abort (C or Fortran): closes the open phases, records the call (with
+ *  pflags) and writes this rank's profile alone, before the library aborts. */
+RT_HIDDEN void rt_abort_prepare(uint32_t pflags);
+/** MPI_Pcontrol(level): closes the previous level's phase, opens this one's;
+ *  the call is recorded with pflags (PRF_MPI_FORTRAN from the Fortran
+ *  binding). */
+RT_HIDDEN void rt_pcontrol(int level, uint32_t pflags);
 
 /* ---- writing (rt_write_coll.c, rt_write_exit.c, rt_runjson.c) ------------- */
 /** One rank's entry of run.json's host table, gathered at finalize. */

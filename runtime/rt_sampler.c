@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <papi.h>
 #include <stdio.h>
@@ -249,6 +250,38 @@ static int rt_papi_thread_start(struct rt_thread *t)
     return 0;
 }
 
+/* Whether the calling thread blocks the sampling signal now. */
+static int rt_sigmask_blocks_self(void)
+{
+    sigset_t cur;
+    static int (*f)(int, const sigset_t *, sigset_t *);
+    if (!f) /* the library's, not our interposer (rt_sigmask.c) */
+        f = (int (*)(int, const sigset_t *, sigset_t *))dlsym(RTLD_NEXT, "pthread_sigmask");
+    if (!f || f(SIG_BLOCK, NULL, &cur) != 0)
+        return 0;
+    return sigismember(&cur, rt_opt.signo) == 1;
+}
+
+/* Whether thread tid blocks it now (0 when its status cannot be read). */
+static int rt_sigmask_blocks_tid(pid_t tid)
+{
+    char path[64], buf[2048];
+    snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)tid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    const char *p = strstr(buf, "\nSigBlk:");
+    if (!p)
+        return 0;
+    unsigned long long mask = strtoull(p + 8, NULL, 16);
+    return rt_opt.signo >= 1 && rt_opt.signo <= 64 && ((mask >> (rt_opt.signo - 1)) & 1ull);
+}
+
 /* A POSIX timer on clk delivering to thread t. */
 static void rt_timer_arm(struct rt_thread *t, clockid_t clk, int quiet)
 {
@@ -288,14 +321,25 @@ void rt_sampler_thread_start(struct rt_thread *t)
 {
     if (rt_sampler_kind == PRF_SAMPLER_NONE || t->timer_ok)
         return;
+    /* Never a thread that blocks the signal (it may wait for it with
+     * sigwait): sampled once it unblocks it (rt_sigmask.c). */
+    if (rt_sigmask_blocks_self()) {
+        t->sig_parked = 1;
+        return;
+    }
+    t->sig_parked = 0;
     /* Warm libunwind (its caches, lazy symbol binding) outside the handler:
-     * the same calls the handler makes, from this thread's context. */
+     * the same calls the handler makes, from this thread's context (marked
+     * as the runtime's: libunwind's own sigprocmask calls pass through). */
     void *warm[4];
+    int in = t->in_rt;
+    t->in_rt = 1;
     unw_backtrace(warm, 4);
     ucontext_t uc;
     int trunc;
     if (getcontext(&uc) == 0)
         rt_unwind_signal_context(&uc, warm, 4, &trunc);
+    t->in_rt = in;
     if (rt_sampler_kind == PRF_SAMPLER_PAPI) {
         static int papi_counted; /* an event set started on some thread */
         if (rt_papi_thread_start(t) == 0) {
@@ -324,6 +368,10 @@ void rt_sampler_thread_start_other(struct rt_thread *t, pthread_t th)
 {
     if (rt_sampler_kind == PRF_SAMPLER_NONE || t->timer_ok)
         return;
+    if (rt_sigmask_blocks_tid(t->tid)) {
+        t->sig_parked = 1;
+        return;
+    }
     if (rt_sampler_kind == PRF_SAMPLER_TASKCLOCK) {
         (void)rt_perf_thread_start(t, rt_g.period_ns, rt_opt.signo); /* may be exiting */
         return;
@@ -349,6 +397,26 @@ void rt_sampler_thread_stop(struct rt_thread *t)
         PAPI_unregister_thread();
     }
     t->timer_ok = 0;
+}
+
+void rt_sampler_thread_park(struct rt_thread *t)
+{
+    int in = t->in_rt;
+    t->in_rt = 1;
+    if (t->timer_ok)
+        rt_sampler_thread_stop(t);
+    t->sig_parked = 1;
+    t->in_rt = in;
+}
+
+void rt_sampler_thread_unpark(struct rt_thread *t)
+{
+    if (!t->sig_parked || !rt_g.sampling)
+        return;
+    int in = t->in_rt;
+    t->in_rt = 1;
+    rt_sampler_thread_start(t);
+    t->in_rt = in;
 }
 
 void rt_sampler_start(void)

@@ -7,7 +7,7 @@
 set -u
 lib=$1
 bad=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v -E \
-  '^(MPI_[A-Za-z0-9_]+|mpi_[a-z0-9_]+|pmpi_[a-z0-9_]+|MPI_[A-Z0-9_]+_?|scalana_phase_(begin|end)_{0,2}|SCALANA_PHASE_(BEGIN|END)|scalana_rt_(collector_api_version|capture_context|gpu_add|register_flush|collector_failed)|pthread_create|dlclose|sigaction|signal)$')
+  '^(MPI_[A-Za-z0-9_]+|mpi_[a-z0-9_]+|pmpi_[a-z0-9_]+|MPI_[A-Z0-9_]+_?|scalana_phase_(begin|end)_{0,2}|SCALANA_PHASE_(BEGIN|END)|scalana_rt_(collector_api_version|capture_context|gpu_add|register_flush|collector_failed)|pthread_create|dlclose|sigaction|signal|pthread_sigmask|sigprocmask)$')
 if [ -n "$bad" ]; then
   echo "unexpected exported symbols in $lib:"; echo "$bad"; exit 1
 fi

@@ -723,7 +723,8 @@ def main():
         CHECKS[a.check](a, data)
         if a.fortran:
             for x in data["ranks"]:
-                bad = [c["op"] for c in x["mpi"] if not c["fortran"] and c["op"] not in ("MPI_Init", "MPI_Finalize")]
+                # MPI_FINALIZE too (issue 30: it was recorded unmarked)
+                bad = [c["op"] for c in x["mpi"] if not c["fortran"] and c["op"] != "MPI_Init"]
                 check(not bad, f"rank {x['info']['world_rank']}: not marked Fortran: {bad}")
     if FAIL:
         print(f"{len(FAIL)} failure(s) [{a.mpi} np={a.np} {a.check}] (run dir kept: {rundir})")

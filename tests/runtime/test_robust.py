@@ -30,6 +30,21 @@ did (scalana-dump --json).
               module table, its MPI call site in it
   linked      an MPI call site in the application's own shared library: the
               analyzer names its file and line
+  hugetype    a datatype of 2^31 + 8 bytes (MPI_Type_size: MPI_UNDEFINED)
+              through Bcast, Scatter, Gather, Send/Recv (progs/hugetype.c):
+              exact 64-bit bytes in the profile, the peers and the
+              analyzer's communication matrix
+  sigwait     a thread taking signals with sigtimedwait on the full set while
+              the others block every signal (progs/sigwait.c): it never gets
+              the sampler's signal; only the thread that unblocked is sampled
+  mtirecv     MPI_THREAD_MULTIPLE, 4 threads x 400 Irecv/Isend rounds whose
+              handles are freed and reused across threads (progs/mtirecv.c):
+              every completion charged, 8 bytes each, per tag
+  proctitle   a program that rewrites its argv and renames itself with prctl
+              before MPI_Init (progs/proctitle.c): run.json's command is the
+              one it was started with
+  fpcontrol   MPI_PCONTROL from Fortran `use mpi` (progs/pcontrol_f.f90): each
+              call recorded once, it and MPI_FINALIZE marked Fortran
 
 usage: test_robust.py --build B --mpi M --np N --prog P --dl LIB --linked P2 --case NAME"""
 import argparse
@@ -83,15 +98,17 @@ def no_core():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def mpirun(a, cwd, args, env=None, runtime=True, prog=None, np=None):
+def mpirun(a, cwd, args, env=None, runtime=True, prog=None, np=None, timeout=30):
     env, full = full_env(a, env or {}, runtime)
     cmd = command(a, env, prog or a.prog, args, np)
     try:
         return subprocess.run(cmd, cwd=cwd, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              timeout=30, preexec_fn=no_core)
+                              timeout=timeout, preexec_fn=no_core)
     except subprocess.TimeoutExpired as e:
-        FAIL.append(f"{' '.join(args)} {'with' if runtime else 'without'} the runtime: no end after 30 s")
-        return subprocess.CompletedProcess(cmd, 124, e.stdout or "", e.stderr or "")
+        FAIL.append(f"{' '.join(args)} {'with' if runtime else 'without'} the runtime: no end after {timeout} s")
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout or ""
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr or ""
+        return subprocess.CompletedProcess(cmd, 124, out, err)
 
 
 def ours(p):
@@ -464,6 +481,138 @@ def case_linked(a, tmp):
     check(len(v) == 1 and v[0]["file"].endswith("robust_lib.c") and [v[0]["line"]] == want,
           f"the library's MPI_Allreduce: want robust_lib.c:{want}, got "
           f"{[(x['file'], x['line']) for x in v]}")
+
+
+def case_hugetype(a, tmp):
+    """--prog is progs/hugetype.c, 2 ranks (4 x 2 GiB moved: minutes allowed on a loaded machine)."""
+    plain = mpirun(a, tmp, [], runtime=False, timeout=150)
+    check(plain.returncode == 0 and "recv 1.5 2.5 bytes 2147483656" in plain.stdout,
+          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir}, timeout=150)
+    same_as_plain(a, tmp, [], p, plain, "hugetype")
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    data = complete(a, rundir, a.np, allreduce=None)
+    if not data:
+        return
+    t = (1 << 31) + 8
+    want = {0: {"MPI_Bcast": [1, t, 0], "MPI_Scatter": [1, 2 * t, t], "MPI_Gather": [1, t, 2 * t],
+                "MPI_Send": [1, t, 0]},
+            1: {"MPI_Bcast": [1, 0, t], "MPI_Scatter": [1, 0, t], "MPI_Gather": [1, t, 0],
+                "MPI_Recv": [1, 0, t]}}
+    wpeer = {0: (("MPI_Send", 1, 5, "send"), [1, t]), 1: (("MPI_Recv", 0, 5, "recv"), [1, t])}
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        o, pe = ops(x), peers(x)
+        for op, v in want[r].items():
+            check(o.get(op) == v, f"rank {r}: {op} calls/sent/received {o.get(op)}, want {v}")
+        k, v = wpeer[r]
+        check(pe[k] == v, f"rank {r}: peer {k} {pe[k]}, want {v}")
+    out = os.path.join(tmp, "report")
+    q = subprocess.run([os.path.join(a.build, "bin", "scalana-analyze"), "--no-viewer", "-q", "-o", out, rundir],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    if not check(q.returncode == 0, f"scalana-analyze: {q.returncode} {q.stderr}"):
+        return
+    with open(os.path.join(out, "report.json")) as f:
+        m = json.load(f)["communication"].get("bytes")
+    check(m and m[0][1] == t and m[1][0] == 0, f"communication matrix bytes {m}, want [[0, {t}], [0, 0]]")
+
+
+def case_sigwait(a, tmp):
+    """--prog is progs/sigwait.c."""
+    plain = mpirun(a, tmp, [], runtime=False)
+    check(plain.returncode == 0 and plain.stdout.count("waiter took SIGUSR1 1, others 0") == a.np,
+          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    # a high rate: the waiter's own CPU time would give it dozens of timer signals
+    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir, "SCALANA_FREQ": "1000"})
+    same_as_plain(a, tmp, [], p, plain, "sigwait", sort=True)
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    data = complete(a, rundir, a.np)
+    if not data:
+        return
+    sy = Symbols(a.prog)
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        w = collections.Counter()
+        for smp in x["samples"]:
+            names = sy.names(smp["path"])
+            for fn in ("waiter", "blocked_worker", "sampled_worker"):
+                if fn in names:
+                    w[fn] += smp["weight"]
+        check(w["waiter"] == 0 and w["blocked_worker"] == 0,
+              f"rank {r}: threads that block the sampling signal were sampled: {dict(w)}")
+        # ~0.15 s of CPU at 1000/s; CPU timers fire at kernel ticks on a loaded VM
+        check(w["sampled_worker"] >= 5, f"rank {r}: the thread that unblocked every signal: {dict(w)}")
+
+
+def case_mtirecv(a, tmp):
+    """--prog is progs/mtirecv.c, 2 ranks."""
+    plain = mpirun(a, tmp, [], runtime=False)
+    if "skipped" in plain.stdout:
+        print(plain.stdout.strip())
+        sys.exit(77)
+    check(plain.returncode == 0, f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    threads, iters = 4, 400
+    for attempt in range(3):  # the race needs the handles to be reused at the right moment: 3 runs
+        rundir = os.path.join(tmp, f"run{attempt}")
+        p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir, "SCALANA_SAMPLER": "none"})
+        same_as_plain(a, tmp, [], p, plain, "mtirecv", sort=True)
+        check(not ours(p), f"lines of ours: {ours(p)}")
+        data = complete(a, rundir, a.np, allreduce=None)
+        if not data:
+            return
+        for x in data["ranks"]:
+            r = x["info"]["world_rank"]
+            o, pe = ops(x), peers(x)
+            check(o["MPI_Irecv"] == [threads * iters, 0, 8 * threads * iters],
+                  f"run {attempt} rank {r}: MPI_Irecv calls/sent/received {o['MPI_Irecv']}, want "
+                  f"{[threads * iters, 0, 8 * threads * iters]}")
+            check(o["MPI_Isend"] == [threads * iters, 8 * threads * iters, 0],
+                  f"run {attempt} rank {r}: MPI_Isend {o['MPI_Isend']}")
+            for tag in range(threads):
+                for op, d in (("MPI_Irecv", "recv"), ("MPI_Isend", "send")):
+                    got = pe[(op, 1 - r, tag, d)]
+                    check(got == [iters, 8 * iters], f"run {attempt} rank {r}: {op} tag {tag} {got}, want "
+                          f"{[iters, 8 * iters]}")
+        if FAIL:
+            return
+
+
+def case_proctitle(a, tmp):
+    """--prog is progs/proctitle.c."""
+    args = ["alpha", "beta gamma", "x" * 40]
+    plain = mpirun(a, tmp, args, runtime=False)
+    check(plain.returncode == 0 and "started as [alpha] [beta gamma]" in plain.stdout,
+          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    p = mpirun(a, tmp, args, {"SCALANA_OUTPUT": rundir})
+    same_as_plain(a, tmp, args, p, plain, "proctitle")
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    complete(a, rundir, a.np, allreduce=1)
+    ri = runinfo(rundir)
+    if ri:
+        check(ri["command"] == [a.prog] + args, f"run.json command {ri['command']}, want {[a.prog] + args}")
+
+
+def case_fpcontrol(a, tmp):
+    """--prog is progs/pcontrol_f.f90."""
+    plain = mpirun(a, tmp, [], runtime=False)
+    check(plain.returncode == 0 and "sum " in plain.stdout, f"without the runtime: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir})
+    same_as_plain(a, tmp, [], p, plain, "Fortran MPI_PCONTROL")
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    data = complete(a, rundir, a.np, allreduce=2)
+    if not data:
+        return
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        check(ops(x)["MPI_Pcontrol"][0] == 3, f"rank {r}: {ops(x)['MPI_Pcontrol'][0]} MPI_Pcontrol calls, made 3")
+        unmarked = sorted({c["op"] for c in x["mpi"] if not c["fortran"] and c["op"] != "MPI_Init"})
+        check(not unmarked, f"rank {r}: not marked Fortran: {unmarked}")
+        ph = {q["name"]: q["count"] for q in x["phases"]}
+        check(all(ph.get(f"MPI_Pcontrol({k})") == 1 for k in (1, 2, 0)), f"rank {r}: phases {ph}")
 
 
 def main():
