@@ -67,6 +67,8 @@ int rt_write_alone(uint32_t flags, const char *written_by)
     int rc = rt_write_single(flags);
     if (rt_g.world_rank == 0)
         rt_write_run_json_present(written_by);
+    if (!rt_fail_quiet) /* finalize's fallback flushes after its own line */
+        rt_keep_warn_flush();
     rt_term_hold_end();
     return rc;
 }
