@@ -406,6 +406,8 @@ static int dump_run(const char *dir, int as_json, long only_rank)
     char err[1024];
     int status = 0, found_rank = 0;
     uint32_t world = 0; /* the run's world size, from its profile headers */
+    uint32_t processes = 0; /* run.json's */
+    uint32_t *have = NULL, nhave = 0, caphave = 0; /* world ranks with a profile */
     struct scalana_run_info ri;
     json_t *out = as_json ? json_object() : NULL;
     int single_file = scalana_profile_path_has_suffix(dir);
@@ -415,6 +417,7 @@ static int dump_run(const char *dir, int as_json, long only_rank)
         fprintf(stderr, "scalana-dump: %s\n", err);
         status = 1;
     } else {
+        processes = ri.processes;
         if (as_json) {
             json_object_set_new(out, "processes", json_integer(ri.processes));
             json_object_set_new(out, "executable", json_string(ri.executable));
@@ -476,6 +479,16 @@ static int dump_run(const char *dir, int as_json, long only_rank)
                     printf("rank %u: missing (did not write)\n", f.header.first_rank + i);
                 continue;
             }
+            if (nhave == caphave) {
+                caphave = caphave ? 2 * caphave : 64;
+                uint32_t *h = realloc(have, caphave * sizeof *have);
+                if (!h) {
+                    fprintf(stderr, "scalana-dump: out of memory\n");
+                    exit(1);
+                }
+                have = h;
+            }
+            have[nhave++] = f.header.first_rank + i;
             if (as_json)
                 json_array_append_new(ranks, rank_json(&d));
             else
@@ -486,6 +499,35 @@ static int dump_run(const char *dir, int as_json, long only_rank)
         free(files[fi]);
     }
     free(files);
+    /* The ranks that wrote no profile (killed, or gone before their write),
+     * said in so many words: a reader must not take a partial run for a
+     * whole one.  Only for the whole run (not with --rank). */
+    json_t *missing = as_json ? json_array() : NULL;
+    uint32_t nmiss = 0;
+    char list[512] = "";
+    if (world < processes)
+        world = processes;
+    for (uint32_t r = 0; only_rank < 0 && !single_file && r < world; r++) {
+        int seen = 0;
+        for (uint32_t k = 0; k < nhave && !seen; k++)
+            seen = have[k] == r;
+        if (seen)
+            continue;
+        if (as_json)
+            json_array_append_new(missing, json_integer(r));
+        size_t l = strlen(list);
+        if (l + 16 < sizeof list)
+            snprintf(list + l, sizeof list - l, "%s%u", nmiss ? ", " : "", r);
+        else if (l + 5 < sizeof list && list[l - 1] != '.')
+            snprintf(list + l, sizeof list - l, ", ...");
+        nmiss++;
+    }
+    free(have);
+    if (nmiss && !as_json)
+        printf("missing: %u of %u ranks wrote no profile (rank%s %s)\n", nmiss, world, nmiss > 1 ? "s" : "", list);
+    if (nmiss)
+        fprintf(stderr, "scalana-dump: %s: %u of %u ranks wrote no profile (rank%s %s)\n", dir, nmiss, world,
+                nmiss > 1 ? "s" : "", list);
     if (only_rank >= 0 && !found_rank && nf > 0) {
         /* nothing to show is not success: exit DUMP_NOTHING (man page) */
         if (world > 0 && only_rank >= (long)world)
@@ -497,6 +539,7 @@ static int dump_run(const char *dir, int as_json, long only_rank)
     }
     if (as_json) {
         json_object_set_new(out, "ranks", ranks);
+        json_object_set_new(out, "missing_ranks", missing);
         json_dumpf(out, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
         putchar('\n');
         json_decref(out);

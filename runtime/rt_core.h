@@ -60,6 +60,9 @@ RT_HIDDEN void rt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 RT_HIDDEN void rt_fail(const char *part, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Records a failure without printing (the caller printed its own line). */
 RT_HIDDEN void rt_fail_record(const char *part, const char *message);
+/** Whether part has failed in this process (recorded by rt_fail or
+ *  rt_fail_record, printed or not). */
+RT_HIDDEN int rt_failed(const char *part);
 /** While set, rt_fail records without printing: a step that every rank
  *  performs prints its failures once for the run afterwards (the lowest
  *  failing world rank: rt_fail_once, rt_activate.c). */
@@ -460,6 +463,11 @@ RT_HIDDEN void rt_cmdline_save(int argc, char **argv);
 RT_HIDDEN void rt_keep_exe_begin(void);
 /** Copies what could not be linked (from the descriptors held since MPI_Init). */
 RT_HIDDEN void rt_keep_exe_finish(void);
+/** At the end of the run's write (after the writer's own line, if any): the
+ *  line about a copy that failed on a full disk (ENOSPC, EDQUOT), held back
+ *  until now, unless the writer failed too: then its line already said the
+ *  disk is full, and a full disk is one line (docs/runtime.md). */
+RT_HIDDEN void rt_keep_warn_flush(void);
 /** Sets info's executable_copy, executable_copy_method and debug_copy
  *  (NULL when not kept, or not yet copied). */
 RT_HIDDEN void rt_keep_exe_describe(struct scalana_run_info *info);

@@ -129,6 +129,7 @@ int rt_finalize_prepare(uint32_t pflags)
         if (!rt_fail_once(failures) && rt_g.world_rank == 0)
             rt_log("collective profile write failed: each rank wrote its own file");
     }
+    rt_keep_warn_flush(); /* after the writer's line: one line on a full disk */
     rt_g.state = RT_WRITTEN;
     if (rt_tool_comm != MPI_COMM_NULL)
         PMPI_Comm_free(&rt_tool_comm);

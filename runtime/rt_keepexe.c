@@ -46,12 +46,30 @@ static int rt_nkept_lib;
 static char *rt_lib_rel[RT_KEEP_LIBS];
 static int rt_keep_copy_only, rt_keep_libs, rt_keep_warned;
 
+/* The one line of a full disk is the writer's (it names the profile or
+ * run.json that could not be written): a copy that failed for want of space
+ * is told at the end of the run, and only when the writer did not fail. */
+static char rt_keep_pending[600];
+
 static void rt_keep_warn(const char *what, const char *path, int err)
 {
     if (rt_keep_warned++)
         return;
-    rt_log("could not keep %s in the run directory (%s: %s): analysing this run later needs the "
-           "original binary (SCALANA_KEEP_EXE=off silences this)", what, path, strerror(err));
+    char line[600]; /* a longer path is cut: the line stays one line */
+    if (snprintf(line, sizeof line, "could not keep %s in the run directory (%s: %s): analysing this run later needs "
+             "the original binary (SCALANA_KEEP_EXE=off silences this)", what, path, strerror(err)) < 0)
+        return;
+    if (err == ENOSPC || err == EDQUOT)
+        snprintf(rt_keep_pending, sizeof rt_keep_pending, "%s", line);
+    else
+        rt_log("%s", line);
+}
+
+void rt_keep_warn_flush(void)
+{
+    if (rt_keep_pending[0] && !rt_g.writer_off && !rt_failed("writer"))
+        rt_log("%s", rt_keep_pending);
+    rt_keep_pending[0] = '\0';
 }
 
 /* Copies fd's bytes to dst through a temporary (dst appears only complete).

@@ -58,6 +58,16 @@ static int rt_fail_add(const char *part, const char *msg)
     return 1;
 }
 
+int rt_failed(const char *part)
+{
+    rt_spin_lock(&rt_error_lock);
+    int found = 0;
+    for (unsigned i = 0; i < rt_error_count && !found; i++)
+        found = strcmp(rt_errors[i].part, part) == 0;
+    rt_spin_unlock(&rt_error_lock);
+    return found;
+}
+
 volatile int rt_fail_quiet;
 
 void rt_fail(const char *part, const char *fmt, ...)

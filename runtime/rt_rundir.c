@@ -515,7 +515,8 @@ int rt_write_run_json(struct scalana_run_info *info)
     if (rt_g.writer_off)
         return -1;
     snprintf(path, sizeof path, "%s/%s", rt_g.run_dir, SCALANA_RUN_INFO_FILE);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    /* pid and rank: every exiting rank rewrites it, on hosts sharing the directory */
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d.%u", path, (int)getpid(), rt_g.world_rank);
     FILE *f = fopen(tmp, "w");
     if (!f) {
         rt_fail("writer", "cannot write %s: %s", path, strerror(errno));

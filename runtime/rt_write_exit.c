@@ -53,8 +53,8 @@ void rt_at_exit(void)
         rt_term_hold_begin();
 }
 
-/* This rank's own profile file, then (rank 0) run.json listing the files
- * present; run.json exists since activation ("running").  Never waits for
+/* This rank's own profile file, then run.json listing the files present
+ * (rank 0: all of it; the others: its file list, rt_runjson.c); run.json exists since activation ("running").  Never waits for
  * other ranks: a process that exits leaves as soon as it would without the
  * runtime (after its own write), so the launcher sees the same exit status
  * and stops the same ranks at the same time.
@@ -65,8 +65,12 @@ int rt_write_alone(uint32_t flags, const char *written_by)
     rt_collectors_flush();
     rt_sampler_stop();
     int rc = rt_write_single(flags);
-    if (rt_g.world_rank == 0)
+    /* Every rank brings run.json's file list up to date (rank 0 rewrites all
+     * of it): rank 0 may be gone, or have listed, before this file existed. */
+    if (rc == 0 || rt_g.world_rank == 0)
         rt_write_run_json_present(written_by);
+    if (!rt_fail_quiet) /* finalize's fallback flushes after its own line */
+        rt_keep_warn_flush();
     rt_term_hold_end();
     return rc;
 }
