@@ -727,6 +727,15 @@ enum { AN_F_NON_SCALABLE = 1, AN_F_IMBALANCED = 2, AN_F_WAITING = 4, AN_F_ROOT_C
  *  alike).  The costs (CPU model, detect.c) are savings on that same machine,
  *  so a cost and the minimum it is compared with are in one model. */
 double an_base_seconds(const struct an_analysis *a);
+/** The share (0..1) of run r's wall time that its best-served process spent
+ *  waiting for a core beyond what the job's own processes per core explain:
+ *  1 - oversubscription / contention, 0 when the contention is the job's own
+ *  (other jobs, OS noise; report.json runs[].other_load_share). */
+double an_other_load_share(const struct an_run *r);
+/** Warns (data quality) of load from outside the job (other jobs, OS noise):
+ *  the process counts whose contention exceeds contention_max times their
+ *  processes per core, with an_other_load_share of each. */
+void an_warn_other_load(struct an_analysis *a);
 /** The smallest cost that may be reported (seconds): max(min_cost_seconds,
  *  min_cost_percent of an_base_seconds). */
 double an_min_cost(const struct an_analysis *a);

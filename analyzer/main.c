@@ -554,6 +554,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
                     "run's time with a core per process",
                 cont_p, ncont == 1 && !strcmp(cont_p, "1") ? "process" : "processes", cont_o,
                 ncont == 1 && !strcmp(cont_o, "1") ? "process" : "processes", cont_c);
+    an_warn_other_load(&a);
     for (uint32_t s = 0; s < a.nscales; s++) {
         const struct an_run *r = a.scales[s].rep;
         uint32_t unwritten = r->nmissing - r->nunreadable;

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +102,32 @@ double an_base_seconds(const struct an_analysis *a)
     /* contention >= oversubscription: the slow-down from processes sharing
      * cores and from other load, both of which a core per process removes */
     return big->wall / fmax(1, big->rep->contention);
+}
+
+double an_other_load_share(const struct an_run *r)
+{
+    double own = fmax(1, r->oversub);
+    return r->contention > own ? 1 - own / r->contention : 0;
+}
+
+void an_warn_other_load(struct an_analysis *a)
+{
+    char load_p[512] = "", load_s[512] = "";
+    uint32_t nload = 0;
+    for (uint32_t s = 0; s < a->nscales; s++) {
+        const struct an_run *r = a->scales[s].rep;
+        if (!(r->contention > a->opt->th.contention_max * fmax(1, r->oversub))) continue;
+        const char *sep = nload ? ", " : "";
+        size_t lp = strlen(load_p), ls = strlen(load_s);
+        snprintf(load_p + lp, sizeof load_p - lp, "%s%u", sep, r->P);
+        snprintf(load_s + ls, sizeof load_s - ls, "%s%.0f %%", sep, 100 * an_other_load_share(r));
+        nload++;
+    }
+    if (nload)
+        an_warn(a, "other load on the machine: at %s %s, %s of the wall time went to other processes than the "
+                    "job's own (contention beyond its processes per core): wall times are inflated; verdicts rest on "
+                    "CPU time and exact counts, which it does not inflate",
+                load_p, nload == 1 && !strcmp(load_p, "1") ? "process" : "processes", load_s);
 }
 
 double an_min_cost(const struct an_analysis *a)

@@ -177,8 +177,18 @@ static void t_contention(void **state)
         mini_finish(&m);
         if (crowded) assert_true(fabs(r->contention - 4.0) < 1e-6);
         else assert_true(fabs(r->contention - 1.0) < 1e-6);
+        /* a core per process: the contention is all other load's */
+        assert_true(fabs(r->oversub - 1.0) < 1e-6);
+        assert_true(fabs(an_other_load_share(r) - (crowded ? 0.75 : 0.0)) < 1e-6);
+        an_warn_other_load(&m.a);
+        assert_int_equal(has_warning(&m, "other load on the machine: at 4 processes, 75 % of the wall time", NULL),
+                         crowded);
         an_analysis_free(&m.a);
     }
+    /* the job's own processes per core are not other load */
+    struct an_run own = {.oversub = 4, .contention = 4}, more = {.oversub = 2, .contention = 5};
+    assert_true(an_other_load_share(&own) == 0);
+    assert_true(fabs(an_other_load_share(&more) - 0.6) < 1e-9);
 }
 
 /* The user trial (tests/analyzer issue 1): rank 0 prepares each step alone
