@@ -87,6 +87,13 @@ RT_HIDDEN void rt_free_peek(struct rt_call *c);
 /** Charges a point-to-point call (send, receive, sendrecv, probe rules) of
  *  duration dt, remembering started non-blocking operations. */
 RT_HIDDEN void rt_record_p2p(struct rt_call *c, uint64_t dt);
+/** A persistent collective's *_init call c returned its request: remembered
+ *  with the bytes this rank sends and receives at each start. */
+RT_HIDDEN void rt_remember_coll(struct rt_call *c, uint64_t sent, uint64_t recv);
+/** MPI_Start of c->req_saved, before the call: when it is a persistent
+ *  collective, the start is recorded as that collective (its op code and
+ *  communicator), so that its context is a collective's. */
+RT_HIDDEN void rt_start_peek(struct rt_call *c);
 /** Charges a completion call (Wait/Test family, Start, Request_free,
  *  Request_get_status) of duration dt. */
 RT_HIDDEN void rt_record_completion(struct rt_call *c, uint64_t dt);
