@@ -17,6 +17,15 @@
 #endif
 
 static json_t *num(double x) { return json_real(isfinite(x) ? x : 0.0); }
+/* A count (bytes, messages): an integer when it is one, since the report's
+ * reals keep 6 digits (main.c) and a matrix cell of 2147483656 bytes must
+ * read back exact. */
+static json_t *count_json(double x)
+{
+    if (isfinite(x) && x == floor(x) && fabs(x) < 9.0e18)
+        return json_integer((json_int_t)x);
+    return num(x);
+}
 
 static json_t *model_json(const struct an_model_out *m)
 {
@@ -426,8 +435,8 @@ static json_t *communication_json(const struct an_analysis *a, const uint32_t *i
             for (uint32_t i = 0; i < r->P; i++) {
                 json_t *rb = json_array(), *rm = json_array();
                 for (uint32_t j = 0; j < r->P; j++) {
-                    json_array_append_new(rb, json_real(bytes[(size_t)i * r->P + j]));
-                    json_array_append_new(rm, json_real(msgs[(size_t)i * r->P + j]));
+                    json_array_append_new(rb, count_json(bytes[(size_t)i * r->P + j]));
+                    json_array_append_new(rm, count_json(msgs[(size_t)i * r->P + j]));
                 }
                 json_array_append_new(b, rb), json_array_append_new(m, rm);
             }
@@ -443,8 +452,8 @@ static json_t *communication_json(const struct an_analysis *a, const uint32_t *i
         json_t *eo = json_object();
         json_object_set_new(eo, "send_vertex", json_integer(index_of[e->send_vertex]));
         json_object_set_new(eo, "recv_vertex", json_integer(index_of[e->recv_vertex]));
-        json_object_set_new(eo, "messages", json_real((double)e->messages));
-        json_object_set_new(eo, "bytes", json_real((double)e->bytes));
+        json_object_set_new(eo, "messages", json_integer((json_int_t)e->messages));
+        json_object_set_new(eo, "bytes", json_integer((json_int_t)e->bytes));
         json_object_set_new(eo, "rank_pairs", json_integer(e->pairs));
         json_array_append_new(edges, eo);
     }

@@ -1,21 +1,26 @@
 /* rt_bytes.c — the bytes an MPI call moves, as this rank sees them: a count
  * of a datatype, a received status, and each collective rule's sent and
  * received bytes (docs/runtime.md), including neighbourhood collectives over
- * a topology communicator's in- and out-degree. */
+ * a topology communicator's in- and out-degree.  Every size is an MPI_Count
+ * (the _x calls): a datatype or a message over 2 GiB has no int size
+ * (MPI_Type_size and MPI_Get_count give MPI_UNDEFINED) but moves its bytes. */
 #include "rt_mpi.h"
 
-uint64_t rt_type_bytes(MPI_Datatype t, long count)
+uint64_t rt_type_bytes(MPI_Datatype t, MPI_Count count)
 {
-    int size = 0;
-    if (count <= 0 || t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &size) != MPI_SUCCESS || size < 0)
+    MPI_Count size = 0;
+    if (count <= 0 || t == MPI_DATATYPE_NULL || PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size <= 0 ||
+        size == MPI_UNDEFINED)
         return 0;
     return (uint64_t)count * (uint64_t)size;
 }
 
 uint64_t rt_status_bytes(const MPI_Status *st)
 {
-    int n = 0;
-    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
+    /* Elements of MPI_BYTE are the bytes received, whatever the receive's
+     * datatype; MPI_Get_count would give MPI_UNDEFINED past INT_MAX. */
+    MPI_Count n = 0;
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
         return 0;
     return (uint64_t)n;
 }
@@ -31,21 +36,21 @@ static int rt_comm_size_for(const struct rt_call *c)
 /* Count i of the call's send (recv 0) or receive (recv 1) counts: the int
  * array of an MPI-3 call, or the MPI_Count array of its large-count (_c)
  * twin, which the wrapper puts in scounts_c / rcounts_c. 0 without one. */
-static long long rt_cnt_at(const struct rt_call *c, int recv, int i)
+static MPI_Count rt_cnt_at(const struct rt_call *c, int recv, int i)
 {
     const struct rt_args *a = &c->a;
     if (recv ? (c->roles & RT_ROLE_RCOUNTS_C) : (c->roles & RT_ROLE_SCOUNTS_C)) {
         const MPI_Count *v = recv ? a->rcounts_c : a->scounts_c;
-        return v ? (long long)v[i] : 0;
+        return v ? v[i] : 0;
     }
     const int *v = recv ? a->rcounts : a->scounts;
     return v && (recv ? (c->roles & RT_ROLE_RCOUNTS) : (c->roles & RT_ROLE_SCOUNTS)) ? v[i] : 0;
 }
 
 /* Sum of the first n counts of rt_cnt_at. */
-static long long rt_cnt_sum(const struct rt_call *c, int recv, int n)
+static MPI_Count rt_cnt_sum(const struct rt_call *c, int recv, int n)
 {
-    long long s = 0;
+    MPI_Count s = 0;
     for (int i = 0; i < n; i++)
         s += rt_cnt_at(c, recv, i);
     return s;
@@ -122,7 +127,7 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
                                                              : rt_cnt_at(c, 1, me))
                             : rt_type_bytes(a->stype, a->scount);
         if (root)
-            *recv = c->rule == RT_RULE_GATHER ? rt_type_bytes(a->rtype, (long)a->rcount * p)
+            *recv = c->rule == RT_RULE_GATHER ? rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p)
                                               : rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, p));
         break;
     case RT_RULE_SCATTER:
@@ -130,7 +135,7 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         if (nonroot_inter)
             break;
         if (root)
-            *sent = c->rule == RT_RULE_SCATTER ? rt_type_bytes(a->stype, (long)a->scount * p)
+            *sent = c->rule == RT_RULE_SCATTER ? rt_type_bytes(a->stype, (MPI_Count)a->scount * p)
                                                : rt_type_bytes(a->stype, rt_cnt_sum(c, 0, p));
         if (!(inter && root))
             *recv = (a->rbuf == MPI_IN_PLACE)
@@ -140,7 +145,7 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         break;
     case RT_RULE_ALLGATHER:
     case RT_RULE_ALLGATHERV: {
-        long rc = c->rule == RT_RULE_ALLGATHER ? (long)a->rcount * p : rt_cnt_sum(c, 1, p);
+        MPI_Count rc = c->rule == RT_RULE_ALLGATHER ? (MPI_Count)a->rcount * p : rt_cnt_sum(c, 1, p);
         *sent = inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_ALLGATHER ? a->rcount
                                                           : rt_cnt_at(c, 1, me))
                         : rt_type_bytes(a->stype, a->scount);
@@ -148,8 +153,8 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         break;
     }
     case RT_RULE_ALLTOALL:
-        *sent = inplace ? rt_type_bytes(a->rtype, (long)a->rcount * p) : rt_type_bytes(a->stype, (long)a->scount * p);
-        *recv = rt_type_bytes(a->rtype, (long)a->rcount * p);
+        *sent = inplace ? rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p) : rt_type_bytes(a->stype, (MPI_Count)a->scount * p);
+        *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p);
         break;
     case RT_RULE_ALLTOALLV:
         *sent = inplace ? rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, p)) : rt_type_bytes(a->stype, rt_cnt_sum(c, 0, p));
@@ -170,7 +175,7 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         *recv = rt_type_bytes(a->stype, rt_cnt_at(c, 1, me));
         break;
     case RT_RULE_REDUCE_SCATTER_BLOCK:
-        *sent = rt_type_bytes(a->stype, (long)a->rcount * (inter ? (int)c->comm->size : p));
+        *sent = rt_type_bytes(a->stype, (MPI_Count)a->rcount * (inter ? (int)c->comm->size : p));
         *recv = rt_type_bytes(a->stype, a->rcount);
         break;
     case RT_RULE_NEIGHBOR_ALLGATHER:
@@ -181,14 +186,14 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         int in = 0, out = 0;
         rt_neighbors(a->comm, &in, &out);
         if (c->rule == RT_RULE_NEIGHBOR_ALLGATHER) {
-            *sent = rt_type_bytes(a->stype, (long)a->scount * out);
-            *recv = rt_type_bytes(a->rtype, (long)a->rcount * in);
+            *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
+            *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
         } else if (c->rule == RT_RULE_NEIGHBOR_ALLGATHERV) {
-            *sent = rt_type_bytes(a->stype, (long)a->scount * out);
+            *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
             *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, in));
         } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALL) {
-            *sent = rt_type_bytes(a->stype, (long)a->scount * out);
-            *recv = rt_type_bytes(a->rtype, (long)a->rcount * in);
+            *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
+            *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
         } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALLV) {
             *sent = rt_type_bytes(a->stype, rt_cnt_sum(c, 0, out));
             *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, in));

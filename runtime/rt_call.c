@@ -137,8 +137,8 @@ void rt_call_exit(struct rt_call *c)
         break;
     case RT_RULE_RMA_PUT:
     case RT_RULE_RMA_GET: {
-        long sc = (c->roles & RT_ROLE_SCOUNT) ? a->scount : 1;
-        long rcnt = (c->roles & RT_ROLE_RCOUNT) ? a->rcount : 1;
+        MPI_Count sc = (c->roles & RT_ROLE_SCOUNT) ? a->scount : 1;
+        MPI_Count rcnt = (c->roles & RT_ROLE_RCOUNT) ? a->rcount : 1;
         if (c->rc == MPI_SUCCESS) {
             sent = (c->roles & RT_ROLE_STYPE) ? rt_type_bytes(a->stype, sc) : 0;
             recv = (c->roles & RT_ROLE_RTYPE) ? rt_type_bytes(a->rtype, rcnt) : 0;

@@ -168,7 +168,7 @@ void rt_start_peek(struct rt_call *c)
 }
 
 /* A partitioned request's elements: partitions x count (the parts role). */
-static long long rt_elements(const struct rt_call *c, long long count)
+static MPI_Count rt_elements(const struct rt_call *c, MPI_Count count)
 {
     return (c->roles & RT_ROLE_PARTS) ? count * (c->a.parts > 0 ? c->a.parts : 0) : count;
 }

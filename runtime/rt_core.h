@@ -437,6 +437,11 @@ RT_HIDDEN int rt_write_single(uint32_t flags);
 struct scalana_run_info;
 RT_HIDDEN int rt_write_run_json(struct scalana_run_info *info);
 RT_HIDDEN void rt_run_info_fill(struct scalana_run_info *info, const char *written_by);
+/** Keeps a copy of the command line the program was started with (argc
+ *  strings of argv), from the load-time constructor: run.json's command is
+ *  this, not what the program later writes over its argv.  Once; on failure
+ *  to allocate, run.json falls back to /proc/self/cmdline. */
+RT_HIDDEN void rt_cmdline_save(int argc, char **argv);
 /* ---- the run's own executable (rt_keepexe.c) ------------------------------ */
 /** World rank 0 at MPI_Init, after the run directory exists: unless
  *  SCALANA_KEEP_EXE=off, hard-links the running executable (and the debug

@@ -77,7 +77,7 @@ static void rt_refuse_reexec(char **argv, char **envp)
 
 __attribute__((constructor)) static void rt_load(int argc, char **argv, char **envp)
 {
-    (void)argc;
+    rt_cmdline_save(argc, argv); /* before main can rewrite argv (run.json's command) */
     rt_ticks_init();
     rt_modules_find_self();
     /* A program linked with the runtime and also preloaded with another copy:

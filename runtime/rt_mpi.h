@@ -69,9 +69,11 @@ RT_HIDDEN extern const struct rt_thread_hooks rt_scratch_thread_hooks;
 RT_HIDDEN extern const struct rt_thread_hooks rt_fortran_thread_hooks;
 
 /* ---- charging by rule (rt_bytes.c, rt_complete.c) ------------------------- */
-/** count elements of datatype t in bytes (0 for a null type or count <= 0). */
-RT_HIDDEN uint64_t rt_type_bytes(MPI_Datatype t, long count);
-/** Bytes a completed receive's status reports (0 when undefined). */
+/** count elements of datatype t in bytes, exact past 2 GiB (MPI_Type_size_x);
+ *  0 for a null type, an empty one or count <= 0. */
+RT_HIDDEN uint64_t rt_type_bytes(MPI_Datatype t, MPI_Count count);
+/** Bytes a completed receive's status reports, exact past 2 GiB
+ *  (MPI_Get_elements_x of MPI_BYTE); 0 when undefined. */
 RT_HIDDEN uint64_t rt_status_bytes(const MPI_Status *st);
 /** Bytes this rank sends and receives in collective call c (by its rule;
  *  docs/runtime.md). */

@@ -392,9 +392,47 @@ int rt_write_single(uint32_t flags)
     return rc;
 }
 
+/* The command line as the program was started, copied at load time (before
+ * main): a program may later overwrite its argv strings with a title
+ * (setproctitle), which /proc/self/cmdline then shows. */
+static char *rt_start_args;   /* NUL-separated */
+static size_t rt_start_bytes;
+static int rt_start_argc;
+
+void rt_cmdline_save(int argc, char **argv)
+{
+    if (argc <= 0 || !argv || rt_start_args)
+        return;
+    size_t n = 0;
+    for (int i = 0; i < argc; i++)
+        n += argv[i] ? strlen(argv[i]) + 1 : 1;
+    char *b = malloc(n + 1);
+    if (!b)
+        return;
+    size_t k = 0;
+    for (int i = 0; i < argc; i++) {
+        size_t l = argv[i] ? strlen(argv[i]) : 0;
+        memcpy(b + k, argv[i] ? argv[i] : "", l);
+        k += l;
+        b[k++] = '\0';
+    }
+    b[k] = '\0';
+    rt_start_args = b;
+    rt_start_bytes = n;
+    rt_start_argc = argc;
+}
+
 static char *rt_cmdline_argv(int *argc_out)
 {
-    /* /proc/self/cmdline: NUL-separated arguments. */
+    if (rt_start_args) {
+        char *b = malloc(rt_start_bytes + 1);
+        if (!b)
+            return NULL;
+        memcpy(b, rt_start_args, rt_start_bytes + 1);
+        *argc_out = rt_start_argc;
+        return b;
+    }
+    /* Not seen at load time: /proc/self/cmdline, NUL-separated arguments. */
     int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
@@ -416,6 +454,10 @@ static char *rt_cmdline_argv(int *argc_out)
     close(fd);
     if (!buf)
         return NULL;
+    /* A title written over the arguments leaves the rest of their area
+     * zeroed: no trailing empty strings. */
+    while (n > 1 && buf[n - 1] == '\0' && buf[n - 2] == '\0')
+        n--;
     int argc = 0;
     for (size_t i = 0; i < n; i++)
         argc += buf[i] == '\0';

@@ -30,6 +30,13 @@ did (scalana-dump --json).
               module table, its MPI call site in it
   linked      an MPI call site in the application's own shared library: the
               analyzer names its file and line
+  hugetype    a datatype of 2^31 + 8 bytes (MPI_Type_size: MPI_UNDEFINED)
+              through Bcast, Scatter, Gather, Send/Recv (progs/hugetype.c):
+              exact 64-bit bytes in the profile, the peers and the
+              analyzer's communication matrix
+  proctitle   a program that rewrites its argv and renames itself with prctl
+              before MPI_Init (progs/proctitle.c): run.json's command is the
+              one it was started with
 
 usage: test_robust.py --build B --mpi M --np N --prog P --dl LIB --linked P2 --case NAME"""
 import argparse
@@ -83,15 +90,17 @@ def no_core():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def mpirun(a, cwd, args, env=None, runtime=True, prog=None, np=None):
+def mpirun(a, cwd, args, env=None, runtime=True, prog=None, np=None, timeout=30):
     env, full = full_env(a, env or {}, runtime)
     cmd = command(a, env, prog or a.prog, args, np)
     try:
         return subprocess.run(cmd, cwd=cwd, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              timeout=30, preexec_fn=no_core)
+                              timeout=timeout, preexec_fn=no_core)
     except subprocess.TimeoutExpired as e:
-        FAIL.append(f"{' '.join(args)} {'with' if runtime else 'without'} the runtime: no end after 30 s")
-        return subprocess.CompletedProcess(cmd, 124, e.stdout or "", e.stderr or "")
+        FAIL.append(f"{' '.join(args)} {'with' if runtime else 'without'} the runtime: no end after {timeout} s")
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout or ""
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr or ""
+        return subprocess.CompletedProcess(cmd, 124, out, err)
 
 
 def ours(p):
@@ -464,6 +473,57 @@ def case_linked(a, tmp):
     check(len(v) == 1 and v[0]["file"].endswith("robust_lib.c") and [v[0]["line"]] == want,
           f"the library's MPI_Allreduce: want robust_lib.c:{want}, got "
           f"{[(x['file'], x['line']) for x in v]}")
+
+
+def case_hugetype(a, tmp):
+    """--prog is progs/hugetype.c, 2 ranks (4 x 2 GiB moved: minutes allowed on a loaded machine)."""
+    plain = mpirun(a, tmp, [], runtime=False, timeout=150)
+    check(plain.returncode == 0 and "recv 1.5 2.5 bytes 2147483656" in plain.stdout,
+          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir}, timeout=150)
+    same_as_plain(a, tmp, [], p, plain, "hugetype")
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    data = complete(a, rundir, a.np, allreduce=None)
+    if not data:
+        return
+    t = (1 << 31) + 8
+    want = {0: {"MPI_Bcast": [1, t, 0], "MPI_Scatter": [1, 2 * t, t], "MPI_Gather": [1, t, 2 * t],
+                "MPI_Send": [1, t, 0]},
+            1: {"MPI_Bcast": [1, 0, t], "MPI_Scatter": [1, 0, t], "MPI_Gather": [1, t, 0],
+                "MPI_Recv": [1, 0, t]}}
+    wpeer = {0: (("MPI_Send", 1, 5, "send"), [1, t]), 1: (("MPI_Recv", 0, 5, "recv"), [1, t])}
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        o, pe = ops(x), peers(x)
+        for op, v in want[r].items():
+            check(o.get(op) == v, f"rank {r}: {op} calls/sent/received {o.get(op)}, want {v}")
+        k, v = wpeer[r]
+        check(pe[k] == v, f"rank {r}: peer {k} {pe[k]}, want {v}")
+    out = os.path.join(tmp, "report")
+    q = subprocess.run([os.path.join(a.build, "bin", "scalana-analyze"), "--no-viewer", "-q", "-o", out, rundir],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    if not check(q.returncode == 0, f"scalana-analyze: {q.returncode} {q.stderr}"):
+        return
+    with open(os.path.join(out, "report.json")) as f:
+        m = json.load(f)["communication"].get("bytes")
+    check(m and m[0][1] == t and m[1][0] == 0, f"communication matrix bytes {m}, want [[0, {t}], [0, 0]]")
+
+
+def case_proctitle(a, tmp):
+    """--prog is progs/proctitle.c."""
+    args = ["alpha", "beta gamma", "x" * 40]
+    plain = mpirun(a, tmp, args, runtime=False)
+    check(plain.returncode == 0 and "started as [alpha] [beta gamma]" in plain.stdout,
+          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    p = mpirun(a, tmp, args, {"SCALANA_OUTPUT": rundir})
+    same_as_plain(a, tmp, args, p, plain, "proctitle")
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    complete(a, rundir, a.np, allreduce=1)
+    ri = runinfo(rundir)
+    if ri:
+        check(ri["command"] == [a.prog] + args, f"run.json command {ri['command']}, want {[a.prog] + args}")
 
 
 def main():
