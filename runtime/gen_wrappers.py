@@ -173,7 +173,7 @@ def wrapped_calls(calls, declared):
         if declared is None:
             ok = c["since"] in ("1.0", "2.0", "2.2", "3.0", "3.1")
         else:
-            ok = c["name"] in declared or "manual" in c["flags"]
+            ok = c["name"] in declared
         if ok:
             out.append(c)
         if "bigcount" in c["flags"] and declared is not None and c["name"] + "_c" in declared:

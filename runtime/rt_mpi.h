@@ -118,7 +118,11 @@ RT_HIDDEN void rt_comm_idup_started(const struct rt_comm_rec *parent, MPI_Comm *
 /** Request req (a handle from before the completing call) completed: registers
  *  the communicator of a pending Comm_idup.  Cheap when none is pending. */
 RT_HIDDEN void rt_comm_request_done(MPI_Request req);
-RT_HIDDEN void rt_comm_init_world(void);
+/** The world the runtime measures: world (MPI_COMM_WORLD, or under sessions
+ *  the runtime's communicator of the process set mpi://WORLD) gives world
+ *  ranks; MPI_COMM_WORLD and MPI_COMM_SELF get their records (ids 1 and
+ *  0x5e1f...|rank) only when world is MPI_COMM_WORLD. */
+RT_HIDDEN void rt_comm_init_world(MPI_Comm world);
 /** World rank of rank r of comm (the remote group's for an intercommunicator);
  *  PRF_ANY_RANK when unknown. */
 static inline int32_t rt_comm_world_rank(const struct rt_comm_rec *c, int r)
@@ -154,6 +158,12 @@ RT_HIDDEN extern const unsigned rt_wrapped_count;
 RT_HIDDEN void rt_shadow_check(void);
 
 /* ---- activation (rt_activate.c) ------------------------------------------ */
+/** Activation at MPI_Init (world MPI_COMM_WORLD) or at the first
+ *  MPI_Session_init (world: a communicator of the process set mpi://WORLD,
+ *  rt_session.c): world ranks, the runtime's own communicator (a dup of
+ *  world), the run directory, the sampler.  Collective over world. */
+RT_HIDDEN void rt_activate_in(MPI_Comm world, int thread_level);
+/** rt_activate_in(MPI_COMM_WORLD, thread_level). */
 RT_HIDDEN void rt_activate(int thread_level);
 /** When the run started: monotonic and realtime ns at the entry of MPI_Init
  *  (0 before; activation then takes its own time). */
@@ -176,6 +186,9 @@ RT_HIDDEN void rt_init_record(uint32_t op, uint64_t dt, uint32_t pflags);
  *  finalize.  Returns 1 when it ran (the caller then calls the library's
  *  finalize with this thread's depth raised, and rt_finalize_done after). */
 RT_HIDDEN int rt_finalize_prepare(void);
+/** rt_finalize_prepare recording op (SCALANA_MPI_OP_Finalize or
+ *  SCALANA_MPI_OP_Session_finalize) and closing open phases in its name. */
+RT_HIDDEN int rt_finalize_prepare_as(uint32_t op, const char *name);
 RT_HIDDEN void rt_finalize_done(void);
 /** MPI_Abort (C or Fortran): closes the open phases, records the call and
  *  writes this rank's profile alone, before the library aborts. */

@@ -368,7 +368,50 @@ def check_mpi4_coll(a, data, runs):
                   f"rank {r}: Wait time {w[0]['time_ns']}, start context time {st[0]['time_ns']}")
 
 
-CHECKS = {"mpi4_p2p": check_mpi4_p2p, "mpi4_coll": check_mpi4_coll, "manyctx": check_manyctx, "finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
+def check_sessions(a, data, runs):
+    """progs/sessions.c: a sessions-only program (no MPI_Init) is measured
+    from MPI_Session_init to MPI_Session_finalize on every rank (common()
+    checked the ranks and sizes): world ranks are the ranks of mpi://WORLD
+    (the ring's peers), and each communicator made from a group has one id
+    on all its members, distinct from the other's and from MPI_COMM_WORLD's."""
+    p = a.np
+    ids = collections.defaultdict(dict)  # members -> rank -> comm id
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        even = r % 2 == 0
+        ne = (p + 1) // 2
+        nxt, prv = (r + 1) % p, (r + p - 1) % p
+        want = {"MPI_Session_init": (1, 0, 0), "MPI_Session_finalize": (1, 0, 0),
+                "MPI_Group_from_session_pset": (1, 0, 0), "MPI_Group_incl": (1, 0, 0),
+                "MPI_Group_free": (2, 0, 0), "MPI_Comm_create_from_group": (2 if even else 1, 0, 0),
+                "MPI_Comm_free": (2 if even else 1, 0, 0),
+                "MPI_Allreduce": (2, 8, 8) if even else (1, 4, 4)}
+        pw = {}
+        if p > 1:
+            want.update({"MPI_Send": (1, 32, 0), "MPI_Recv": (1, 0, 32)})
+            pw = {("MPI_Send", nxt, 61, "send"): (1, 32), ("MPI_Recv", prv, 61, "recv"): (1, 32)}
+        expect_ops(r, x, want)
+        expect_peers(r, x, pw)
+        comms = {c["comm_id"]: c for c in x["communicators"]}
+        for c in by_op(x, "MPI_Allreduce"):
+            rec = comms.get(c["comm_id"])
+            if check(rec is not None, f"rank {r}: no record of communicator {hex(u64(c['comm_id']))}"):
+                ids[rec["size"] == p][r] = c["comm_id"]
+                check(rec["size"] in (p, ne), f"rank {r}: communicator size {rec['size']}")
+        sess = [c for c in x["mpi"] if c["op"] == "MPI_Session_init"]
+        check(len(sess) == 1 and sess[0]["time_ns"] > 0, f"rank {r}: MPI_Session_init record {sess}")
+    check(set(ids[True]) == set(range(p)) and len(set(ids[True].values())) == 1,
+          f"world communicator ids {ids[True]}")
+    if p > 1:
+        check(set(ids[False]) == set(range(0, p, 2)) and len(set(ids[False].values())) == 1,
+              f"even-ranks communicator ids {ids[False]}")
+        check(not set(ids[True].values()) & set(ids[False].values()), "the two communicators share an id")
+    check(1 not in set(ids[True].values()) | set(ids[False].values()), "a communicator has MPI_COMM_WORLD's id")
+    um = analyzer_unmatched(a)
+    check(um == 0, f"the analyzer finds {um} unmatched messages")
+
+
+CHECKS = {"sessions": check_sessions, "mpi4_p2p": check_mpi4_p2p, "mpi4_coll": check_mpi4_coll, "manyctx": check_manyctx, "finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
           "shadow": check_shadow, "shadow_all": check_shadow_all, "badsignal": check_badsignal}
 NO_PROFILE = {"shadow_all"}  # checks of runs where the runtime writes nothing
 
