@@ -411,7 +411,22 @@ def check_sessions(a, data, runs):
     check(um == 0, f"the analyzer finds {um} unmatched messages")
 
 
-CHECKS = {"sessions": check_sessions, "mpi4_p2p": check_mpi4_p2p, "mpi4_coll": check_mpi4_coll, "manyctx": check_manyctx, "finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
+def check_mpi4_f(a, data, runs):
+    """progs/mpi4_f.f90: MPI-4.0 through the Fortran binding (mpif.h): the
+    persistent collective's 4 starts recorded as MPI_Allreduce_init with the
+    round's bytes, MPI_ISENDRECV a send and a receive with the other rank."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        other = 1 - r
+        expect_ops(r, x, {"MPI_Allreduce_init": (5, 4 * 64, 4 * 64), "MPI_Wait": (6, 0, 0),
+                          "MPI_Request_free": (1, 0, 0), "MPI_Isendrecv": (2, 128, 128)})
+        expect_peers(r, x, {("MPI_Isendrecv", other, 7, "send"): (2, 128),
+                            ("MPI_Isendrecv", other, 7, "recv"): (2, 128)})
+        bad = [c["op"] for c in x["mpi"] if not c["fortran"] and c["op"] not in ("MPI_Init", "MPI_Finalize")]
+        check(not bad, f"rank {r}: calls not recorded as Fortran calls: {bad}")
+
+
+CHECKS = {"mpi4_f": check_mpi4_f, "sessions": check_sessions, "mpi4_p2p": check_mpi4_p2p, "mpi4_coll": check_mpi4_coll, "manyctx": check_manyctx, "finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
           "shadow": check_shadow, "shadow_all": check_shadow_all, "badsignal": check_badsignal}
 NO_PROFILE = {"shadow_all"}  # checks of runs where the runtime writes nothing
 
