@@ -11,9 +11,18 @@ knows nothing about individual calls or roles; everything comes from the
 tables (a role's Fortran conversion is one of F_CONVERSIONS, named by the
 role table).
 
-usage: gen_wrappers.py mpi_calls.def OUT_DIR
+Each MPI library gets the wrappers of what its own mpi.h declares: DECLS is
+that header run through the C preprocessor (runtime/CMakeLists.txt does it
+when the runtime for the library is configured); a call is wrapped when
+PMPI_<Name> is declared there, its large-count twin MPI_<Name>_c (flag
+bigcount) when PMPI_<Name>_c is.  Without DECLS every call of MPI-3.1 is
+wrapped and nothing newer (the table's since=4.0).
+
+usage: gen_wrappers.py mpi_calls.def OUT_DIR [DECLS]
 writes OUT_DIR/rt_wrappers.c, OUT_DIR/rt_fortran_wrappers.c,
-OUT_DIR/rt_wrapped_names.c, OUT_DIR/rt_rules.h and OUT_DIR/rt_args.h"""
+OUT_DIR/rt_wrapped_names.c, OUT_DIR/rt_rules.h, OUT_DIR/rt_args.h and
+OUT_DIR/wrapped.txt (the C entry points wrapped, one a line: docs/runtime.md's
+table of families by library is made from it, scripts/mpi_families.py)"""
 import os
 import re
 import sys
@@ -75,9 +84,12 @@ def parse(path, table):
         code, name, cls, flags, params, roles = m.groups()
         flags = flags.split()
         rule = "none"
+        since = "3.1"
         for fl in flags:
             if fl.startswith("rule="):
                 rule = fl[5:]
+            if fl.startswith("since="):
+                since = fl[6:]
         plist = []
         if params.strip() and params.strip() != "void":
             for p in split_params(params):
@@ -97,8 +109,76 @@ def parse(path, table):
                 sys.exit(f"{path}:{no}: role {k} names no parameter '{v}'")
             rmap[k] = v
         calls.append(dict(code=int(code), name=name, cls=cls, flags=flags, rule=rule,
-                          params=plist, roles=rmap, raw=params))
+                          params=plist, roles=rmap, raw=params, since=since))
     return calls
+
+
+# ---- large-count twins (MPI-4.0) ----------------------------------------------
+# MPI_<Name>_c has <Name>'s parameters with every element count an MPI_Count,
+# every count array a const MPI_Count[], every displacement array a const
+# MPI_Aint[] and a window's disp_unit an MPI_Aint (MPI-4.0, chapter 2.5.8
+# "large counts").  The compiler checks the result against the library's own
+# prototype.  A role R reads the twin's argument through field R_c when the
+# role table has one (an array of MPI_Count instead of int).
+def twin_type(pname, ptype):
+    base = ptype.replace("const", "").replace("[]", "").strip()
+    if base != "int":
+        return ptype
+    if "[]" in ptype:
+        if "counts" in pname:
+            return "const MPI_Count[]"
+        if "displs" in pname:
+            return "const MPI_Aint[]"
+        return ptype
+    if pname.endswith("count") or pname == "disp_unit":
+        return "MPI_Count" if pname != "disp_unit" else "MPI_Aint"
+    return ptype
+
+
+def twin(c):
+    plist, raw = [], []
+    for full, pname, ptype in c["params"]:
+        t = twin_type(pname, ptype)
+        if t == ptype:
+            plist.append((full, pname, ptype))
+            raw.append(full)
+            continue
+        arr = t.endswith("[]")
+        decl = f"{t[:-2]} {pname}[]" if arr else f"{t} {pname}"
+        plist.append((decl, pname, t))
+        raw.append(decl)
+    types = {p[1]: p[2] for p in c["params"]}
+    newtypes = {p[1]: p[2] for p in plist}
+    roles = {}
+    for r, v in c["roles"].items():
+        changed = newtypes[v] != types[v] and newtypes[v].endswith("[]")
+        roles[r + "_c" if changed and r + "_c" in ROLES else r] = v
+    return dict(c, name=c["name"] + "_c", params=plist, raw=", ".join(raw), roles=roles, since="4.0",
+                twin_of=c["name"], flags=[f for f in c["flags"]] + ["nofortran"])
+
+
+def declared_names(path):
+    """Names N for which the preprocessed mpi.h at path declares PMPI_N(."""
+    with open(path, errors="replace") as f:
+        return set(re.findall(r"\bPMPI_(\w+)\s*\(", f.read()))
+
+
+def wrapped_calls(calls, declared):
+    """The calls this library gets wrappers for, twins included, in table
+    order (a twin after its call)."""
+    out = []
+    for c in calls:
+        if "nowrap" in c["flags"]:
+            continue
+        if declared is None:
+            ok = c["since"] in ("1.0", "2.0", "2.2", "3.0", "3.1")
+        else:
+            ok = c["name"] in declared
+        if ok:
+            out.append(c)
+        if "bigcount" in c["flags"] and declared is not None and c["name"] + "_c" in declared:
+            out.append(twin(c))
+    return out
 
 
 def split_params(s):
@@ -122,8 +202,11 @@ def split_params(s):
 # (the parameter is a pointer).
 C_CONVERSIONS = {
     "": lambda x: ([f"c_.a.{x['field']} = {x['p']};"], []),
-    "status": lambda x: (["MPI_Status st_;", f"if ({x['p']} == MPI_STATUS_IGNORE)", f"    {x['p']} = &st_;",
-                          f"c_.a.{x['field']} = {x['p']};"], []),
+    # The private status names no source until the library fills it: MPICH
+    # 4.0.2 leaves an Isendrecv's status unwritten (rt_complete.c).
+    "status": lambda x: (["MPI_Status st_;", f"if ({x['p']} == MPI_STATUS_IGNORE) {{",
+                          "    st_.MPI_SOURCE = MPI_ANY_SOURCE;", "    st_.MPI_TAG = MPI_ANY_TAG;",
+                          f"    {x['p']} = &st_;", "}", f"c_.a.{x['field']} = {x['p']};"], []),
     "statuses": lambda x: ([f"if ({x['p']} == MPI_STATUSES_IGNORE)",
                             f"    {x['p']} = rt_scratch_statuses(&c_, {x['n']});",
                             f"c_.a.{x['field']} = {x['p']};"], []),
@@ -180,10 +263,12 @@ def wrapper(c):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     ROLES.update(parse_roles(sys.argv[1]))
     calls = parse(sys.argv[1], ROLES)
+    declared = declared_names(sys.argv[3]) if len(sys.argv) == 4 else None
+    wrapped = wrapped_calls(calls, declared)
     codes = [c["code"] for c in calls]
     if len(set(codes)) != len(codes):
         sys.exit("mpi_calls.def: a code is used twice")
@@ -207,17 +292,17 @@ def main():
                 " * include/scalana/mpi_calls.def; do not edit.  One wrapper per measured call. */\n")
         f.write('#include "rt_mpi.h"\n\n')
         n = 0
-        for c in calls:
-            if "nowrap" in c["flags"] or "manual" in c["flags"]:
+        for c in wrapped:
+            if "manual" in c["flags"]:
                 continue
             f.write(wrapper(c) + "\n\n")
             n += 1
     # Every entry point the runtime defines (C and the first Fortran
     # mangling), for rt_shadow.c: which of them resolve elsewhere.  A file
     # of its own: data only, so rt_shadow.c depends on no wrapper code.
-    names = [f"MPI_{c['name']}" for c in calls if "nowrap" not in c["flags"]]
-    names += [f"mpi_{c['name'].lower()}_" for c in calls
-              if not any(x in c["flags"] for x in ("nowrap", "manual", "nofortran"))]
+    names = [f"MPI_{c['name']}" for c in wrapped]
+    names += [f"mpi_{c['name'].lower()}_" for c in wrapped
+              if not any(x in c["flags"] for x in ("manual", "nofortran"))]
     names += ["mpi_init_", "mpi_init_thread_", "mpi_finalize_"]
     with open(os.path.join(sys.argv[2], "rt_wrapped_names.c"), "w") as f:
         f.write("/* rt_wrapped_names.c — generated by runtime/gen_wrappers.py from\n"
@@ -229,7 +314,10 @@ def main():
             f.write(f'    "{nm}",\n')
         f.write("};\n")
         f.write(f"const unsigned rt_wrapped_count = {len(names)};\n")
-    nf = write_fortran(calls, sys.argv[2])
+    with open(os.path.join(sys.argv[2], "wrapped.txt"), "w") as f:
+        for c in wrapped:
+            f.write(f"MPI_{c['name']}\n")
+    nf = write_fortran(wrapped, sys.argv[2])
     print(f"gen_wrappers.py: {n} C wrappers, {nf} Fortran wrappers, {len(rules)} rules")
 
 
@@ -271,6 +359,8 @@ def f_param_type(ctype):
         return "MPI_Aint *"
     if "MPI_Offset" in t:
         return "MPI_Offset *"
+    if "MPI_Count" in t:
+        return "MPI_Count *"
     return "MPI_Fint *"
 
 
@@ -292,7 +382,7 @@ def f_f2c(x, args, role):
 # nreq parameter), out (its outcount parameter), field.
 F_CONVERSIONS = {
     "buffer": lambda x, a, r: ([f"c_.a.{x['role']} = rt_f_in_place(v, {x['p']}) ? MPI_IN_PLACE : {x['p']};"], []),
-    "int": lambda x, a, r: ([f"c_.a.{x['role']} = (int)*{x['p']};"], []),
+    "int": lambda x, a, r: ([f"c_.a.{x['role']} = *{x['p']};"], []),  # an INTEGER, or INTEGER(MPI_COUNT_KIND) of a partitioned call
     "int_array": lambda x, a, r: ([f"c_.a.{x['role']} = (const int *){x['p']};"], []),
     "int_out": lambda x, a, r: ([f"c_.a.{x['role']} = (int *){x['p']};"], []),
     "none": lambda x, a, r: ([], []),
@@ -415,7 +505,7 @@ def write_fortran(calls, outdir):
         f.write('#include "rt_fortran.h"\n\n')
         n = 0
         for c in calls:
-            if any(x in c["flags"] for x in ("nowrap", "manual", "nofortran")):
+            if any(x in c["flags"] for x in ("manual", "nofortran")):
                 continue
             f.write(f_wrapper(c) + "\n\n")
             n += 1

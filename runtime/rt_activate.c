@@ -71,6 +71,11 @@ int rt_fail_once(unsigned first_new)
 
 void rt_activate(int thread_level)
 {
+    rt_activate_in(MPI_COMM_WORLD, thread_level);
+}
+
+void rt_activate_in(MPI_Comm world, int thread_level)
+{
     rt_spin_lock(&rt_activate_spin);
     if (rt_g.state != RT_INERT) {
         rt_spin_unlock(&rt_activate_spin);
@@ -80,8 +85,8 @@ void rt_activate(int thread_level)
     if (t)
         t->depth++;
     int rank = 0, size = 1;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    PMPI_Comm_rank(world, &rank);
+    PMPI_Comm_size(world, &size);
     rt_g.world_rank = (uint32_t)rank;
     rt_g.world_size = (uint32_t)size;
     rt_options_read();
@@ -95,7 +100,7 @@ void rt_activate(int thread_level)
     rt_g.start_realtime_ns = rt_init_rt0 ? rt_init_rt0 : rt_realtime_ns();
     if (gethostname(rt_g.hostname, sizeof rt_g.hostname - 1) != 0)
         snprintf(rt_g.hostname, sizeof rt_g.hostname, "unknown");
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &rt_tool_comm) != MPI_SUCCESS)
+    if (PMPI_Comm_dup(world, &rt_tool_comm) != MPI_SUCCESS)
         rt_tool_comm = MPI_COMM_NULL;
     rt_g.ranks_on_host = 1;
     MPI_Comm node = MPI_COMM_NULL;
@@ -110,7 +115,7 @@ void rt_activate(int thread_level)
     rt_g.usable_cores = rt_host_usable_cores(node);
     if (node != MPI_COMM_NULL)
         PMPI_Comm_free(&node);
-    rt_comm_init_world();
+    rt_comm_init_world(world);
     rt_rundir_name(rt_g.world_size);
     int prepared = rank == 0 && rt_rundir_prepare() == 0;
     __atomic_store_n(&rt_g.state, RT_ON, __ATOMIC_SEQ_CST);

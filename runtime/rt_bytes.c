@@ -33,13 +33,26 @@ static int rt_comm_size_for(const struct rt_call *c)
     return (c->comm->flags & PRF_COMM_INTER) ? (int)c->comm->remote_size : (int)c->comm->size;
 }
 
-static MPI_Count rt_sum(const int *v, int n)
+/* Count i of the call's send (recv 0) or receive (recv 1) counts: the int
+ * array of an MPI-3 call, or the MPI_Count array of its large-count (_c)
+ * twin, which the wrapper puts in scounts_c / rcounts_c. 0 without one. */
+static MPI_Count rt_cnt_at(const struct rt_call *c, int recv, int i)
+{
+    const struct rt_args *a = &c->a;
+    if (recv ? (c->roles & RT_ROLE_RCOUNTS_C) : (c->roles & RT_ROLE_SCOUNTS_C)) {
+        const MPI_Count *v = recv ? a->rcounts_c : a->scounts_c;
+        return v ? v[i] : 0;
+    }
+    const int *v = recv ? a->rcounts : a->scounts;
+    return v && (recv ? (c->roles & RT_ROLE_RCOUNTS) : (c->roles & RT_ROLE_SCOUNTS)) ? v[i] : 0;
+}
+
+/* Sum of the first n counts of rt_cnt_at. */
+static MPI_Count rt_cnt_sum(const struct rt_call *c, int recv, int n)
 {
     MPI_Count s = 0;
-    if (!v)
-        return 0;
     for (int i = 0; i < n; i++)
-        s += v[i];
+        s += rt_cnt_at(c, recv, i);
     return s;
 }
 
@@ -111,11 +124,11 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
             break;
         if (!(inter && root))
             *sent = inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_GATHER ? a->rcount
-                                                             : (a->rcounts ? a->rcounts[me] : 0))
+                                                             : rt_cnt_at(c, 1, me))
                             : rt_type_bytes(a->stype, a->scount);
         if (root)
             *recv = c->rule == RT_RULE_GATHER ? rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p)
-                                              : rt_type_bytes(a->rtype, rt_sum(a->rcounts, p));
+                                              : rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, p));
         break;
     case RT_RULE_SCATTER:
     case RT_RULE_SCATTERV:
@@ -123,18 +136,18 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
             break;
         if (root)
             *sent = c->rule == RT_RULE_SCATTER ? rt_type_bytes(a->stype, (MPI_Count)a->scount * p)
-                                               : rt_type_bytes(a->stype, rt_sum(a->scounts, p));
+                                               : rt_type_bytes(a->stype, rt_cnt_sum(c, 0, p));
         if (!(inter && root))
             *recv = (a->rbuf == MPI_IN_PLACE)
                         ? rt_type_bytes(a->stype, c->rule == RT_RULE_SCATTER ? a->scount
-                                                        : (a->scounts ? a->scounts[me] : 0))
+                                                        : rt_cnt_at(c, 0, me))
                         : rt_type_bytes(a->rtype, a->rcount);
         break;
     case RT_RULE_ALLGATHER:
     case RT_RULE_ALLGATHERV: {
-        MPI_Count rc = c->rule == RT_RULE_ALLGATHER ? (MPI_Count)a->rcount * p : rt_sum(a->rcounts, p);
+        MPI_Count rc = c->rule == RT_RULE_ALLGATHER ? (MPI_Count)a->rcount * p : rt_cnt_sum(c, 1, p);
         *sent = inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_ALLGATHER ? a->rcount
-                                                          : (a->rcounts ? a->rcounts[me] : 0))
+                                                          : rt_cnt_at(c, 1, me))
                         : rt_type_bytes(a->stype, a->scount);
         *recv = rt_type_bytes(a->rtype, rc);
         break;
@@ -144,22 +157,22 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
         *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p);
         break;
     case RT_RULE_ALLTOALLV:
-        *sent = inplace ? rt_type_bytes(a->rtype, rt_sum(a->rcounts, p)) : rt_type_bytes(a->stype, rt_sum(a->scounts, p));
-        *recv = rt_type_bytes(a->rtype, rt_sum(a->rcounts, p));
+        *sent = inplace ? rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, p)) : rt_type_bytes(a->stype, rt_cnt_sum(c, 0, p));
+        *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, p));
         break;
     case RT_RULE_ALLTOALLW:
         for (int i = 0; i < p; i++) {
-            if (!inplace && a->scounts && a->stypes)
-                *sent += rt_type_bytes(a->stypes[i], a->scounts[i]);
-            if (a->rcounts && a->rtypes)
-                *recv += rt_type_bytes(a->rtypes[i], a->rcounts[i]);
+            if (!inplace && a->stypes)
+                *sent += rt_type_bytes(a->stypes[i], rt_cnt_at(c, 0, i));
+            if (a->rtypes)
+                *recv += rt_type_bytes(a->rtypes[i], rt_cnt_at(c, 1, i));
         }
         if (inplace)
             *sent = *recv;
         break;
     case RT_RULE_REDUCE_SCATTER:
-        *sent = rt_type_bytes(a->stype, rt_sum(a->rcounts, inter ? (int)c->comm->size : p));
-        *recv = a->rcounts ? rt_type_bytes(a->stype, a->rcounts[me]) : 0;
+        *sent = rt_type_bytes(a->stype, rt_cnt_sum(c, 1, inter ? (int)c->comm->size : p));
+        *recv = rt_type_bytes(a->stype, rt_cnt_at(c, 1, me));
         break;
     case RT_RULE_REDUCE_SCATTER_BLOCK:
         *sent = rt_type_bytes(a->stype, (MPI_Count)a->rcount * (inter ? (int)c->comm->size : p));
@@ -177,18 +190,18 @@ void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
             *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
         } else if (c->rule == RT_RULE_NEIGHBOR_ALLGATHERV) {
             *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
-            *recv = rt_type_bytes(a->rtype, rt_sum(a->rcounts, in));
+            *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, in));
         } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALL) {
             *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
             *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
         } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALLV) {
-            *sent = rt_type_bytes(a->stype, rt_sum(a->scounts, out));
-            *recv = rt_type_bytes(a->rtype, rt_sum(a->rcounts, in));
+            *sent = rt_type_bytes(a->stype, rt_cnt_sum(c, 0, out));
+            *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, in));
         } else {
-            for (int i = 0; i < out && a->stypes && a->scounts; i++)
-                *sent += rt_type_bytes(a->stypes[i], a->scounts[i]);
-            for (int i = 0; i < in && a->rtypes && a->rcounts; i++)
-                *recv += rt_type_bytes(a->rtypes[i], a->rcounts[i]);
+            for (int i = 0; i < out && a->stypes; i++)
+                *sent += rt_type_bytes(a->stypes[i], rt_cnt_at(c, 0, i));
+            for (int i = 0; i < in && a->rtypes; i++)
+                *recv += rt_type_bytes(a->rtypes[i], rt_cnt_at(c, 1, i));
         }
         break;
     }

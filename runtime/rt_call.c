@@ -41,6 +41,8 @@ void rt_call_enter(struct rt_call *c)
         c->win_saved = *c->a.winp;
     if ((c->roles & RT_ROLE_MESSAGE) && c->rule == RT_RULE_MRECV && c->a.message)
         c->msg_saved = *c->a.message;
+    if (c->rule == RT_RULE_START && c->req_saved != MPI_REQUEST_NULL)
+        rt_start_peek(c);
 
     if (c->roles & RT_ROLE_COMM)
         c->comm = rt_comm_lookup(c->rule == RT_RULE_COMM_FREE ? c->comm_saved : c->a.comm);
@@ -105,6 +107,13 @@ void rt_call_exit(struct rt_call *c)
     case RT_RULE_NEIGHBOR_ALLTOALLV: case RT_RULE_NEIGHBOR_ALLTOALLW:
         if (c->rc == MPI_SUCCESS)
             rt_coll_bytes(c, &sent, &recv);
+        if (c->flags & RT_CALL_PERSISTENT) {
+            /* *_init: the bytes move at each start (rt_record_completion). */
+            rt_ctx_add(c->ctx, dt, 0, 0);
+            if (c->rc == MPI_SUCCESS)
+                rt_remember_coll(c, sent, recv);
+            break;
+        }
         rt_ctx_add(c->ctx, dt, sent, recv);
         break;
     case RT_RULE_COMM_NEW:

@@ -149,9 +149,11 @@ static struct rt_comm_rec *rt_comm_add(MPI_Comm comm, struct rt_comm_rec *r)
     return rec;
 }
 
-void rt_comm_init_world(void)
+void rt_comm_init_world(MPI_Comm world)
 {
-    PMPI_Comm_group(MPI_COMM_WORLD, &rt_world_group);
+    PMPI_Comm_group(world, &rt_world_group);
+    if (world != MPI_COMM_WORLD)
+        return; /* sessions: no MPI_COMM_WORLD, no MPI_COMM_SELF (rt_session.c) */
     struct rt_comm_rec r;
     memset(&r, 0, sizeof r);
     r.comm_id = RT_COMM_ID_WORLD;

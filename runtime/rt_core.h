@@ -341,6 +341,10 @@ RT_HIDDEN uint32_t rt_ctx_get(struct rt_thread *t, void *const *frames, int n, i
 RT_HIDDEN void rt_ctx_bytes(uint32_t ctx, uint64_t sent, uint64_t received);
 RT_HIDDEN struct rt_ctx *rt_ctx_at(uint32_t i);
 RT_HIDDEN void rt_ctx_add(uint32_t ctx, uint64_t time_ns, uint64_t sent, uint64_t received);
+/** Adds time_ns (ns) of communication to a context without counting a call:
+ *  the completion of a persistent collective, charged at its start's
+ *  context.  The context's largest call time grows to at least time_ns. */
+RT_HIDDEN void rt_ctx_time(uint32_t ctx, uint64_t time_ns);
 RT_HIDDEN void rt_peer_add(uint32_t ctx, int32_t peer, int32_t tag, uint64_t comm_id,
                            uint32_t dir, uint64_t bytes, uint64_t time_ns, int last,
                            uint64_t last_wait_ns);
@@ -355,7 +359,11 @@ RT_HIDDEN struct rt_comm_rec *rt_comm_rec_array(uint32_t *count);
 
 /* ---- requests (rt_req.c) ---------------------------------------------------
  * Non-blocking operations remembered at start, charged at completion. */
-enum rt_req_kind { RT_REQ_SEND = 1, RT_REQ_RECV = 2, RT_REQ_OTHER = 3, RT_REQ_MESSAGE = 4 };
+enum rt_req_kind {
+    RT_REQ_SEND = 1, RT_REQ_RECV = 2, RT_REQ_OTHER = 3, RT_REQ_MESSAGE = 4,
+    RT_REQ_SENDRECV = 5, /* MPI_Isendrecv(_replace): a send (peer, tag, bytes) and a receive (rpeer, rtag) */
+    RT_REQ_COLL = 6      /* a persistent collective: op, bytes sent and rbytes received per start */
+};
 #define RT_NO_PEER INT32_MIN /* MPI_PROC_NULL: nothing to charge */
 struct rt_req {
     uintptr_t key;            /* request handle; 0 = empty slot */
@@ -367,7 +375,11 @@ struct rt_req {
     const struct rt_comm_rec *comm; /* for ANY_SOURCE translation */
     uint64_t bytes;           /* send bytes, or receive capacity */
     uint64_t seq;             /* order of insertion (rt_req_seq) */
+    uint64_t rbytes;          /* RT_REQ_COLL: bytes received per start; RT_REQ_SENDRECV: receive capacity */
+    int32_t rpeer, rtag;      /* RT_REQ_SENDRECV: the receive's source (world rank) and tag */
+    uint32_t op;              /* RT_REQ_COLL: the *_init call's code */
     uint8_t persistent, active, tombstone;
+    uint8_t fixed;            /* a partitioned receive: peer, tag and bytes known at init */
 };
 /** A new entry for key, the newest of its key; an older live entry of the
  *  same key stays (the library freed that handle and gave it out again

@@ -28,7 +28,7 @@ static void rt_record_simple_flags(uint32_t op, uint64_t dt, uint64_t comm_id, u
     uint32_t node;
     uint32_t ctx = rt_ctx_get(t, frames, n, truncated, op, comm_id, pflags, &node);
     rt_ctx_add(ctx, dt, 0, 0);
-    int init = op == SCALANA_MPI_OP_Init || op == SCALANA_MPI_OP_Init_thread;
+    int init = op == SCALANA_MPI_OP_Init || op == SCALANA_MPI_OP_Init_thread || op == SCALANA_MPI_OP_Session_init;
     if (!init && (t->depth == 0 || op == SCALANA_MPI_OP_Abort)) { /* MPI_Abort raised the depth */
         if (ctx != UINT32_MAX)
             rt_iv_end(t, ctx, iv_now, iv_sig, iv_cpu);
@@ -105,13 +105,18 @@ RT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
 
 int rt_finalize_prepare(uint32_t pflags)
 {
+    return rt_finalize_prepare_as(SCALANA_MPI_OP_Finalize, "MPI_Finalize", pflags);
+}
+
+int rt_finalize_prepare_as(uint32_t op, const char *name, uint32_t pflags)
+{
     if (rt_g.state != RT_ON)
         return 0;
     struct rt_thread *t = rt_thread_get(); /* any thread may finalize */
     if (t && t->depth)
         return 0;
-    rt_record_simple_flags(SCALANA_MPI_OP_Finalize, 0, 0, pflags);
-    rt_phase_close_all("MPI_Finalize");
+    rt_record_simple_flags(op, 0, 0, pflags);
+    rt_phase_close_all(name);
     if (t)
         t->depth++;
     rt_collectors_flush();

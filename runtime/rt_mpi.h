@@ -89,6 +89,13 @@ RT_HIDDEN void rt_free_peek(struct rt_call *c);
 /** Charges a point-to-point call (send, receive, sendrecv, probe rules) of
  *  duration dt, remembering started non-blocking operations. */
 RT_HIDDEN void rt_record_p2p(struct rt_call *c, uint64_t dt);
+/** A persistent collective's *_init call c returned its request: remembered
+ *  with the bytes this rank sends and receives at each start. */
+RT_HIDDEN void rt_remember_coll(struct rt_call *c, uint64_t sent, uint64_t recv);
+/** MPI_Start of c->req_saved, before the call: when it is a persistent
+ *  collective, the start is recorded as that collective (its op code and
+ *  communicator), so that its context is a collective's. */
+RT_HIDDEN void rt_start_peek(struct rt_call *c);
 /** Charges a completion call (Wait/Test family, Start, Request_free,
  *  Request_get_status) of duration dt. */
 RT_HIDDEN void rt_record_completion(struct rt_call *c, uint64_t dt);
@@ -111,7 +118,11 @@ RT_HIDDEN void rt_comm_idup_started(const struct rt_comm_rec *parent, MPI_Comm *
 /** Request req (a handle from before the completing call) completed: registers
  *  the communicator of a pending Comm_idup.  Cheap when none is pending. */
 RT_HIDDEN void rt_comm_request_done(MPI_Request req);
-RT_HIDDEN void rt_comm_init_world(void);
+/** The world the runtime measures: world (MPI_COMM_WORLD, or under sessions
+ *  the runtime's communicator of the process set mpi://WORLD) gives world
+ *  ranks; MPI_COMM_WORLD and MPI_COMM_SELF get their records (ids 1 and
+ *  0x5e1f...|rank) only when world is MPI_COMM_WORLD. */
+RT_HIDDEN void rt_comm_init_world(MPI_Comm world);
 /** World rank of rank r of comm (the remote group's for an intercommunicator);
  *  PRF_ANY_RANK when unknown. */
 static inline int32_t rt_comm_world_rank(const struct rt_comm_rec *c, int r)
@@ -147,6 +158,12 @@ RT_HIDDEN extern const unsigned rt_wrapped_count;
 RT_HIDDEN void rt_shadow_check(void);
 
 /* ---- activation (rt_activate.c) ------------------------------------------ */
+/** Activation at MPI_Init (world MPI_COMM_WORLD) or at the first
+ *  MPI_Session_init (world: a communicator of the process set mpi://WORLD,
+ *  rt_session.c): world ranks, the runtime's own communicator (a dup of
+ *  world), the run directory, the sampler.  Collective over world. */
+RT_HIDDEN void rt_activate_in(MPI_Comm world, int thread_level);
+/** rt_activate_in(MPI_COMM_WORLD, thread_level). */
 RT_HIDDEN void rt_activate(int thread_level);
 /** When the run started: monotonic and realtime ns at the entry of MPI_Init
  *  (0 before; activation then takes its own time). */
@@ -171,6 +188,10 @@ RT_HIDDEN void rt_init_record(uint32_t op, uint64_t dt, uint32_t pflags);
  *  library's finalize with this thread's depth raised, and rt_finalize_done
  *  after). */
 RT_HIDDEN int rt_finalize_prepare(uint32_t pflags);
+/** rt_finalize_prepare recording op (SCALANA_MPI_OP_Finalize or
+ *  SCALANA_MPI_OP_Session_finalize) with pflags and closing open phases in
+ *  its name. */
+RT_HIDDEN int rt_finalize_prepare_as(uint32_t op, const char *name, uint32_t pflags);
 RT_HIDDEN void rt_finalize_done(void);
 /** MPI_Abort (C or Fortran): closes the open phases, records the call (with
  *  pflags) and writes this rank's profile alone, before the library aborts. */

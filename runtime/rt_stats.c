@@ -202,6 +202,19 @@ void rt_ctx_add(uint32_t ctx, uint64_t time_ns, uint64_t sent, uint64_t received
     rt_stats_unlock();
 }
 
+void rt_ctx_time(uint32_t ctx, uint64_t time_ns)
+{
+    if (ctx >= rt_nctx)
+        return;
+    rt_stats_lock();
+    struct rt_ctx *c = &rt_ctxs[ctx];
+    c->time_ns += time_ns;
+    if (time_ns > c->max_time_ns)
+        c->max_time_ns = time_ns;
+    rt_g.mpi_time_ticks += time_ns;
+    rt_stats_unlock();
+}
+
 void rt_ctx_bytes(uint32_t ctx, uint64_t sent, uint64_t received)
 {
     if (ctx >= rt_nctx)

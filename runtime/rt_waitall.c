@@ -31,13 +31,17 @@ int rt_waitall_split(struct rt_call *c)
     /* A request we did not see start (MPI-IO, generalized, RMA) may fail
      * under its own error handler (files: MPI_ERRORS_RETURN): then the whole
      * call is the application's own Waitall, decided before anything is
-     * completed. */
+     * completed.  So is one holding a persistent collective: MPICH 4.0.2's
+     * Waitsome reports a completed one again in the next call, and the loop
+     * would return with a request still active. */
     rt_req_lock();
-    for (int i = 0; i < n; i++)
-        if (a->requests[i] != MPI_REQUEST_NULL && !rt_req_find(RT_KEY(a->requests[i]))) {
+    for (int i = 0; i < n; i++) {
+        struct rt_req *r = a->requests[i] == MPI_REQUEST_NULL ? NULL : rt_req_find(RT_KEY(a->requests[i]));
+        if (a->requests[i] != MPI_REQUEST_NULL && (!r || r->kind == RT_REQ_COLL)) {
             rt_req_unlock();
             return PMPI_Waitall(n, a->requests, a->statuses);
         }
+    }
     rt_req_unlock();
     int remaining = 0;
     for (int i = 0; i < n; i++) {

@@ -12,6 +12,7 @@ libpapi-dev libunwind-dev libdw-dev libelf-dev libcapstone-dev
 libgraphviz-dev graphviz
 libjansson-dev libcmocka-dev
 chromium chromium-driver python3-selenium python3-jsonschema python3 zlib1g-dev
+slurm-wlm munge
 "
 
 missing=""

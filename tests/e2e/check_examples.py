@@ -44,7 +44,8 @@ def planted_ranks(name, p):
             "weak_scaling": list(range(p)),
             "growing_exchange": list(range(p)),
             "pipeline_wavefront": list(range(p)),
-            "growing_halo": list(range(p))}[name]
+            "growing_halo": list(range(p)),
+            "persistent_collective": [p - 1]}[name]
 
 
 def main():

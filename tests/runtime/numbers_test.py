@@ -298,7 +298,135 @@ def check_manyctx(a, data, runs):
         check(not [n for n in x["cct"] if n["kind"] == "overflow"], f"rank {r}: an overflow node exists")
 
 
-CHECKS = {"manyctx": check_manyctx, "finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
+# ---- MPI-4.0 (progs/mpi4_p2p.c, progs/mpi4_coll.c) --------------------------------
+BIG = 2049 << 20  # the large-count message of mpi4_p2p.c big: 2 GiB + 1 MiB
+
+
+def check_mpi4_p2p(a, data, runs):
+    """progs/mpi4_p2p.c: a partitioned message is one message per round of
+    all partitions' bytes between its two peers (3 rounds of 4 x 256 ints);
+    MPI_Isendrecv(_replace) a send and a receive on one request; with "big"
+    one MPI_Send_c / MPI_Recv_c of 2 GiB + 1 MiB, recorded whole."""
+    big = "big" in a.args
+    part = 3 * 4 * 256 * 4
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        other = 1 - r
+        got = ops(x)
+        want = {"MPI_Start": (3, 0, 0), "MPI_Wait": (6, 0, 0), "MPI_Request_free": (1, 0, 0),
+                "MPI_Isendrecv": (2, 1600, 1600), "MPI_Isendrecv_replace": (1, 200, 200)}
+        pw = {("MPI_Isendrecv", other, 41, "send"): (2, 1600), ("MPI_Isendrecv", other, 41, "recv"): (2, 1600),
+              ("MPI_Isendrecv_replace", other, 42, "send"): (1, 200),
+              ("MPI_Isendrecv_replace", other, 42, "recv"): (1, 200)}
+        if r == 0:
+            want.update({"MPI_Psend_init": (1, part, 0), "MPI_Pready": (3, 0, 0), "MPI_Pready_range": (3, 0, 0),
+                         "MPI_Pready_list": (3, 0, 0)})
+            pw[("MPI_Psend_init", 1, 31, "send")] = (3, part)
+            if big:
+                want["MPI_Send"] = (1, BIG, 0)
+                pw[("MPI_Send", 1, 51, "send")] = (1, BIG)
+        else:
+            n = got.get("MPI_Parrived", [0])[0]
+            check(n >= 3, f"rank 1: MPI_Parrived called {n} times, expected at least 3")
+            want.update({"MPI_Precv_init": (1, 0, part), "MPI_Parrived": (n, 0, 0)})
+            pw[("MPI_Precv_init", 0, 31, "recv")] = (3, part)
+            if big:
+                want["MPI_Recv"] = (1, 0, BIG)
+                pw[("MPI_Recv", 0, 51, "recv")] = (1, BIG)
+        expect_ops(r, x, want)
+        expect_peers(r, x, pw)
+    um = analyzer_unmatched(a)
+    check(um == 0, f"the analyzer finds {um} unmatched messages")
+
+
+def check_mpi4_coll(a, data, runs):
+    """progs/mpi4_coll.c: a persistent collective is one collective per
+    start with its bytes, at the start's context and under its own name
+    (MPI_Start of an MPI_Allreduce_init request is recorded as
+    MPI_Allreduce_init; MPI_Startall keeps its name and takes the bytes);
+    the large-count twins are their MPI-3 relatives with MPI_Count counts."""
+    p = a.np
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        root = r == 0
+        want = {"MPI_Allreduce_init": (1 + 5, 5 * 512, 5 * 512), "MPI_Wait": (5, 0, 0),
+                "MPI_Bcast_init": (1, 0, 0), "MPI_Barrier_init": (1, 0, 0),
+                "MPI_Startall": (3, 3 * 40 if root else 0, 0 if root else 3 * 40), "MPI_Waitall": (3, 0, 0),
+                "MPI_Request_free": (3, 0, 0), "MPI_Allreduce": (1, 512, 512),
+                "MPI_Bcast": (1, 40 if root else 0, 0 if root else 40),
+                "MPI_Gatherv": (1, 4 * (r + 1), 4 * p * (p + 1) // 2 if root else 0)}
+        expect_ops(r, x, want)
+        # The five starts: one context of MPI_Allreduce_init on
+        # MPI_COMM_WORLD with the collective's bytes, apart from the init's.
+        ctxs = sorted((c["calls"], c["bytes_sent"], c["comm_id"]) for c in by_op(x, "MPI_Allreduce_init"))
+        check(ctxs == [(1, 0, 1), (5, 5 * 512, 1)], f"rank {r}: MPI_Allreduce_init contexts {ctxs}")
+        st = [c for c in by_op(x, "MPI_Allreduce_init") if c["calls"] == 5]
+        w = by_op(x, "MPI_Wait")
+        if st and w:
+            # The Waits' time is the collective's, at the start's context.
+            check(w[0]["time_ns"] == 0 and st[0]["time_ns"] > 0,
+                  f"rank {r}: Wait time {w[0]['time_ns']}, start context time {st[0]['time_ns']}")
+
+
+def check_sessions(a, data, runs):
+    """progs/sessions.c: a sessions-only program (no MPI_Init) is measured
+    from MPI_Session_init to MPI_Session_finalize on every rank (common()
+    checked the ranks and sizes): world ranks are the ranks of mpi://WORLD
+    (the ring's peers), and each communicator made from a group has one id
+    on all its members, distinct from the other's and from MPI_COMM_WORLD's."""
+    p = a.np
+    ids = collections.defaultdict(dict)  # members -> rank -> comm id
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        even = r % 2 == 0
+        ne = (p + 1) // 2
+        nxt, prv = (r + 1) % p, (r + p - 1) % p
+        want = {"MPI_Session_init": (1, 0, 0), "MPI_Session_finalize": (1, 0, 0),
+                "MPI_Group_from_session_pset": (1, 0, 0), "MPI_Group_incl": (1, 0, 0),
+                "MPI_Group_free": (2, 0, 0), "MPI_Comm_create_from_group": (2 if even else 1, 0, 0),
+                "MPI_Comm_free": (2 if even else 1, 0, 0),
+                "MPI_Allreduce": (2, 8, 8) if even else (1, 4, 4)}
+        pw = {}
+        if p > 1:
+            want.update({"MPI_Send": (1, 32, 0), "MPI_Recv": (1, 0, 32)})
+            pw = {("MPI_Send", nxt, 61, "send"): (1, 32), ("MPI_Recv", prv, 61, "recv"): (1, 32)}
+        expect_ops(r, x, want)
+        expect_peers(r, x, pw)
+        comms = {c["comm_id"]: c for c in x["communicators"]}
+        for c in by_op(x, "MPI_Allreduce"):
+            rec = comms.get(c["comm_id"])
+            if check(rec is not None, f"rank {r}: no record of communicator {hex(u64(c['comm_id']))}"):
+                ids[rec["size"] == p][r] = c["comm_id"]
+                check(rec["size"] in (p, ne), f"rank {r}: communicator size {rec['size']}")
+        sess = [c for c in x["mpi"] if c["op"] == "MPI_Session_init"]
+        check(len(sess) == 1 and sess[0]["time_ns"] > 0, f"rank {r}: MPI_Session_init record {sess}")
+    check(set(ids[True]) == set(range(p)) and len(set(ids[True].values())) == 1,
+          f"world communicator ids {ids[True]}")
+    if p > 1:
+        check(set(ids[False]) == set(range(0, p, 2)) and len(set(ids[False].values())) == 1,
+              f"even-ranks communicator ids {ids[False]}")
+        check(not set(ids[True].values()) & set(ids[False].values()), "the two communicators share an id")
+    check(1 not in set(ids[True].values()) | set(ids[False].values()), "a communicator has MPI_COMM_WORLD's id")
+    um = analyzer_unmatched(a)
+    check(um == 0, f"the analyzer finds {um} unmatched messages")
+
+
+def check_mpi4_f(a, data, runs):
+    """progs/mpi4_f.f90: MPI-4.0 through the Fortran binding (mpif.h): the
+    persistent collective's 4 starts recorded as MPI_Allreduce_init with the
+    round's bytes, MPI_ISENDRECV a send and a receive with the other rank."""
+    for x in data["ranks"]:
+        r = x["info"]["world_rank"]
+        other = 1 - r
+        expect_ops(r, x, {"MPI_Allreduce_init": (5, 4 * 64, 4 * 64), "MPI_Wait": (6, 0, 0),
+                          "MPI_Request_free": (1, 0, 0), "MPI_Isendrecv": (2, 128, 128)})
+        expect_peers(r, x, {("MPI_Isendrecv", other, 7, "send"): (2, 128),
+                            ("MPI_Isendrecv", other, 7, "recv"): (2, 128)})
+        bad = [c["op"] for c in x["mpi"] if not c["fortran"] and c["op"] not in ("MPI_Init", "MPI_Finalize")]
+        check(not bad, f"rank {r}: calls not recorded as Fortran calls: {bad}")
+
+
+CHECKS = {"mpi4_f": check_mpi4_f, "sessions": check_sessions, "mpi4_p2p": check_mpi4_p2p, "mpi4_coll": check_mpi4_coll, "manyctx": check_manyctx, "finit": check_finit, "getstatus": check_getstatus, "comms": check_comms, "phase": check_phase, "delete": check_delete,
           "shadow": check_shadow, "shadow_all": check_shadow_all, "badsignal": check_badsignal}
 NO_PROFILE = {"shadow_all"}  # checks of runs where the runtime writes nothing
 
