@@ -155,6 +155,12 @@ static uint32_t psg_vertex(struct an_attr_ctx *c, uint32_t parent, uint32_t unit
             break;
         case PSG_MPI: name = an_mpi_name(pv->op); break;
         case PSG_CALL: case PSG_CALL_INDIRECT: case PSG_CALL_RECURSIVE: case PSG_GPU:
+            if (pv->kind == PSG_CALL && pv->callee && an_omp_outlined_parent(pv->callee, buf, sizeof buf)) {
+                /* the fork of an OpenMP region (docs/binstruct.md): what the
+                 * runtime spends there is the region's, not a callee's */
+                name = "parallel region";
+                break;
+            }
             snprintf(buf, sizeof buf, "call %s", pv->display_name && *pv->display_name ? pv->display_name
                                                  : (pv->callee && *pv->callee ? pv->callee : "(indirect)"));
             name = buf;

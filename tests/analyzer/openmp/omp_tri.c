@@ -13,7 +13,7 @@ int main(int argc, char **argv)
     double s = 0, t = 0;
     for (int it = 0; it < 20; it++) {
 #pragma omp parallel for reduction(+ : s) schedule(static)
-        for (int i = 0; i < 2000; i++)
+        for (int i = 0; i < 5000; i++)
             for (int j = 0; j < i; j++)
                 s += 1.0 / (1.0 + j + i);
         MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
