@@ -49,8 +49,10 @@ enum an_vertex_flags {
     AN_V_NODEBUG = 1u << 7, /* the executable's code without debug information (no -g): named
                                from the symbol table, no file or lines, still the program's */
     AN_V_CONDITIONAL = 1u << 8,  /* PSG_V_CONDITIONAL: lifted out of a folded branch arm */
-    AN_V_COND_UNKNOWN = 1u << 9  /* from a PSG unit that does not mark conditionals (an older
+    AN_V_COND_UNKNOWN = 1u << 9, /* from a PSG unit that does not mark conditionals (an older
                                     pass, the structure recovered from machine code) */
+    AN_V_OMP_REGION = 1u << 10   /* the function vertex of an OpenMP outlined region body
+                                    (its `function` is the one holding the pragma) */
 };
 
 struct an_vertex {
@@ -189,6 +191,18 @@ const char *an_demangle(struct an_strpool *pool, const char *name);
  *  ns::f<int>(int*, int) const" -> "ns::f<int>", "ns::cg<ns::Csr<double,
  *  int, int>, ...>" -> "ns::cg<...>"), for one-line locations.  Interned. */
 const char *an_short_function(struct an_strpool *pool, const char *name);
+/* omp.c: the names of OpenMP code (docs/analyzer.md "OpenMP") */
+/** Whether name is a frame of an OpenMP runtime (libgomp's GOMP_ and gomp_,
+ *  libomp's __kmpc_ and __kmp_, omp_ and ompt_ entries). */
+int an_omp_runtime_function(const char *name);
+/** Whether name is a runtime entry that forks a parallel region or teams
+ *  (GOMP_parallel*, GOMP_teams*, __kmpc_fork_call, __kmpc_fork_teams). */
+int an_omp_fork_entry(const char *name);
+/** The function holding the pragma of an outlined region body (gcc's
+ *  X._omp_fn.N, clang's X.omp_outlined*, flang's X..omp_par*): X copied
+ *  into buf; "" for an outlined body that does not name it (clang's C
+ *  `.omp_outlined.`); NULL when name is no outlined body (or buf is short). */
+const char *an_omp_outlined_parent(const char *name, char *buf, size_t buflen);
 /*  (Also: flang's internal procedures _QF<host>P<proc> as "host.proc" and
  *  _QM<module>F<host>P<proc> as "module::host.proc", gfortran's MAIN__ as
  *  "main program" and local inner.0 as "inner": demangle.c.) */

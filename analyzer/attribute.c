@@ -89,6 +89,26 @@ static void inst_add(struct an_attr_ctx *c, const char *name, uint32_t v)
     c->inst_n++;
 }
 
+/* An OpenMP outlined region body (main._omp_fn.0, main.omp_outlined) is code
+ * of the function that holds the pragma: v (just created, its linkage set)
+ * takes that function's name, and a function vertex is flagged as the
+ * region's.  Returns whether v is in an outlined body. */
+static int omp_region_function(struct an_attr_ctx *c, struct an_vertex *v)
+{
+    char pb[512];
+    const char *par = an_omp_outlined_parent(v->linkage, pb, sizeof pb);
+    if (!par) return 0;
+    if (*par) {
+        uint32_t u, i;
+        const char *disp = NULL;
+        if (c->psg && an_psg_function(c->psg, par, &u, &i)) disp = c->psg->g->units[u].vertices[i].display_name;
+        v->function = disp && *disp ? an_intern(&c->g->strings, disp) : an_demangle(&c->g->strings, par);
+    }
+    if (v->kind == PSG_FUNCTION || (v->kind == AN_KIND_DYNAMIC && !(v->flags & AN_V_CALLSITE)))
+        v->flags |= AN_V_OMP_REGION;
+    return 1;
+}
+
 /* The vertex of PSG vertex (unit, index) under parent. */
 static uint32_t psg_vertex(struct an_attr_ctx *c, uint32_t parent, uint32_t unit, uint32_t index)
 {
@@ -124,10 +144,23 @@ static uint32_t psg_vertex(struct an_attr_ctx *c, uint32_t parent, uint32_t unit
         v->file = an_remap_path(c->opt, &c->g->strings, pv->file);
         const char *name;
         char buf[512];
+        int region = omp_region_function(c, v);
         switch (pv->kind) {
-        case PSG_FUNCTION: name = v->function; break;
+        case PSG_FUNCTION:
+            name = v->function;
+            if (region) {
+                snprintf(buf, sizeof buf, "parallel region in %s", v->function);
+                name = buf;
+            }
+            break;
         case PSG_MPI: name = an_mpi_name(pv->op); break;
         case PSG_CALL: case PSG_CALL_INDIRECT: case PSG_CALL_RECURSIVE: case PSG_GPU:
+            if (pv->kind == PSG_CALL && pv->callee && an_omp_outlined_parent(pv->callee, buf, sizeof buf)) {
+                /* the fork of an OpenMP region (docs/binstruct.md): what the
+                 * runtime spends there is the region's, not a callee's */
+                name = "parallel region";
+                break;
+            }
             snprintf(buf, sizeof buf, "call %s", pv->display_name && *pv->display_name ? pv->display_name
                                                  : (pv->callee && *pv->callee ? pv->callee : "(indirect)"));
             name = buf;
@@ -155,6 +188,11 @@ static uint32_t dyn_vertex(struct an_attr_ctx *c, uint32_t parent, const char *t
         v->function = an_demangle(&c->g->strings, name);
         v->linkage = an_intern(&c->g->strings, name);
         v->name = v->function;
+        if (!(flags & AN_V_LIBRARY) && omp_region_function(c, v) && (v->flags & AN_V_OMP_REGION)) {
+            char nm[600];
+            snprintf(nm, sizeof nm, "parallel region in %s", v->function);
+            v->name = an_intern(&c->g->strings, nm);
+        }
         v->file = an_remap_path(c->opt, &c->g->strings, file);
         v->line = v->last_line = line;
         v->column = col;
@@ -273,13 +311,24 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
                                          !strcmp(f->function, "MAIN__"));
     int app = has_psg || (f->in_exe && f->has_dwarf) || nodebug_app;
     int from_app = s.mode == MODE_APP && s.v != AN_NONE; /* called by the application's code */
+    if (s.mode == MODE_APP && !app && an_omp_runtime_function(f->function)) {
+        /* the OpenMP runtime between a fork call and the region's outlined
+         * body (GOMP_parallel, __kmpc_fork_call) is not where time goes: what
+         * it spends (the master at the region's closing barrier) stays on
+         * the call at the pragma's line, and the body is entered below it */
+        s.mode = MODE_LIB;
+        return s;
+    }
     if (s.mode == MODE_PRE) {
         if (!app) return s;
         s.mode = MODE_APP;
         if (s.v == AN_NONE && thread_root_join) {
             /* a thread that starts in a function seen elsewhere joins that instance */
             uint32_t j = inst_find(c, an_intern(&c->g->strings, f->function));
+            char pb[512];
             if (j != AN_NONE) s.v = c->g->v[j].parent;
+            else if (an_omp_outlined_parent(f->function, pb, sizeof pb))
+                s.v = reattach(c, f->function); /* a worker of a region the master was not seen in */
             c->no_memo = 1;
         } else if (s.v == AN_NONE && strcmp(f->function, "main") != 0 && strcmp(f->function, "MAIN__") != 0) {
             s.v = reattach(c, f->function);

@@ -200,6 +200,7 @@ static json_t *call_chain_json(const struct an_analysis *a, uint32_t v)
 {
     const struct an_graph *g = &a->g;
     uint32_t sites[256];
+    uint8_t region[256];
     uint32_t n = 0;
     for (uint32_t x = v; x != AN_NONE && n < 256; x = g->v[x].parent) {
         if (!is_function_vertex(&g->v[x])) continue;
@@ -208,6 +209,15 @@ static json_t *call_chain_json(const struct an_analysis *a, uint32_t v)
         /* flang's generated C main only calls the program: the program is
          * where a person's chain starts */
         if (g->v[x].linkage && strcmp(g->v[x].linkage, "_QQmain") == 0) break;
+        /* an OpenMP outlined body is entered at the fork call on the
+         * pragma's line; clang's wrapper calling its _debug__ body is one
+         * region, not a call a person wrote */
+        int reg = (g->v[x].flags & AN_V_OMP_REGION) != 0;
+        if (reg && n && region[n - 1]) { /* the last entry's site lies in x, the same region */
+            sites[n - 1] = p;
+            continue;
+        }
+        region[n] = (uint8_t)reg;
         sites[n++] = p; /* the call vertex, or whatever the function hangs under */
     }
     json_t *arr = json_array();
@@ -222,6 +232,7 @@ static json_t *call_chain_json(const struct an_analysis *a, uint32_t v)
         if (c->column) json_object_set_new(o, "column", json_integer(c->column));
         json_object_set_new(o, "inlined", json_boolean(is_call_vertex(c) && (c->flags & AN_V_CALL_INLINED) &&
                                                        !(c->flags & AN_V_CALL_OUTOFLINE)));
+        if (region[n]) json_object_set_new(o, "parallel_region", json_true());
         json_array_append_new(arr, o);
     }
     return arr;
@@ -270,6 +281,14 @@ static json_t *location_text(const struct an_analysis *a, uint32_t v, json_t *ch
         const char *fn = json_string_value(json_object_get(e, "function"));
         const char *file = json_string_value(json_object_get(e, "file"));
         long long line = (long long)json_integer_value(json_object_get(e, "line"));
+        if (json_is_true(json_object_get(e, "parallel_region"))) {
+            /* the region's body is code of the function holding the pragma */
+            if (file && *file && line)
+                k += (size_t)snprintf(buf + k, sizeof buf - k, " (parallel region at %s:%lld)", base_name(file), line);
+            else
+                k += (size_t)snprintf(buf + k, sizeof buf - k, " (parallel region)");
+            continue;
+        }
         if (!file || !*file || !line) { /* no lines (no -g): the caller alone */
             k += (size_t)snprintf(buf + k, sizeof buf - k, ", %s %s",
                                   json_is_true(json_object_get(e, "inlined")) ? "inlined into" : "called from",

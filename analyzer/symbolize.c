@@ -412,6 +412,10 @@ static void index_fns(struct sym_module *m, Dwarf_Die *die, size_t *cap, int dep
                 m->fns[m->nfns++] = (struct fn_range){lo, hi, dwarf_dieoffset(&child)};
             }
             index_fns(m, &child, cap, depth + 1); /* Fortran internal procedures */
+        } else if (tag == DW_TAG_lexical_block) {
+            /* gcc nests an OpenMP region's outlined body (main._omp_fn.0) in
+             * a lexical block of the function holding the pragma */
+            index_fns(m, &child, cap, depth + 1);
         } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
                    tag == DW_TAG_union_type || tag == DW_TAG_module) {
             index_fns(m, &child, cap, depth + 1);

@@ -261,6 +261,29 @@ static void do_loops(struct builder *B, struct fwork *w)
     free(cnt);
 }
 
+/* The outlined region body passed to the OpenMP fork call at instruction i
+ * of block b: the function of this binary whose entry the last
+ * `lea fn(%rip), reg` before the call in its block computes (gcc passes it
+ * in %rdi to GOMP_parallel, clang in %rdx to __kmpc_fork_call), when its
+ * name is that of an outlined body; NULL otherwise. */
+static const char *outlined_arg(const struct builder *B, const struct fwork *w, size_t i, uint32_t b)
+{
+    char buf[512];
+    for (size_t k = i; k-- > w->cfg.first[b] && i - k <= 32;) {
+        if (!(w->ins[k].flags & BS_F_LEA_RIP)) continue;
+        const char *n = entry_name(B, w->ins[k].target);
+        if (n && an_omp_outlined_parent(n, buf, sizeof buf)) return n;
+    }
+    /* a fork inside a loop: gcc hoists the body's address out of it (into a
+     * callee-saved register); the last such lea before the call then */
+    for (size_t k = i; k-- > 0;) {
+        if (!(w->ins[k].flags & BS_F_LEA_RIP)) continue;
+        const char *n = entry_name(B, w->ins[k].target);
+        if (n && an_omp_outlined_parent(n, buf, sizeof buf)) return n;
+    }
+    return NULL;
+}
+
 static void do_calls(struct builder *B, struct fwork *w)
 {
     const struct bs_func *f = w->f;
@@ -293,6 +316,7 @@ static void do_calls(struct builder *B, struct fwork *w)
         const char *file = !strcmp(w->base[i], bs_base_of(f->scope[s].decl_file)) ? f->scope[s].decl_file
                                                                                : bs_dwarf_file(&B->dw, f, x->addr);
         scalana_mpi_op op = name ? scalana_mpi_op_from_name(name) : SCALANA_MPI_OP_NONE;
+        const char *nm_omp = NULL;
         int gop = name ? scalana_gpu_psg_op(name) : -1; /* as the compiler pass does */
         if (gop >= 0) {
             const char *nm = an_intern(&B->pool, name);
@@ -300,6 +324,9 @@ static void do_calls(struct builder *B, struct fwork *w)
         } else if (op != SCALANA_MPI_OP_NONE) {
             const char *nm = an_intern(&B->pool, name);
             add_leaf(B, w, s, b, PSG_MPI, op, file, w->line[i], w->col[i], nm, nm);
+        } else if (name && an_omp_fork_entry(name) && (nm_omp = outlined_arg(B, w, i, b))) {
+            /* an OpenMP fork: the region's outlined body is called from here */
+            add_leaf(B, w, s, b, PSG_CALL, 0, file, w->line[i], w->col[i], nm_omp, an_demangle(&B->pool, nm_omp));
         } else if (own) {
             const char *nm = an_intern(&B->pool, name);
             add_leaf(B, w, s, b, PSG_CALL, 0, file, w->line[i], w->col[i], nm, an_demangle(&B->pool, nm));

@@ -147,7 +147,10 @@ static int inlined(struct an_strpool *pool, Dwarf_Die *cu, Dwarf_Die *die, struc
     return 0;
 }
 
-static int walk(struct bs_dwarf *d, Dwarf_Die *cu, Dwarf_Die *die, size_t *fcap, uint32_t lang, int depth)
+/* Adds the functions below die; outer_file is the declaration file of the
+ * subprogram around die ("" at file scope). */
+static int walk(struct bs_dwarf *d, Dwarf_Die *cu, Dwarf_Die *die, size_t *fcap, uint32_t lang, int depth,
+                const char *outer_file)
 {
     Dwarf_Die c;
     if (depth > 32 || dwarf_child(die, &c) != 0) return 0;
@@ -155,6 +158,7 @@ static int walk(struct bs_dwarf *d, Dwarf_Die *cu, Dwarf_Die *die, size_t *fcap,
         int tag = dwarf_tag(&c);
         if (tag == DW_TAG_subprogram) {
             Dwarf_Addr base, lo, hi;
+            const char *of = outer_file; /* the declaration file for what is nested in it */
             if (dwarf_ranges(&c, 0, &base, &lo, &hi) > 0) {
                 if (d->nf == *fcap) {
                     *fcap = *fcap ? *fcap * 2 : 64;
@@ -169,12 +173,21 @@ static int walk(struct bs_dwarf *d, Dwarf_Die *cu, Dwarf_Die *die, size_t *fcap,
                 struct bs_scope *s;
                 if (add_scope(f, &cap, &s) != 0 || fill_scope(d->pool, cu, &c, s, lang) != 0) return -1;
                 f->scope[0].parent = UINT32_MAX;
+                /* gcc's outlined OpenMP region body (main._omp_fn.0, artificial)
+                 * has no declaration: its lines are those of the function
+                 * holding the pragma, in that function's file */
+                if (!*s->decl_file && outer_file && *outer_file) s->decl_file = outer_file;
+                of = s->decl_file;
                 if (inlined(d->pool, cu, &c, f, &cap, 0, 0, lang) != 0) return -1;
             }
-            if (walk(d, cu, &c, fcap, lang, depth + 1) != 0) return -1; /* contained procedures */
+            if (walk(d, cu, &c, fcap, lang, depth + 1, of) != 0) return -1; /* contained procedures */
+        } else if (tag == DW_TAG_lexical_block) {
+            /* gcc nests an OpenMP region's outlined body in a lexical block
+             * of the function holding the pragma */
+            if (walk(d, cu, &c, fcap, lang, depth + 1, outer_file) != 0) return -1;
         } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
                    tag == DW_TAG_union_type || tag == DW_TAG_module) {
-            if (walk(d, cu, &c, fcap, lang, depth + 1) != 0) return -1;
+            if (walk(d, cu, &c, fcap, lang, depth + 1, outer_file) != 0) return -1;
         }
     } while (dwarf_siblingof(&c, &c) == 0);
     return 0;
@@ -242,7 +255,7 @@ int bs_dwarf_functions(const struct bs_elf *e, struct an_strpool *pool, struct b
         /* CU pointers are taken after the array stops moving */
         for (size_t k = 0; k < out->ncus; k++) {
             Dwarf_Die *cu = &((Dwarf_Die *)out->cus)[k];
-            if (walk(out, cu, cu, &fcap, language_of(cu), 0) != 0) return -1;
+            if (walk(out, cu, cu, &fcap, language_of(cu), 0, "") != 0) return -1;
         }
     }
     /* A function split into hot and cold parts (gcc's `main` and `main.cold`)

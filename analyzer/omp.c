@@ -1,0 +1,46 @@
+/* omp.c — the names OpenMP compilers and runtimes give code: the outlined
+ * bodies of parallel regions (gcc `main._omp_fn.0`, clang `main.omp_outlined`,
+ * `main.omp_outlined_debug__`, `.omp_outlined.`, flang `_QQmain..omp_par`),
+ * the runtimes' fork entries and their other frames.  Attribution reads an
+ * outlined body as code of the function that holds the pragma, reached from
+ * the fork call at the pragma's line (docs/analyzer.md "OpenMP"). */
+#include "analyzer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+int an_omp_runtime_function(const char *name)
+{
+    if (!name || !*name) return 0;
+    static const char *const pre[] = {"GOMP_", "gomp_", "__kmpc_", "__kmp", "kmp_", "omp_",
+                                      "ompt_", "__ompt_", "_INTERNAL"};
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+        if (starts(name, pre[i])) return 1;
+    return 0;
+}
+
+int an_omp_fork_entry(const char *name)
+{
+    if (!name) return 0;
+    return starts(name, "GOMP_parallel") || starts(name, "GOMP_teams") || !strcmp(name, "__kmpc_fork_call") ||
+           !strcmp(name, "__kmpc_fork_teams") || !strcmp(name, "__kmpc_fork_call_if");
+}
+
+const char *an_omp_outlined_parent(const char *name, char *buf, size_t buflen)
+{
+    if (!name || !*name) return NULL;
+    static const char *const mark[] = {"._omp_fn.", ".omp_outlined", "..omp_par", "._omp_cpyfn."};
+    for (size_t i = 0; i < sizeof mark / sizeof mark[0]; i++) {
+        const char *m = strstr(name, mark[i]);
+        if (!m) continue;
+        if (m == name) return ""; /* clang's C `.omp_outlined.`: the parent is not in the name */
+        size_t n = (size_t)(m - name);
+        if (n + 1 > buflen) return NULL;
+        memcpy(buf, name, n);
+        buf[n] = 0;
+        return buf;
+    }
+    return NULL;
+}
