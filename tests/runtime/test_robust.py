@@ -225,14 +225,24 @@ def case_completion(a, tmp):
                   f"rank 1: tag 10 receives {pe[('MPI_Irecv', 0, 10, 'recv')]}, want [{rounds}, {rounds * 4}]")
 
 
+def run_both(a, tmp, ok, label, env=None, timeout=None, sort=False):
+    """Runs the program without the runtime, then profiled into tmp/run (env added):
+    the plain run must exit 0 with ok(stdout) true; the profiled run must print the
+    same (same_as_plain) and no line of ours.  Returns the run directory."""
+    kw = {"timeout": timeout} if timeout else {}
+    plain = mpirun(a, tmp, [], runtime=False, **kw)
+    check(plain.returncode == 0 and ok(plain.stdout),
+          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
+    rundir = os.path.join(tmp, "run")
+    p = mpirun(a, tmp, [], dict(env or {}, SCALANA_OUTPUT=rundir), **kw)
+    same_as_plain(a, tmp, [], p, plain, label, sort=sort)
+    check(not ours(p), f"lines of ours: {ours(p)}")
+    return rundir
+
+
 def case_fcompletion(a, tmp):
     """--prog is progs/completion_f.f90: the Fortran binding's own results."""
-    plain = mpirun(a, tmp, [], runtime=False)
-    check(plain.returncode == 0 and "waitall class" in plain.stdout, f"without the runtime: {plain.stdout}{plain.stderr}")
-    rundir = os.path.join(tmp, "run")
-    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir})
-    same_as_plain(a, tmp, [], p, plain, "Fortran completion")
-    check(not ours(p), f"lines of ours: {ours(p)}")
+    rundir = run_both(a, tmp, lambda out: "waitall class" in out, "Fortran completion")
     data = complete(a, rundir, a.np, allreduce=None)
     if data:
         x = [x for x in data["ranks"] if x["info"]["world_rank"] == 1]
@@ -523,13 +533,7 @@ def case_linked(a, tmp):
 
 def case_hugetype(a, tmp):
     """--prog is progs/hugetype.c, 2 ranks (4 x 2 GiB moved: minutes allowed on a loaded machine)."""
-    plain = mpirun(a, tmp, [], runtime=False, timeout=150)
-    check(plain.returncode == 0 and "recv 1.5 2.5 bytes 2147483656" in plain.stdout,
-          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
-    rundir = os.path.join(tmp, "run")
-    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir}, timeout=150)
-    same_as_plain(a, tmp, [], p, plain, "hugetype")
-    check(not ours(p), f"lines of ours: {ours(p)}")
+    rundir = run_both(a, tmp, lambda out: "recv 1.5 2.5 bytes 2147483656" in out, "hugetype", timeout=150)
     data = complete(a, rundir, a.np, allreduce=None)
     if not data:
         return
@@ -558,14 +562,9 @@ def case_hugetype(a, tmp):
 
 def case_sigwait(a, tmp):
     """--prog is progs/sigwait.c."""
-    plain = mpirun(a, tmp, [], runtime=False)
-    check(plain.returncode == 0 and plain.stdout.count("waiter took SIGUSR1 1, others 0") == a.np,
-          f"without the runtime: exit {plain.returncode}: {plain.stdout}{plain.stderr}")
-    rundir = os.path.join(tmp, "run")
     # a high rate: the waiter's own CPU time would give it dozens of timer signals
-    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir, "SCALANA_FREQ": "1000"})
-    same_as_plain(a, tmp, [], p, plain, "sigwait", sort=True)
-    check(not ours(p), f"lines of ours: {ours(p)}")
+    rundir = run_both(a, tmp, lambda out: out.count("waiter took SIGUSR1 1, others 0") == a.np, "sigwait",
+                      env={"SCALANA_FREQ": "1000"}, sort=True)
     data = complete(a, rundir, a.np)
     if not data:
         return
@@ -635,12 +634,7 @@ def case_proctitle(a, tmp):
 
 def case_fpcontrol(a, tmp):
     """--prog is progs/pcontrol_f.f90."""
-    plain = mpirun(a, tmp, [], runtime=False)
-    check(plain.returncode == 0 and "sum " in plain.stdout, f"without the runtime: {plain.stdout}{plain.stderr}")
-    rundir = os.path.join(tmp, "run")
-    p = mpirun(a, tmp, [], {"SCALANA_OUTPUT": rundir})
-    same_as_plain(a, tmp, [], p, plain, "Fortran MPI_PCONTROL")
-    check(not ours(p), f"lines of ours: {ours(p)}")
+    rundir = run_both(a, tmp, lambda out: "sum " in out, "Fortran MPI_PCONTROL")
     data = complete(a, rundir, a.np, allreduce=2)
     if not data:
         return
