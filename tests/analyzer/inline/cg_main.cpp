@@ -33,6 +33,9 @@ int main(int argc, char **argv)
     std::vector<double> b(A.n, 1.0), x(A.n, 0.0);
     mini::matvec_std<mini::Csr, std::vector<double>> op;
     op.reps = argc > 1 && rank == 0 ? 3 : 1;
+    // The set-up's skew between the processes (one descheduled while it builds
+    // A on a loaded machine) waits here, not in the solver's first dot.
+    MPI_Barrier(MPI_COMM_WORLD);
     int iters = mini::cg_solve(A, b, x, op, 300);
     double res = argc > 1 ? mini::check_residual(A, x, b, 40) : 0;
     if (rank == 0)
