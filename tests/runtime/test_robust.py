@@ -159,6 +159,17 @@ def dump(a, rundir):
     return json.loads(p.stdout)
 
 
+def analyze(a, tmp, rundir):
+    """scalana-analyze of rundir into tmp/report; its report.json, or None (a check failed)."""
+    out = os.path.join(tmp, "report")
+    q = subprocess.run([os.path.join(a.build, "bin", "scalana-analyze"), "--no-viewer", "-q", "-o", out, rundir],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    if not check(q.returncode == 0, f"scalana-analyze: {q.returncode} {q.stderr}"):
+        return None
+    with open(os.path.join(out, "report.json")) as f:
+        return json.load(f)
+
+
 def runinfo(rundir):
     path = os.path.join(rundir, "run.json")
     if not check(os.path.isfile(path), f"{rundir}: no run.json "
@@ -522,13 +533,9 @@ def case_linked(a, tmp):
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs", "robust_lib.c")
     with open(src) as f:
         want = [i + 1 for i, l in enumerate(f) if "ROBUST_LIB_CALL" in l]
-    out = os.path.join(tmp, "report")
-    q = subprocess.run([os.path.join(a.build, "bin", "scalana-analyze"), "--no-viewer", "-q", "-o", out, rundir],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
-    if not check(q.returncode == 0, f"scalana-analyze: {q.returncode} {q.stderr}"):
+    rep = analyze(a, tmp, rundir)
+    if not rep:
         return
-    with open(os.path.join(out, "report.json")) as f:
-        rep = json.load(f)
     v = [x for x in rep["vertices"] if x["kind"] == "MPI" and x.get("function") == "robust_lib_allreduce"]
     check(len(v) == 1 and v[0]["file"].endswith("robust_lib.c") and [v[0]["line"]] == want,
           f"the library's MPI_Allreduce: want robust_lib.c:{want}, got "
@@ -554,13 +561,10 @@ def case_hugetype(a, tmp):
             check(o.get(op) == v, f"rank {r}: {op} calls/sent/received {o.get(op)}, want {v}")
         k, v = wpeer[r]
         check(pe[k] == v, f"rank {r}: peer {k} {pe[k]}, want {v}")
-    out = os.path.join(tmp, "report")
-    q = subprocess.run([os.path.join(a.build, "bin", "scalana-analyze"), "--no-viewer", "-q", "-o", out, rundir],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
-    if not check(q.returncode == 0, f"scalana-analyze: {q.returncode} {q.stderr}"):
+    rep = analyze(a, tmp, rundir)
+    if not rep:
         return
-    with open(os.path.join(out, "report.json")) as f:
-        m = json.load(f)["communication"].get("bytes")
+    m = rep["communication"].get("bytes")
     check(m and m[0][1] == t and m[1][0] == 0, f"communication matrix bytes {m}, want [[0, {t}], [0, 0]]")
 
 
