@@ -746,10 +746,12 @@ double an_base_seconds(const struct an_analysis *a);
  *  1 - oversubscription / contention, 0 when the contention is the job's own
  *  (other jobs, OS noise; report.json runs[].other_load_share). */
 double an_other_load_share(const struct an_run *r);
-/** Warns (data quality) of load from outside the job (other jobs, OS noise):
- *  the process counts whose contention exceeds contention_max times their
- *  processes per core, with an_other_load_share of each. */
-void an_warn_other_load(struct an_analysis *a);
+/** Warns (data quality) of shared cores: once for the process counts that are
+ *  oversubscribed or contended (processes per core, slow-down), then of load
+ *  from outside the job (other jobs, OS noise): the counts whose contention
+ *  exceeds contention_max times their processes per core, with
+ *  an_other_load_share of each. */
+void an_warn_contention(struct an_analysis *a);
 /** The smallest cost that may be reported (seconds): max(min_cost_seconds,
  *  min_cost_percent of an_base_seconds). */
 double an_min_cost(const struct an_analysis *a);

@@ -534,27 +534,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
         return NULL;
     }
     if (a.nscales == 1) an_warn(&a, "one process count only: imbalance and waits are analysed, scaling is not");
-    /* the contention sentence once, with the figures of each process count */
-    char cont_p[512] = "", cont_o[512] = "", cont_c[512] = "";
-    uint32_t ncont = 0;
-    for (uint32_t s = 0; s < a.nscales; s++) {
-        const struct an_run *r = a.scales[s].rep;
-        if (!(r->oversub > 1.0 || r->contention > a.opt->th.contention_max)) continue;
-        const char *sep = ncont ? ", " : "";
-        size_t lp = strlen(cont_p), lo = strlen(cont_o), lc = strlen(cont_c);
-        snprintf(cont_p + lp, sizeof cont_p - lp, "%s%u", sep, r->P);
-        snprintf(cont_o + lo, sizeof cont_o - lo, "%s%.2g", sep, r->oversub);
-        snprintf(cont_c + lc, sizeof cont_c - lc, "%s%.2gx", sep, r->contention);
-        ncont++;
-    }
-    if (ncont)
-        an_warn(&a, "%s %s: %s %s per usable core, %s slower than with a core per process (wall/CPU outside "
-                    "MPI of the best-served process); computation is judged on CPU time, waits through the CPU "
-                    "time that explains them, costs as savings with a core per process, thresholds against the "
-                    "run's time with a core per process",
-                cont_p, ncont == 1 && !strcmp(cont_p, "1") ? "process" : "processes", cont_o,
-                ncont == 1 && !strcmp(cont_o, "1") ? "process" : "processes", cont_c);
-    an_warn_other_load(&a);
+    an_warn_contention(&a);
     for (uint32_t s = 0; s < a.nscales; s++) {
         const struct an_run *r = a.scales[s].rep;
         uint32_t unwritten = r->nmissing - r->nunreadable;

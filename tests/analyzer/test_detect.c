@@ -180,7 +180,7 @@ static void t_contention(void **state)
         /* a core per process: the contention is all other load's */
         assert_true(fabs(r->oversub - 1.0) < 1e-6);
         assert_true(fabs(an_other_load_share(r) - (crowded ? 0.75 : 0.0)) < 1e-6);
-        an_warn_other_load(&m.a);
+        an_warn_contention(&m.a);
         assert_int_equal(has_warning(&m, "other load on the machine: at 4 processes, 75 % of the wall time", NULL),
                          crowded);
         an_analysis_free(&m.a);
