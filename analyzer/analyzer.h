@@ -427,6 +427,9 @@ struct an_run {
     struct sc_hash interval_index; /* indices into intervals by (prev, next) */
     uint64_t interval_overflow; /* intervals the runtime could not record (pair table full,
                                    no context), all ranks */
+    /* work per loop (PRF_REC_WORK), sorted by (stable id, rank) after an_run_finish_work */
+    struct an_work *work; size_t nwork, work_cap;
+    uint32_t work_ranks;        /* ranks whose profile had a work record */
     /* data quality */
     uint64_t samples, dropped, overruns, unresolved, cct_overflow, unmatched;
     /* sampling rate: signals are what tests count, weights what times scale by */
@@ -457,6 +460,38 @@ struct an_run {
     uint32_t index;
     struct an_peer_list { struct an_peer_rec *p; size_t n; uint8_t have; } *peer_cache; /* [P], remote */
 };
+
+/* ---- work and speed (work.c) ----------------------------------------------- */
+
+/** Header executions of one LOOP vertex (by PSG stable id) on one world rank,
+ *  summed over its calling contexts and the rank's threads. */
+struct an_work { uint64_t stable_id; uint32_t rank; double count; };
+
+/** Adds world rank `rank`'s work record (if any) to r. */
+void an_run_add_work(struct an_run *r, uint32_t rank, const struct prf_rank_data *d);
+/** Sorts r's work and sums a rank's threads: after the last rank is added. */
+void an_run_finish_work(struct an_run *r);
+/** report.json runs[].work_measure: "loop_iterations" when some rank
+ *  counted loop iterations, else "none" (a binary built without the pass). */
+const char *an_work_measure(const struct an_run *r);
+/** w[P] (world ranks) = the iterations of the loops in v's subtree, each
+ *  loop once.  Returns 1 when some loop there was counted, else 0 (w zero). */
+int an_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, double *w);
+
+enum an_work_verdict {
+    AN_WORK_UNKNOWN = 0, /* no counted loop at the vertex, or nothing to compare */
+    AN_WORK_SAME,        /* the culprits ran the others' iterations, only slower */
+    AN_WORK_MORE         /* the culprits ran more iterations */
+};
+/** Whether culprits procs[np] (world ranks) of vertex v did more work than
+ *  the other present ranks or the same work more slowly.  *work_ratio: their
+ *  mean iterations over the others' (NAN when unknown); *time_ratio: the same
+ *  for inclusive CPU seconds (NAN when unknown).  Same: iterations exceed
+ *  the others' by under 5 % and under a quarter of the CPU-time excess
+ *  (docs/analyzer.md, "Work and speed"). */
+enum an_work_verdict an_work_compare(const struct an_graph *g, const struct an_run *r, uint32_t v,
+                                     const uint32_t *procs, uint32_t np, double *work_ratio,
+                                     double *time_ratio);
 
 /** The point-to-point partner records of world rank `rank` in run r (*n of
  *  them; NULL when none), after an_run_finish: r's own, sorted by vertex; a
@@ -755,6 +790,13 @@ void an_warn_contention(struct an_analysis *a);
 /** The smallest cost that may be reported (seconds): max(min_cost_seconds,
  *  min_cost_percent of an_base_seconds). */
 double an_min_cost(const struct an_analysis *a);
+/** Confronts a computation cause (culprits c->procs, not at an MPI call) of
+ *  run r with the work counters: when the culprits did the others' work
+ *  more slowly, c becomes undecided (a candidate) and a data-quality warning
+ *  names the processes and the code; when they did more, c's evidence says
+ *  by how much.  Returns 1 when c was judged speed, not work. */
+int an_work_judge_cause(struct an_analysis *a, const struct an_run *r, struct an_cause *c);
+
 /** Adds a warning line to the report (printf-style). */
 void an_warn(struct an_analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Groups runs by process count (ascending), picks the representatives. */

@@ -230,6 +230,9 @@ static void put_run(struct wbuf *b, const struct an_run *r, uint32_t nv)
         put_ranks_f32(b, r->phases[k].time, r->slice_lo, ranks, n);
         put_ranks_f32(b, r->phases[k].count, r->slice_lo, ranks, n);
     }
+    put_u32(b, r->work_ranks);
+    put_u64(b, r->nwork);
+    put(b, r->work, r->nwork * sizeof *r->work);
     free(ranks);
 }
 
@@ -330,6 +333,19 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         if (r->phases[j].vertex == AN_NONE && v < nvertices) r->phases[j].vertex = v;
         get_ranks_f32(b, r->phases[j].time, ranks, n);
         get_ranks_f32(b, r->phases[j].count, ranks, n);
+    }
+    /* work entries: appended, sorted by an_run_finish_totals */
+    r->work_ranks += get_u32(b);
+    uint64_t nw = get_u64(b);
+    if (!b->bad && fits(b, nw, sizeof *r->work)) {
+        r->work = sc_xrealloc(r->work, (r->nwork + nw + 1) * sizeof *r->work);
+        get(b, r->work + r->nwork, nw * sizeof *r->work);
+        for (uint64_t i = 0; i < nw && !b->bad; i++)
+            if (r->work[r->nwork + i].rank >= P) b->bad = 1;
+        r->nwork += nw;
+        r->work_cap = r->nwork + 1;
+    } else {
+        b->bad = 1;
     }
     free(ranks);
 }

@@ -53,6 +53,7 @@ void an_run_free(struct an_run *r)
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
     for (uint32_t k = 0; k < r->nphases; k++) free(r->phases[k].time), free(r->phases[k].count);
+    free(r->work);
     for (uint32_t k = 0; k < r->nintervals; k++) {
         struct an_interval *x = &r->intervals[k];
         free(x->count), free(x->wall), free(x->wall_min), free(x->wall_max), free(x->wall_sq);
@@ -322,6 +323,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
     }
     if (d->has_intervals)
         an_run_add_intervals(r, rank, d, ctx_v, period);
+    an_run_add_work(r, rank, d);
     free(ctx_v);
     free(nv);
     return 0;
@@ -471,6 +473,7 @@ void an_run_finish_slice(struct an_run *r, const struct an_graph *g)
 
 void an_run_finish_totals(struct an_run *r)
 {
+    an_run_finish_work(r);
     /* one signal's CPU seconds: periods per signal times the period */
     r->signal_s = r->signals && r->period_s > 0 ? (double)r->weight / (double)r->signals * r->period_s : 0;
     /* per-run totals */

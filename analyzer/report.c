@@ -71,6 +71,7 @@ static json_t *runs_json(const struct an_analysis *a)
                             num(r->wall_max > 0 && r->present_count
                                     ? (double)r->invol_switches / r->present_count / r->wall_max : 0));
         if (r->sampler[0]) json_object_set_new(o, "sampler", json_string(r->sampler));
+        json_object_set_new(o, "work_measure", json_string(an_work_measure(r)));
         json_object_set_new(o, "sample_period_seconds", num(r->period_s));
         /* the rate asked for and the rate obtained (per thread): a CPU-time timer
          * fires at kernel ticks, whatever SCALANA_FREQ asks */

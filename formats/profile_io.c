@@ -139,6 +139,11 @@ int prf_encode_rank(const struct prf_rank_data *d, unsigned char **out, size_t *
     }
     if (d->has_sampling)
         ob_record2(&b, PRF_REC_SAMPLING, &d->sampling, sizeof d->sampling, NULL, 0);
+    if (d->has_work) {
+        struct prf_work_table t = d->work_info;
+        t.count = d->work ? d->work_count : 0;
+        ob_record2(&b, PRF_REC_WORK, &t, sizeof t, d->work, (size_t)t.count * sizeof *d->work);
+    }
     ob_record2(&b, PRF_REC_END, NULL, 0, NULL, 0);
     if (b.failed) {
         free(b.p);
@@ -155,7 +160,7 @@ static const char *record_name(uint32_t t)
 {
     static const char *const n[] = {"END", "RANK_INFO", "STRINGS", "MODULES", "CCT", "SAMPLES",
                                     "MPI", "PEERS", "COMM", "GPU", "PHASES", "THREADS", "ERRORS",
-                                    "INTERVALS", "SAMPLING"};
+                                    "INTERVALS", "SAMPLING", "WORK"};
     return t < sizeof n / sizeof *n ? n[t] : "unknown";
 }
 
@@ -342,6 +347,34 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
             out->intervals = t.count ? (struct prf_interval *)(void *)((unsigned char *)pl + sizeof t)
                                      : NULL;
             out->interval_count = t.count;
+            break;
+        }
+        case PRF_REC_WORK: {
+            struct prf_work_table t;
+            if (out->has_work) {
+                prf_rank_free(out);
+                return sc_fail(err, errlen, "duplicate WORK record at byte %zu", at);
+            }
+            if (h.payload_bytes < sizeof t) {
+                prf_rank_free(out);
+                return sc_fail(err, errlen, "WORK record at byte %zu is %u bytes, shorter than "
+                            "its %zu-byte head", at, h.payload_bytes, sizeof t);
+            }
+            memcpy(&t, pl, sizeof t);
+            if ((uint64_t)t.count * sizeof(struct prf_work) != h.payload_bytes - sizeof t) {
+                prf_rank_free(out);
+                return sc_fail(err, errlen, "WORK record at byte %zu: %u entries but %zu bytes "
+                            "after the head", at, t.count, (size_t)h.payload_bytes - sizeof t);
+            }
+            if (t.measure != PRF_WORK_LOOP_ITERATIONS) {
+                prf_rank_free(out);
+                return sc_fail(err, errlen, "WORK record at byte %zu has unknown measure %u", at,
+                            t.measure);
+            }
+            out->has_work = 1;
+            out->work_info = t;
+            out->work = t.count ? (struct prf_work *)(void *)((unsigned char *)pl + sizeof t) : NULL;
+            out->work_count = t.count;
             break;
         }
         case PRF_REC_COMM: {

@@ -261,6 +261,23 @@ static json_t *rank_json(const struct prf_rank_data *d)
                                       (json_int_t)d->interval_info.overflow, "dropped",
                                       (json_int_t)d->interval_info.dropped, "pairs", iv));
     }
+    if (d->has_work) {
+        json_t *w = json_array();
+        for (uint32_t k = 0; k < d->work_count; k++) {
+            const struct prf_work *x = &d->work[k];
+            char id[24];
+            snprintf(id, sizeof id, "%016" PRIx64, x->stable_id);
+            json_array_append_new(
+                w, json_pack("{ss sI sI sI}", "stable_id", id, "thread",
+                             x->thread == PRF_NONE ? (json_int_t)-1 : (json_int_t)x->thread, "tid",
+                             (json_int_t)x->tid, "count", (json_int_t)x->count));
+        }
+        json_object_set_new(r, "work",
+                            json_pack("{ss sI sI sI so}", "measure", "loop_iterations", "units",
+                                      (json_int_t)d->work_info.units, "threads",
+                                      (json_int_t)d->work_info.threads, "units_dropped",
+                                      (json_int_t)d->work_info.units_dropped, "loops", w));
+    }
     return r;
 }
 
@@ -338,6 +355,20 @@ static void rank_text(const struct prf_rank_data *d)
                "  cpu clock %.6f s over %" PRIu64 "  cpu samples %" PRIu64 "\n",
                a, b, v->thread, v->count, v->wall_ns / 1e9, v->wall_min_ns / 1e9,
                v->wall_max_ns / 1e9, v->cpu_ns / 1e9, v->cpu_count, v->cpu_samples);
+    }
+    if (d->has_work)
+        printf("  work loop iterations: %u entries from %u units, %u threads%s\n", d->work_count,
+               d->work_info.units, d->work_info.threads,
+               d->work_info.units_dropped ? " (some units not counted)" : "");
+    for (uint32_t k = 0; k < d->work_count; k++) {
+        const struct prf_work *x = &d->work[k];
+        char th[16];
+        if (x->thread == PRF_NONE)
+            snprintf(th, sizeof th, "-");
+        else
+            snprintf(th, sizeof th, "%u", x->thread);
+        printf("  work %016" PRIx64 " thread %s tid %" PRIu64 " count %" PRIu64 "\n", x->stable_id,
+               th, x->tid, x->count);
     }
 }
 

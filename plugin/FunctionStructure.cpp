@@ -167,6 +167,7 @@ private:
       C.Node = std::make_unique<PsgNode>();
       C.Node->Kind = PSG_LOOP;
       C.Node->Absorbs = true;
+      C.Node->Header = L->getHeader();
       SourcePos P = TermPos(L->getHeader());
       C.Node->File = P.File;
       C.Node->HeadLine = P.Line;

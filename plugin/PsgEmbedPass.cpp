@@ -3,6 +3,7 @@
 
 #include "PsgAnalysis.h"
 #include "PsgEmitter.h"
+#include "WorkCounters.h"
 
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
@@ -40,7 +41,14 @@ PreservedAnalyses PsgEmbedPass::run(Module &M, ModuleAnalysisManager &MAM) {
       CI->setTailCallKind(CallInst::TCK_NoTail);
     CI->addFnAttr(Attribute::NoMerge);
   }
-  embedPsg(M, R.Graph);
+  std::vector<CountedLoop> Loops;
+  bool Count = workCountersEnabled();
+  if (!embedPsg(M, R.Graph, Count ? &Loops : nullptr) || !Count)
+    return PreservedAnalyses::all();
+  // The counters change the IR: from here the analysis' header pointers are
+  // stale, so the graph is invalidated with everything else.
+  if (addWorkCounters(M, Loops))
+    return PreservedAnalyses::none();
   return PreservedAnalyses::all();
 }
 

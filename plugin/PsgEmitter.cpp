@@ -34,6 +34,7 @@ struct FunctionWriter {
   const PsgFunction &F;
   uint64_t Seed;
   std::map<std::tuple<unsigned, std::string, unsigned, unsigned>, unsigned> Seen;
+  std::vector<CountedLoop> *Loops;
   bool Failed = false;
 
   void add(const PsgNode &N, uint32_t Parent, uint32_t LoopDepth) {
@@ -66,6 +67,8 @@ struct FunctionWriter {
       Failed = true;
       return;
     }
+    if (Loops && N.Kind == PSG_LOOP && N.Header)
+      Loops->push_back({N.Header, H});
     uint32_t ChildDepth = LoopDepth + (N.Kind == PSG_LOOP);
     for (const auto &C : N.Children)
       add(*C, Me, ChildDepth);
@@ -74,7 +77,8 @@ struct FunctionWriter {
 
 } // namespace
 
-bool serialisePsg(const PsgModuleGraph &G, std::vector<PsgBlob> &Out) {
+bool serialisePsg(const PsgModuleGraph &G, std::vector<PsgBlob> &Out,
+                  std::vector<CountedLoop> *Loops) {
   uint64_t UnitSeed = mix(PSG_FNV_SEED, G.UnitName);
   std::vector<std::string> Keys{""};
   std::map<std::string, std::vector<const PsgFunction *>> ByKey;
@@ -93,7 +97,7 @@ bool serialisePsg(const PsgModuleGraph &G, std::vector<PsgBlob> &Out) {
     }
     bool Failed = false;
     for (const PsgFunction *F : ByKey[K]) {
-      FunctionWriter W{B, *F, F->LocalLinkage ? UnitSeed : (uint64_t)PSG_FNV_SEED, {}};
+      FunctionWriter W{B, *F, F->LocalLinkage ? UnitSeed : (uint64_t)PSG_FNV_SEED, {}, Loops};
       W.add(*F->Root, PSG_NO_PARENT, 0);
       Failed |= W.Failed;
     }
@@ -114,9 +118,9 @@ bool serialisePsg(const PsgModuleGraph &G, std::vector<PsgBlob> &Out) {
   return true;
 }
 
-bool embedPsg(Module &M, const PsgModuleGraph &G) {
+bool embedPsg(Module &M, const PsgModuleGraph &G, std::vector<CountedLoop> *Loops) {
   std::vector<PsgBlob> Blobs;
-  if (!serialisePsg(G, Blobs))
+  if (!serialisePsg(G, Blobs, Loops))
     return false;
   bool Little = M.getDataLayout().isLittleEndian();
   std::string Asm;

@@ -11,10 +11,12 @@
 
 #include "PsgTree.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace llvm {
+class BasicBlock;
 class Module;
 } // namespace llvm
 
@@ -26,14 +28,25 @@ struct PsgBlob {
   std::vector<unsigned char> Bytes;
 };
 
+/// A LOOP vertex as written: its IR header and its stable id (the key of
+/// its work counter, WorkCounters.h).
+struct CountedLoop {
+  const llvm::BasicBlock *Header;
+  uint64_t StableId;
+};
+
 /// Serialises G: the unit's own functions first, then one unit per COMDAT
 /// key in order of first appearance.  Returns false (and reports why on
-/// stderr) when the builder fails for lack of memory.
-bool serialisePsg(const PsgModuleGraph &G, std::vector<PsgBlob> &Out);
+/// stderr) when the builder fails for lack of memory.  When Loops is given,
+/// every LOOP vertex with an IR header is appended to it.
+bool serialisePsg(const PsgModuleGraph &G, std::vector<PsgBlob> &Out,
+                  std::vector<CountedLoop> *Loops = nullptr);
 
 /// Appends the serialised units to M's module-level inline assembly.
 /// Returns false when serialisation failed (nothing is embedded then).
-bool embedPsg(llvm::Module &M, const PsgModuleGraph &G);
+/// Loops: as for serialisePsg.
+bool embedPsg(llvm::Module &M, const PsgModuleGraph &G,
+              std::vector<CountedLoop> *Loops = nullptr);
 
 } // namespace scalana
 #endif

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class BasicBlock;
+} // namespace llvm
+
 namespace scalana {
 
 /// One vertex.  Source lines are counted in File only; Lines holds the
@@ -28,6 +32,10 @@ struct PsgNode {
   bool Absorbs = false;   ///< a call/loop/branch: folding it makes a FOLDED COMPUTE
   bool HasWork = false;   ///< raw COMPUTE: holds arithmetic or a library call, not only moves
   bool SkeletonCallee = false; ///< CALL to a function the graph lists: kept when folded
+  /// LOOP: the IR loop's header, where the work counter counts
+  /// (WorkCounters.cpp); valid while the module is unchanged since the
+  /// analysis, i.e. within the embedding pass.
+  const llvm::BasicBlock *Header = nullptr;
   std::vector<unsigned> Lines;
   std::vector<std::unique_ptr<PsgNode>> Children;
 

@@ -194,6 +194,20 @@ RT_HIDDEN extern int rt_iv_enabled;
 RT_HIDDEN extern uint32_t rt_iv_cpu_mode;
 RT_HIDDEN extern uint64_t rt_iv_long_ns;
 
+/* ---- loop work counters (rt_work.c) ---------------------------------------- */
+/** On a thread the application created, before its start routine: notes
+ *  where the thread keeps the counters of every unit registered so far. */
+RT_HIDDEN void rt_work_thread_begin(void);
+/** On that thread as it ends (a pthread cleanup handler: arg unused): keeps a
+ *  copy of its counters, whose thread-local storage goes with it. */
+RT_HIDDEN void rt_work_thread_end(void *unused);
+/** Fills d's PRF_REC_WORK (has_work, work_info, work: malloc'ed, the caller
+ *  frees d->work) from every thread's counters; thread indexes come from
+ *  byidx (nthreads states by index).  Leaves d alone when no unit
+ *  registered.  Returns 0, or -1 when memory runs out. */
+RT_HIDDEN int rt_work_encode(struct prf_rank_data *d, struct rt_thread *const *byidx,
+                             uint32_t nthreads);
+
 /* ---- threads (rt_thread.c) ------------------------------------------------ */
 struct rt_thread {
     uint32_t index;           /* ROOT address and prf_sample.thread */

@@ -259,7 +259,10 @@ static void *rt_thread_trampoline(void *p)
     void *alt = rt_altstack_begin();
     void *ret;
     pthread_cleanup_push(rt_altstack_end, alt);
+    rt_work_thread_begin();
+    pthread_cleanup_push(rt_work_thread_end, NULL);
     ret = rt_thread_run(p);
+    pthread_cleanup_pop(1);
     pthread_cleanup_pop(1);
     return ret;
 }

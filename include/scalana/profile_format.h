@@ -83,8 +83,10 @@ enum prf_record_type {
     PRF_REC_THREADS = 11,    /* struct prf_thread[] */
     PRF_REC_ERRORS = 12,     /* struct prf_runtime_error[] (parts that disabled themselves) */
     PRF_REC_INTERVALS = 13,  /* one struct prf_interval_table, then struct prf_interval[count] */
-    PRF_REC_SAMPLING = 14    /* struct prf_sampling, at most one (absent before it existed:
+    PRF_REC_SAMPLING = 14,   /* struct prf_sampling, at most one (absent before it existed:
                                 readers then take signals from prf_sample.count) */
+    PRF_REC_WORK = 15        /* one struct prf_work_table, then struct prf_work[count]; at most
+                                one, absent when the rank has no work measure */
 };
 
 enum prf_sampler { PRF_SAMPLER_NONE = 0, PRF_SAMPLER_CPUTIME = 1, PRF_SAMPLER_REALTIME = 2,
@@ -319,6 +321,34 @@ struct prf_sampling {
     uint64_t reserved[2];
 };
 
+/** What a rank's work figures count (prf_work_table.measure). */
+enum prf_work_measure {
+    PRF_WORK_NONE = 0,            /* no work measure (the record is then absent) */
+    PRF_WORK_LOOP_ITERATIONS = 1  /* header executions of the LOOP vertices of units built
+                                     with the pass (include/scalana/work_counters.h) */
+};
+
+/** Head of PRF_REC_WORK: how much work each thread did, per LOOP vertex,
+ *  summed over the vertex's calling contexts.  Present whenever a unit
+ *  registered counters (count may be 0: nothing counted ran). */
+struct prf_work_table {
+    uint32_t count;     /* struct prf_work entries that follow */
+    uint32_t measure;   /* enum prf_work_measure */
+    uint32_t units;     /* translation units that registered counters */
+    uint32_t threads;   /* threads whose counters were read (live or at their exit) */
+    uint64_t units_dropped; /* units that could not be registered (table full, other ABI) */
+    uint64_t reserved;
+};
+
+/** Work of one thread at one vertex; only non-zero counts are written. */
+struct prf_work {
+    uint64_t stable_id; /* PSG stable id of the LOOP vertex (psg_format.h) */
+    uint32_t thread;    /* prf_thread.index of the thread, PRF_NONE when it had none */
+    uint32_t reserved;
+    uint64_t tid;       /* kernel thread id */
+    uint64_t count;     /* header executions in that thread */
+};
+
 /* ---- In-memory API (formats/profile_io.c) -------------------------------- */
 
 /** One rank's decoded profile.  Arrays are owned by the struct after decode
@@ -346,6 +376,10 @@ struct prf_rank_data {
     /* PRF_REC_SAMPLING: has_sampling is 1 when the record is (to be) present */
     int has_sampling;
     struct prf_sampling sampling;
+    /* PRF_REC_WORK: has_work is 1 when the record is (to be) present */
+    int has_work;
+    struct prf_work_table work_info;          /* count: see work_count */
+    struct prf_work *work; uint32_t work_count;
     void *owned_; /* decoder's allocation */
 };
 
