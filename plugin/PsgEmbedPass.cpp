@@ -47,7 +47,7 @@ PreservedAnalyses PsgEmbedPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
   // The counters change the IR: from here the analysis' header pointers are
   // stale, so the graph is invalidated with everything else.
-  if (addWorkCounters(M, Loops))
+  if (addWorkCounters(M, Loops, R.KeepFrameCalls))
     return PreservedAnalyses::none();
   return PreservedAnalyses::all();
 }

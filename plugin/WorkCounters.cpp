@@ -11,6 +11,7 @@
 
 #include "scalana/work_counters.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -59,14 +60,23 @@ void flushBefore(Instruction *I, AllocaInst *Local, const Storage &S, unsigned K
   B.CreateStore(ConstantInt::get(I64, 0), Local);
 }
 
-/// Counts loop K (header H) of F; LI is F's loop forest.
-bool countLoop(Function &F, LoopInfo &LI, const BasicBlock *H, unsigned K, const Storage &S) {
+/// Counts loop K (header H) of F; LI is F's loop forest.  The local is
+/// flushed where its nest is left (the exits of the outermost loop around
+/// it: an inner loop's flush is not paid once per outer iteration), before a
+/// `return` inside the nest, and before each call in the nest that can reach
+/// MPI (Flushes), so that the counts are in the thread's array whenever the
+/// runtime may write the profile (MPI_Finalize, an exit inside the nest).
+bool countLoop(Function &F, LoopInfo &LI, const BasicBlock *H, unsigned K, const Storage &S,
+               const SmallPtrSetImpl<const CallInst *> &Flushes) {
   Loop *L = LI.getLoopFor(H);
   if (!L || L->getHeader() != H)
     return false;
   BasicBlock *Header = L->getHeader();
   if (Header->getFirstInsertionPt() == Header->end())
     return false; // a catchswitch header: nowhere to count
+  Loop *Top = L;
+  while (Top->getParentLoop())
+    Top = Top->getParentLoop();
   Type *I64 = Type::getInt64Ty(F.getContext());
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> EB(&Entry, Entry.getFirstInsertionPt());
@@ -77,14 +87,18 @@ bool countLoop(Function &F, LoopInfo &LI, const BasicBlock *H, unsigned K, const
   HB.CreateStore(HB.CreateAdd(HB.CreateLoad(I64, Local), ConstantInt::get(I64, 1)), Local);
 
   SmallVector<BasicBlock *, 8> Exits;
-  L->getUniqueExitBlocks(Exits);
+  Top->getUniqueExitBlocks(Exits);
   for (BasicBlock *E : Exits)
     if (E->getFirstInsertionPt() != E->end())
       flushBefore(&*E->getFirstInsertionPt(), Local, S, K);
-  // `return` from inside the loop leaves it without an exit block.
-  for (BasicBlock *BB : L->blocks())
+  for (BasicBlock *BB : Top->blocks()) {
+    // `return` from inside the nest leaves it without an exit block.
     if (isa<ReturnInst>(BB->getTerminator()))
       flushBefore(BB->getTerminator(), Local, S, K);
+    for (Instruction &I : *BB)
+      if (auto *CI = dyn_cast<CallInst>(&I); CI && Flushes.count(CI))
+        flushBefore(CI, Local, S, K);
+  }
   return true;
 }
 
@@ -139,9 +153,11 @@ void addRegistration(Module &M, const Storage &S, ArrayRef<uint64_t> Ids) {
 
 } // namespace
 
-unsigned addWorkCounters(Module &M, const std::vector<CountedLoop> &Loops) {
+unsigned addWorkCounters(Module &M, const std::vector<CountedLoop> &Loops,
+                         const std::vector<CallInst *> &FlushBefore) {
   if (Loops.empty())
     return 0;
+  SmallPtrSet<const CallInst *, 32> Flushes(FlushBefore.begin(), FlushBefore.end());
   std::map<Function *, std::vector<std::pair<const BasicBlock *, unsigned>>> ByFunction;
   for (unsigned K = 0; K < Loops.size(); ++K)
     ByFunction[const_cast<Function *>(Loops[K].Header->getParent())].push_back(
@@ -162,7 +178,7 @@ unsigned addWorkCounters(Module &M, const std::vector<CountedLoop> &Loops) {
     LoopInfo LI(DT);
     for (auto &[H, K] : List) {
       // An uncounted slot keeps id 0: the runtime skips it.
-      if (countLoop(*F, LI, H, K, S)) {
+      if (countLoop(*F, LI, H, K, S, Flushes)) {
         Ids[K] = Loops[K].StableId;
         ++Counted;
       }

@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace llvm {
+class CallInst;
 class Module;
 } // namespace llvm
 
@@ -25,10 +26,13 @@ namespace scalana {
 bool workCountersEnabled();
 
 /// Instruments M: one thread-local counter per loop of Loops (headers of
-/// M's functions, as the analysis saw them), flushed on every loop exit, and
-/// the registration of the unit with the runtime.  Does nothing for an
-/// empty list.  Returns the number of loops instrumented.
-unsigned addWorkCounters(llvm::Module &M, const std::vector<CountedLoop> &Loops);
+/// M's functions, as the analysis saw them), flushed where its loop nest is
+/// left and before each call of FlushBefore inside the nest (the calls that
+/// can reach MPI: the profile may be written there), and the registration of
+/// the unit with the runtime.  Does nothing for an empty list.  Returns the
+/// number of loops instrumented.
+unsigned addWorkCounters(llvm::Module &M, const std::vector<CountedLoop> &Loops,
+                         const std::vector<llvm::CallInst *> &FlushBefore);
 
 } // namespace scalana
 #endif

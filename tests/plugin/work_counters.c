@@ -21,22 +21,31 @@ double sum(int n)
     return s;
 }
 
+double nest(int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < 3; j++)
+            s += a[i + j];
+    return s;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     double s = 0;
     for (int k = 0; k < 10; k++) {
-        s += sum(1000);
+        s += sum(1000) + nest(900);
         MPI_Barrier(MPI_COMM_WORLD);
     }
     MPI_Finalize();
     return s > 0;
 }
 
-// Two loops: two counters, two stable ids, one registration.
-// IR-DAG: @__scalana_work.tls = internal thread_local global [2 x i64] zeroinitializer, align 64
-// IR-DAG: @__scalana_work.ids = private constant [2 x i64] [i64 {{-?[0-9]+}}, i64 {{-?[0-9]+}}]
-// IR-DAG: @__scalana_work.unit = private constant { i32, i32, ptr, ptr } { i32 1, i32 2, ptr @__scalana_work.ids, ptr @__scalana_work.counters }
+// Four loops: four counters, four stable ids, one registration.
+// IR-DAG: @__scalana_work.tls = internal thread_local global [4 x i64] zeroinitializer, align 64
+// IR-DAG: @__scalana_work.ids = private constant [4 x i64] [i64 {{-?[0-9]+}}, i64 {{-?[0-9]+}}, i64 {{-?[0-9]+}}, i64 {{-?[0-9]+}}]
+// IR-DAG: @__scalana_work.unit = private constant { i32, i32, ptr, ptr } { i32 1, i32 4, ptr @__scalana_work.ids, ptr @__scalana_work.counters }
 // IR-DAG: @llvm.global_ctors = appending global {{.*}} ptr @__scalana_work.register
 // The header counts into the local; the exit adds it to the thread's slot.
 // IR-LABEL: define {{.*}}double @sum(
@@ -49,7 +58,26 @@ int main(int argc, char **argv)
 // IR: for.end:
 // IR-NEXT: %scalana.work.n = load i64, ptr %scalana.work
 // IR-NEXT: [[B:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@__scalana_work.tls)
-// IR-NEXT: %scalana.work.slot = getelementptr inbounds [2 x i64], ptr [[B]], i64 0, i64 {{[01]}}
+// IR-NEXT: %scalana.work.slot = getelementptr inbounds [4 x i64], ptr [[B]], i64 0, i64 {{[0-3]}}
+// A nest flushes where it is left: the inner loop's exit (for.end) adds
+// nothing to the thread's counters, the outer loop's exit adds both.
+// IR-LABEL: define {{.*}}double @nest(
+// IR: for.end:
+// IR-NOT: threadlocal.address
+// IR: for.end7:
+// IR-NEXT: load i64, ptr %scalana.work8
+// IR-NEXT: call {{.*}}@llvm.threadlocal.address.p0
+// IR: call {{.*}}@llvm.threadlocal.address.p0
+// IR: ret double
+// Before an MPI call inside a nest the counts reach the thread's array (the
+// profile may be written there); calls that cannot reach MPI flush nothing.
+// IR-LABEL: define {{.*}} @main(
+// IR: %call1 = call double @sum(
+// IR-NOT: threadlocal.address
+// IR: %call2 = call double @nest(
+// IR-NOT: threadlocal.address
+// IR: call {{.*}}@llvm.threadlocal.address.p0
+// IR: notail call i32 @MPI_Barrier(
 // IR: declare extern_weak void @scalana_rt_work_register(ptr)
 // IR: define internal void @__scalana_work.register()
 // IR-NEXT: [[HAVE:%.*]] = icmp ne ptr @scalana_rt_work_register, null
@@ -67,7 +95,7 @@ int main(int argc, char **argv)
 // O2-NEXT: store i64
 // O2-NEXT: ret double
 // O2-NOT: threadlocal.address
-// O2: define {{.*}} @main(
+// O2: define {{.*}} @nest(
 
 // OFF-NOT: __scalana_work
 // OFF-NOT: scalana_rt_work_register
