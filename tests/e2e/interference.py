@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""interference.py — another program's CPU hog on one process's core is
+interference, not a cause in the code (issue 25; docs/analyzer.md, "Work and
+speed").  progs/interference.c (the same iterations on every process) built
+with scalana-cc runs at 1 process, then at 2 processes bound one per core
+while a CPU hog runs on world rank 1's core.  Rank 1 computes at about half
+speed, rank 0 waits for it at every MPI_Allreduce.
+
+Asserted:
+  - the 2-process run shows the slowdown: rank 0 waited at the MPI_Allreduce
+    at least a fifth of its wall time (else the hog did not bite and the
+    test says so and fails);
+  - no root cause names the relax loop (or anything below main's loop) with
+    process 1 among its culprits;
+  - a data-quality warning "speed, not work" names process 1 and relax;
+  - runs[].work_measure is "loop_iterations".
+
+usage: interference.py --bindir DIR --workdir DIR [--mpirun mpirun.openmpi]"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bindir", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--mpirun", default="mpirun.openmpi")
+    a = ap.parse_args()
+    if (os.cpu_count() or 1) < 2:
+        print("SKIP: needs 2 CPUs (one per process)")
+        sys.exit(77)
+    shutil.rmtree(a.workdir, ignore_errors=True)
+    os.makedirs(a.workdir)
+    exe = os.path.join(a.workdir, "interference")
+    subprocess.run([os.path.join(a.bindir, "scalana-cc"), "-O2", "-g",
+                    os.path.join(HERE, "progs", "interference.c"), "-o", exe],
+                   env=dict(os.environ, SCALANA_MPI="openmpi"), check=True)
+    run = [os.path.join(a.bindir, "scalana-run")]
+    mpi = [a.mpirun, "--allow-run-as-root", "--bind-to", "core", "--map-by", "core"]
+    r1, r2 = os.path.join(a.workdir, "run-1p"), os.path.join(a.workdir, "run-2p")
+    subprocess.run(run + ["-o", r1] + mpi + ["-np", "1", exe], check=True, timeout=300,
+                   stdout=subprocess.DEVNULL)
+    # the core world rank 1 is bound to: with --map-by core on one host, the second
+    # CPU of the affinity mask the job starts with
+    cpus = sorted(os.sched_getaffinity(0))
+    hog = subprocess.Popen(["taskset", "-c", str(cpus[1]), "sh", "-c", "while :; do :; done"])
+    try:
+        time.sleep(0.2)
+        subprocess.run(run + ["-o", r2] + mpi + ["-np", "2", exe], check=True, timeout=300,
+                       stdout=subprocess.DEVNULL)
+    finally:
+        hog.kill()
+        hog.wait()
+    rep = os.path.join(a.workdir, "report")
+    subprocess.run([os.path.join(a.bindir, "scalana-analyze"), r1, r2, "-o", rep, "--no-viewer"],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(rep, "report.json")) as f:
+        r = json.load(f)
+    measures = [x["work_measure"] for x in r["runs"]]
+    if measures != ["loop_iterations", "loop_iterations"]:
+        fail(f"work_measure {measures}")
+    # did the hog bite: rank 0's wait at the MPI_Allreduce
+    dump = json.loads(subprocess.check_output([os.path.join(a.bindir, "scalana-dump"), "--json", r2]))
+    rank0 = [x for x in dump["ranks"] if x["info"]["world_rank"] == 0][0]
+    wait = sum(m["time_ns"] for m in rank0["mpi"] if m["op"] == "MPI_Allreduce") / 1e9
+    wall = rank0["info"]["wall_ns"] / 1e9
+    print(f"rank 0 waited {wait:.2f} s of {wall:.2f} s at MPI_Allreduce")
+    if wait < 0.2 * wall:
+        fail("the hog on rank 1's core did not slow rank 1 (rank 0 waited under a fifth of its time)")
+    for c in r["root_causes"]:
+        print(f"root cause: {c['category']} at {c.get('location')} processes {c.get('processes')}")
+        if 1 in (c.get("processes") or []) and c.get("function") in ("relax", "main"):
+            fail(f"a root cause blames process 1's code for its slower core: {c['category']} at "
+                 f"{c.get('location')}")
+    speed = [w for w in r["data_quality"]["warnings"] if w.startswith("speed, not work")]
+    for w in speed:
+        print("warning: " + w)
+    if not any("[1]" in w and "relax" in w for w in speed):
+        fail("no 'speed, not work' warning names process 1 and relax")
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
