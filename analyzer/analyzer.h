@@ -478,6 +478,10 @@ const char *an_work_measure(const struct an_run *r);
  *  loop once.  Returns 1 when some loop there was counted, else 0 (w zero). */
 int an_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, double *w);
 
+/** *mean = the mean over r's present ranks of an_work_at.  Returns 1 when
+ *  some loop below v was counted, else 0 (*mean 0). */
+int an_work_mean(const struct an_graph *g, const struct an_run *r, uint32_t v, double *mean);
+
 enum an_work_verdict {
     AN_WORK_UNKNOWN = 0, /* no counted loop at the vertex, or nothing to compare */
     AN_WORK_SAME,        /* the culprits ran the others' iterations, only slower */

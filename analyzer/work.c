@@ -98,6 +98,20 @@ int an_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, dou
     return any;
 }
 
+int an_work_mean(const struct an_graph *g, const struct an_run *r, uint32_t v, double *mean)
+{
+    *mean = 0;
+    if (!r->present_count) return 0;
+    double *w = sc_xmalloc(((size_t)r->P + 1) * sizeof *w);
+    int any = an_work_at(g, r, v, w);
+    double s = 0;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i]) s += w[i];
+    free(w);
+    *mean = s / r->present_count;
+    return any;
+}
+
 enum an_work_verdict an_work_compare(const struct an_graph *g, const struct an_run *r, uint32_t v,
                                      const uint32_t *procs, uint32_t np, double *work_ratio,
                                      double *time_ratio)

@@ -7,7 +7,9 @@
 #include "../stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Symptom rule: measured/ideal >= scaling_ratio, loss >= the minimum cost
  * and above the repetition spread, and the total sample count grew
@@ -43,6 +45,65 @@ static void mark(struct an_detect *d)
         if (scalana_counts_differ(k1, e1, k0, e0, SCALANA_GREATER, th->alpha, (uint64_t)th->min_samples))
             a->vflags[v] |= AN_F_NON_SCALABLE;
     }
+}
+
+/* Work per process at the smallest count with the vertex and at the largest
+ * (loop iterations, work.c): iterations that shrink as the ideal while the
+ * time does not mean each iteration got slower as more processes shared the
+ * machine (resource contention); iterations that do not shrink are the
+ * code's (non-scalable computation). */
+struct work_scaling {
+    int known;            /* both counts have counted loops below the vertex */
+    int iterations_ok;    /* the iterations per process follow the ideal */
+    double w0, w1, ideal; /* mean iterations per process: smallest, largest, ideal at the largest */
+    uint32_t p0;
+    double per_iteration; /* time per iteration at the largest / at the smallest count */
+};
+
+static int work_scaling(struct an_detect *d, uint32_t v, struct work_scaling *ws)
+{
+    struct an_analysis *a = d->a;
+    uint32_t S = a->nscales, N = d->N;
+    memset(ws, 0, sizeof *ws);
+    uint32_t s0 = 0;
+    while (s0 + 1 < S && !a->vm[(size_t)s0 * N + v].present) s0++;
+    if (s0 + 1 >= S) return 0;
+    const struct an_vmetrics *m0 = &a->vm[(size_t)s0 * N + v], *mb = &a->vm[(size_t)(S - 1) * N + v];
+    if (!an_work_mean(&a->g, a->scales[s0].rep, v, &ws->w0) || !an_work_mean(&a->g, d->r, v, &ws->w1) ||
+        !(ws->w0 > 0) || !(ws->w1 > 0) || !(m0->mean > 0))
+        return 0;
+    ws->known = 1;
+    ws->p0 = a->scales[s0].P;
+    double P = d->big->P;
+    ws->ideal = a->opt->weak ? ws->w0 : ws->w0 * ws->p0 / P;
+    ws->per_iteration = (mb->mean / ws->w1) / (m0->mean / ws->w0);
+    /* the time's excess over its ideal is not in the iterations: they exceed
+     * theirs by under 10 % and under a quarter of the time's excess (the
+     * margins of an_work_compare, a little wider: counts at two process
+     * counts also differ by the remainder rows of a division) */
+    double t_excess = mb->mean / (a->opt->weak ? m0->mean : m0->mean * ws->p0 / P) - 1;
+    double w_excess = ws->w1 / ws->ideal - 1;
+    ws->iterations_ok = w_excess < 0.1 && w_excess < 0.25 * t_excess;
+    return 1;
+}
+
+static void work_evidence(struct an_detect *d, struct an_cause *c, const struct work_scaling *ws, int contention)
+{
+    size_t used = strlen(c->evidence);
+    snprintf(c->evidence + used, sizeof c->evidence - used,
+             "; loop iterations per process %.4g at %u processes, %.4g at %u against an ideal %.4g: %s",
+             ws->w0, ws->p0, ws->w1, d->P, ws->ideal,
+             contention ? "the work shrinks as it should, each iteration takes longer"
+                        : "the work per process does not shrink as it should");
+    if (!contention) return;
+    used = strlen(c->evidence);
+    snprintf(c->evidence + used, sizeof c->evidence - used, " (%.2fx the time per iteration)", ws->per_iteration);
+    /* on shared cores the time per iteration grows with the scheduler's
+     * switches (caches refilled), not only with the memory system */
+    if (d->r->contention > d->a->opt->th.contention_max)
+        c->undecided = "the time per iteration grew on a run whose processes share cores (oversubscribed or "
+                       "loaded): it may be the scheduler's, not the memory system's; rerun with a core per "
+                       "process to decide";
 }
 
 static void find(struct an_detect *d)
@@ -121,8 +182,12 @@ static void find(struct an_detect *d)
         }
         for (uint32_t i = 0; i < d->P; i++)
             if (r->present[i]) procs[np++] = i;
+        struct work_scaling ws;
+        int contention = work_scaling(d, v, &ws) && ws.iterations_ok;
         if (!c->merged || cost > c->cost) {
-            c->cat = c->merged && c->cat == AN_CAT_SERIAL ? AN_CAT_SERIAL : AN_CAT_NON_SCALABLE;
+            c->cat = c->merged && c->cat == AN_CAT_SERIAL ? AN_CAT_SERIAL
+                     : contention                      ? AN_CAT_CONTENTION
+                                                       : AN_CAT_NON_SCALABLE;
             c->cost = cost;
             c->cost_rule = a->opt->weak ? "each process's time above the ideal (the smallest count's time, weak "
                                           "scaling) removed: run time with a core per process, before minus after"
@@ -139,6 +204,7 @@ static void find(struct an_detect *d)
                           mb->mean, d->P, ideal, a->opt->weak ? "weak" : "strong", a->scales[0].P,
                           a->model[v].has_slope ? a->model[v].loglog_slope : NAN,
                           a->model[v].valid ? a->model[v].formula : "n/a");
+        if (ws.known) work_evidence(d, c, &ws, contention);
     }
     free(x);
 }
