@@ -5,6 +5,7 @@
 #include "analyzer.h"
 #include "gate.h"
 #include "par.h"
+#include "predict.h"
 #include "scalana/outdir.h"
 
 #include <errno.h>
@@ -713,6 +714,7 @@ int main(int argc, char **argv)
             /* the earlier build's own report, then the later one's with the comparison */
             rc = write_report(&opt, before, bdir, 1);
             if (an_par_rank() == 0) json_object_set_new(after, "comparison", an_compare_reports(before, after));
+            if (an_par_rank() == 0 && opt.predict) an_predict(after, opt.predict, &opt.th);
             if (an_par_rank() == 0 && opt.gate) gate_rc = an_gate_apply(&opt, after);
             if (!rc) rc = write_report(&opt, after, opt.out_dir, opt.quiet);
             report = after;
@@ -722,6 +724,7 @@ int main(int argc, char **argv)
         if (before) json_decref(before);
     } else {
         report = analyse(&opt, dirs, ndirs, &rc);
+        if (report && opt.predict && an_par_rank() == 0) an_predict(report, opt.predict, &opt.th);
         if (report) rc = write_report(&opt, report, opt.out_dir, opt.quiet);
     }
     if (report && gate_rc >= 0 && !opt.quiet) /* the verdict last, after the summary */
