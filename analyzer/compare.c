@@ -462,6 +462,6 @@ void *an_compare_reports(const void *before_v, const void *after_v)
     json_object_set_new(out, "cost_processes_after", json_integer(largest_count(ra)));
     free(pair_b), free(pair_a), free(changed_b), free(renamed_b), free(counts);
     side_free(&sb), side_free(&sa);
-    an_compare_savings(out); /* predicted against measured (saving.c) */
+    an_compare_savings(out, rb, ra); /* predicted against measured (saving.c) */
     return out;
 }

@@ -2,7 +2,8 @@
  * before/after comparison that is gone or changed, the saving its before
  * report predicted (its cost, less what is left of it after), the wall time
  * the change measurably saved at each process count both builds ran (with
- * the repetitions' spread as its noise), and the error of the prediction.
+ * a core per process, as the costs are: wall / contention; the repetitions'
+ * spread as its noise), and the error of the prediction.
  * docs/analyzer.md, "Predicted against measured". */
 #include "analyzer.h"
 
@@ -36,9 +37,31 @@ static const json_t *scale_at(const json_t *cmp, json_int_t P)
     return NULL;
 }
 
-void an_compare_savings(void *comparison)
+/* The run time with a core per process of a report's run at P processes:
+ * wall / contention (the analyzer's base, an_base_seconds), the wall time
+ * where the contention is unknown; NaN when there is no such run. */
+static double base_at(const json_t *report, json_int_t P)
+{
+    size_t k;
+    json_t *r;
+    json_array_foreach(json_object_get(report, "runs"), k, r) {
+        if (json_integer_value(json_object_get(r, "processes")) != P) continue;
+        double wall = real(r, "wall_seconds"), c = real(r, "contention");
+        return isfinite(c) && c >= 1 ? wall / c : wall;
+    }
+    return NAN;
+}
+
+/* The measured saving at P: base before - base after (seconds). */
+static double saved_at(const json_t *before, const json_t *after, json_int_t P)
+{
+    return base_at(before, P) - base_at(after, P);
+}
+
+void an_compare_savings(void *comparison, const void *before_v, const void *after_v)
 {
     json_t *cmp = comparison;
+    const json_t *before = before_v, *after = after_v;
     json_int_t P = json_integer_value(json_object_get(cmp, "cost_processes_before"));
     const json_t *at = scale_at(cmp, P);
     const json_t *scales = json_object_get(cmp, "scales");
@@ -54,7 +77,9 @@ void an_compare_savings(void *comparison)
         predicted_all += isfinite(s) ? s : 0;
         n++;
     }
-    double measured = at ? real(at, "saved_seconds") : NAN, noise = at ? real(at, "spread_seconds") : NAN;
+    json_int_t Pm = at ? json_integer_value(json_object_get(at, "processes")) : 0;
+    double measured = at ? saved_at(before, after, Pm) : NAN, noise = at ? real(at, "spread_seconds") : NAN;
+    double wall_saved = at ? real(at, "saved_seconds") : NAN;
     double error = isfinite(measured) && measured != 0 ? (predicted_all - measured) / fabs(measured) : NAN;
     json_array_foreach(json_object_get(cmp, "causes"), k, c) {
         if (!checked(c)) continue;
@@ -63,14 +88,17 @@ void an_compare_savings(void *comparison)
         json_t *per = json_array();
         size_t j;
         json_t *s;
-        json_array_foreach(scales, j, s)
-            json_array_append_new(per, json_pack("{s:I, s:o, s:o}", "processes",
-                                                 json_integer_value(json_object_get(s, "processes")), "seconds",
+        json_array_foreach(scales, j, s) {
+            json_int_t q = json_integer_value(json_object_get(s, "processes"));
+            json_array_append_new(per, json_pack("{s:I, s:o, s:o, s:o}", "processes", q, "seconds",
+                                                 num(saved_at(before, after, q)), "wall_seconds",
                                                  num(real(s, "saved_seconds")), "noise_seconds",
                                                  num(real(s, "spread_seconds"))));
+        }
         json_object_set_new(c, "measured_saving", per);
         json_object_set_new(c, "measured_saving_seconds", num(measured));
         json_object_set_new(c, "measured_saving_noise_seconds", num(noise));
+        json_object_set_new(c, "measured_wall_saving_seconds", num(wall_saved));
         json_object_set_new(c, "measured_saving_processes",
                             at ? json_integer(json_integer_value(json_object_get(at, "processes"))) : json_null());
         json_object_set_new(c, "prediction_error", num(error));

@@ -58,7 +58,7 @@ void vw_html_compare(struct vw_out *o, const struct vw_html_ctx *c)
     }
     vw_puts(o, "<table><thead><tr><th>status</th><th>category</th><th>location</th><th class=\"num\">cost s before</th>"
                "<th class=\"num\">cost s after</th><th class=\"num\">saved s</th><th class=\"num\">predicted saving s</th>"
-               "<th class=\"num\">measured saving s</th><th class=\"num\">error</th>"
+               "<th class=\"num\">measured saving s (a core per process)</th><th class=\"num\">error</th>"
                "<th>slowest process there, before &rarr; after</th>"
                "</tr></thead><tbody>");
     const json_t *x;

@@ -48,9 +48,11 @@ void vw_summary_compare(FILE *f, const json_t *report, int color)
         if (json_is_number(json_object_get(x, "predicted_saving_seconds"))) {
             /* predicted against measured (analyzer/saving.c) */
             double err = vw_dbl(x, "prediction_error", NAN);
-            fprintf(f, "           predicted saving %.3g s at %ld processes, measured %.3g s (noise %.2g s)",
+            fprintf(f, "           predicted saving %.3g s at %ld processes, measured %.3g s with a core per process "
+                       "(wall %.3g s, noise %.2g s)",
                     vw_dbl(x, "predicted_saving_seconds", NAN), vw_int(x, "predicted_saving_processes", 0),
-                    vw_dbl(x, "measured_saving_seconds", NAN), vw_dbl(x, "measured_saving_noise_seconds", 0));
+                    vw_dbl(x, "measured_saving_seconds", NAN), vw_dbl(x, "measured_wall_saving_seconds", NAN),
+                    vw_dbl(x, "measured_saving_noise_seconds", 0));
             if (vw_int(x, "measured_saving_processes", 0) != vw_int(x, "predicted_saving_processes", 0))
                 fprintf(f, " at %ld processes", vw_int(x, "measured_saving_processes", 0));
             if (isfinite(err)) fprintf(f, ": error %+.0f%%", err * 100);

@@ -166,6 +166,19 @@ static void t_savings(void **state)
         assert_true(fabs(num(sum, "predicted_saving_seconds") - (two ? 0.6 : 0.4)) < 1e-9);
         json_decref(cmp), json_decref(before), json_decref(after);
     }
+    /* the measured saving is with a core per process, as the costs are: the before
+     * build's 4-process run took 2 s of wall time at contention 2, so 1 s with a core
+     * each, and the after build's 1.5 s is 0.5 s slower (its wall time 0.5 s faster) */
+    json_t *vb = json_pack("[o]", vtx(0, "LOOP", "f", 20, 1.0, 0.5));
+    json_t *before = report("aaaa", vb, json_pack("[o]", cause("load_imbalance", "f", 20, 0, 0.4)), 3.0, 2.0, 0);
+    json_t *after = report("bbbb", json_pack("[o]", vtx(0, "LOOP", "f", 20, 0.6, 0.3)), json_array(), 2.7, 1.5, 0);
+    json_object_set_new(json_array_get(json_object_get(before, "runs"), 1), "contention", json_real(2.0));
+    json_t *cmp = an_compare_reports(before, after);
+    const json_t *c = find(cmp, "gone", "f");
+    assert_true(fabs(num(c, "measured_saving_seconds") + 0.5) < 1e-9);
+    assert_true(fabs(num(c, "measured_wall_saving_seconds") - 0.5) < 1e-9);
+    assert_true(fabs(num(c, "prediction_error") - 1.8) < 1e-9); /* (0.4 + 0.5) / 0.5 */
+    json_decref(cmp), json_decref(before), json_decref(after);
 }
 
 /* Empty reports (no cause, no common count) compare without error. */
