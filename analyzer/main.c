@@ -6,6 +6,7 @@
 #include "gate.h"
 #include "par.h"
 #include "predict.h"
+#include "whatif.h"
 #include "scalana/outdir.h"
 
 #include <errno.h>
@@ -561,6 +562,8 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     a.phases = an_phases_json(&a);
 
     json_t *report = an_report_build(&a);
+    json_t *what_if = an_whatif_json(&a); /* whatif.c */
+    if (what_if) json_object_set_new(report, "what_if", what_if);
     an_par_done(&a); /* the other processes' peak memory, now that they are done */
     an_report_set_peaks(report, &a);
     an_sym_free(rd.sym);
