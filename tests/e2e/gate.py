@@ -11,7 +11,8 @@ job of its own:
      the Markdown summary says FAIL and names the loop; report.json's "gate"
      says failed and validates against docs/report.schema.json;
   2. defect turned off (--before old/ --after new/): exit 0, no failure in the
-     JUnit XML, the planted loop's test case passes as fixed;
+     JUnit XML, the planted loop's test case passes as fixed; its comparison
+     entry carries the predicted saving against the measured one (item 1);
   3. errors exit 2: --gate with the runs of one build, --junit without --gate,
      a JUnit file that cannot be written.
 
@@ -130,6 +131,22 @@ def main():
     fixed = [c for c in cases if planted(c)]
     check(fixed and "fixed" in (fixed[0].findtext("system-out") or ""),
           "the planted loop's test case is not reported fixed: %s" % [(c.get("name"), c.findtext("system-out")) for c in cases])
+
+    # the comparison behind it: the fixed loop's predicted saving against the measured one
+    cmp = json.load(open(os.path.join(w, "report-off", "report.json")))["comparison"]
+    gone = [c for c in cmp["causes"] if c["status"] == "gone" and c["before"]["function"] == "relax_cells"]
+    check(gone, "the planted loop is not gone in the comparison")
+    c = gone[0]
+    check(c["predicted_saving_seconds"] == c["saved_seconds"] and c["predicted_saving_seconds"] > 0
+          and sorted(m["processes"] for m in c["measured_saving"]) == [2, 4]
+          and c["measured_saving_processes"] == c["predicted_saving_processes"] == 4,
+          "predicted/measured saving fields: %r" % {k: c.get(k) for k in c if "saving" in k or "predict" in k})
+    meas = c["measured_saving_seconds"]
+    check(meas is not None and abs(c["prediction_error"] - (c["predicted_saving_seconds"] - meas) / abs(meas)) < 1e-4,
+          "prediction_error %r for %r predicted, %r measured" % (c["prediction_error"], c["predicted_saving_seconds"], meas))
+    check("predicted saving" in out, "the terminal does not show the predicted saving:\n" + out[-2000:])
+    log("relax_cells: predicted saving %.3f s, measured %.3f s with a core per process at 4 processes (error %+.0f %%)"
+        % (c["predicted_saving_seconds"], meas, 100 * c["prediction_error"]))
 
     # 3. errors exit 2
     rc, _, err = analyze("--gate", old, "-o", os.path.join(w, "report-one"))
