@@ -155,6 +155,9 @@ struct an_options {
     int recover_libs;         /* --recover-libs: also the application's shared libraries */
     int force;                /* --force: write into an output directory that is not ours */
     int no_caliper;           /* --no-caliper: the viewer writes no caliper/ (Hatchet/Thicket) */
+    int gate;                 /* --gate: judge the comparison for CI (gate.c; exit 1 on failure) */
+    const char *junit, *markdown; /* --junit FILE, --markdown FILE: the gate's verdict (gate.c) */
+    double predict;           /* --predict P: each cause's cost extended to P processes (predict.c); 0: none */
     struct an_thresholds th;
 };
 
@@ -870,6 +873,22 @@ void an_builds_free(struct an_build *b, int n);
  *  and after and the time of its location per process count), and the wall
  *  time per process count present in both.  Never NULL. */
 void *an_compare_reports(const void *before, const void *after);
+/** Predicted against measured (saving.c): adds to each gone or changed cause
+ *  of comparison (json_t *, an_compare_reports' object of the reports
+ *  before and after) the saving its before report predicted
+ *  (predicted_saving_seconds: its saved_seconds, at cost_processes_before
+ *  processes), the seconds the program saved with a core per process, as
+ *  the costs are (each run's wall / contention; measured_saving_seconds at
+ *  that count, or the largest common one when the before build's largest
+ *  count is not common; measured_wall_saving_seconds the plain wall time's;
+ *  measured_saving per common count, each with the larger repetition spread
+ *  as noise_seconds)
+ *  and prediction_error = (predicted - measured) / |measured| (null when
+ *  nothing was measured); with several such causes their predictions are
+ *  summed against the one measured saving (prediction_combined: how many).
+ *  Also sets comparison.saving_check, the sum.  Cannot fail (aborts on
+ *  allocation failure). */
+void an_compare_savings(void *comparison, const void *before, const void *after);
 void an_analysis_free(struct an_analysis *a);
 
 /* ---- Progress ------------------------------------------------------------------ */

@@ -152,17 +152,29 @@ static long side_index(const struct side *s, const json_t *v)
 
 /* How far apart two vertices' locations are (lines), or -1 when they are
  * not the same location: another kind, function or file, or further apart
- * than AN_COMPARE_LINE_SHIFT lines and not at the same place in the order of
- * such vertices of the function. */
-static long location_distance(const struct side *b, const json_t *vb, const struct side *a, const json_t *va)
+ * than AN_COMPARE_LINE_SHIFT lines and at another place in the order of such
+ * vertices of the function, counted from its first one with as many of them
+ * in both builds, or counted from its last one (a loop added above).  With
+ * renamed set, the function may differ (a function renamed): then only
+ * lines within AN_COMPARE_LINE_SHIFT match. */
+static long location_distance_as(const struct side *b, const json_t *vb, const struct side *a, const json_t *va,
+                                 int renamed)
 {
     if (!vb || !va) return -1;
-    if (strcmp(str(vb, "kind"), str(va, "kind")) != 0 || !same_function(vb, va) || !same_file(vb, va)) return -1;
+    if (strcmp(str(vb, "kind"), str(va, "kind")) != 0 || !same_file(vb, va)) return -1;
+    if (!renamed && !same_function(vb, va)) return -1;
     long d = labs((long)(integer(vb, "line") - integer(va, "line")));
     if (d <= AN_COMPARE_LINE_SHIFT) return d;
+    if (renamed) return -1;
     long ib = side_index(b, vb), ia = side_index(a, va);
     if (ib < 0 || ia < 0) return -1;
-    return b->ord[ib] == a->ord[ia] && b->cnt[ib] == a->cnt[ia] ? d : -1;
+    if (b->ord[ib] == a->ord[ia] && b->cnt[ib] == a->cnt[ia]) return d;
+    return b->cnt[ib] - b->ord[ib] == a->cnt[ia] - a->ord[ia] ? d : -1;
+}
+
+static long location_distance(const struct side *b, const json_t *vb, const struct side *a, const json_t *va)
+{
+    return location_distance_as(b, vb, a, va, 0);
 }
 
 /* The vertex of side a at the location of vb of side b (closest lines), or NULL. */
@@ -267,6 +279,8 @@ static json_t *cause_brief(const json_t *c)
     json_object_set_new(o, "location", json_string(str(c, "location")));
     json_object_set_new(o, "cost_seconds", num(real(c, "cost_seconds")));
     json_object_set_new(o, "cost_percent", num(real(c, "cost_percent")));
+    if (json_is_number(json_object_get(c, "cost_noise_seconds")))
+        json_object_set_new(o, "cost_noise_seconds", num(real(c, "cost_noise_seconds")));
     json_t *p = json_object_get(c, "processes");
     json_object_set_new(o, "processes", p ? json_deep_copy(p) : json_array());
     return o;
@@ -344,11 +358,13 @@ void *an_compare_reports(const void *before_v, const void *after_v)
     const json_t *cb = json_object_get(rb, "root_causes"), *ca = json_object_get(ra, "root_causes");
     size_t nb = json_array_size(cb), na = json_array_size(ca);
     long *pair_b = malloc((nb + 1) * sizeof *pair_b), *pair_a = malloc((na + 1) * sizeof *pair_a);
-    int *changed_b = calloc(nb + 1, sizeof *changed_b);
-    if (!pair_b || !pair_a || !changed_b) abort();
+    int *changed_b = calloc(nb + 1, sizeof *changed_b), *renamed_b = calloc(nb + 1, sizeof *renamed_b);
+    if (!pair_b || !pair_a || !changed_b || !renamed_b) abort();
     for (size_t i = 0; i < nb; i++) pair_b[i] = -1;
     for (size_t j = 0; j < na; j++) pair_a[j] = -1;
-    for (int pass = 0; pass < 2; pass++) { /* 0: same category, 1: another category (changed) */
+    /* 0: same category; 1: same category, the function renamed (same file, kind and
+     * lines); 2: another category (changed) */
+    for (int pass = 0; pass < 3; pass++) {
         for (;;) {
             long bi = -1, bj = -1, bd = -1;
             for (size_t i = 0; i < nb; i++) {
@@ -358,13 +374,14 @@ void *an_compare_reports(const void *before_v, const void *after_v)
                     if (pair_a[j] >= 0) continue;
                     const json_t *y = json_array_get(ca, j);
                     int same_cat = strcmp(str(x, "category"), str(y, "category")) == 0;
-                    if (pass == 0 ? !same_cat : same_cat) continue;
-                    long d = location_distance(&sb, vertex(rb, integer(x, "vertex")), &sa, vertex(ra, integer(y, "vertex")));
+                    if (pass < 2 ? !same_cat : same_cat) continue;
+                    long d = location_distance_as(&sb, vertex(rb, integer(x, "vertex")), &sa,
+                                                  vertex(ra, integer(y, "vertex")), pass == 1);
                     if (d >= 0 && (bd < 0 || d < bd)) bi = (long)i, bj = (long)j, bd = d;
                 }
             }
             if (bi < 0) break;
-            pair_b[bi] = bj, pair_a[bj] = bi, changed_b[bi] = pass;
+            pair_b[bi] = bj, pair_a[bj] = bi, changed_b[bi] = pass == 2, renamed_b[bi] = pass == 1;
         }
     }
     json_t *causes = json_array();
@@ -393,6 +410,7 @@ void *an_compare_reports(const void *before_v, const void *after_v)
         json_object_set_new(o, "category", json_string(str(y && changed_b[i] ? y : x, "category")));
         json_object_set_new(o, "before", cause_brief(x));
         json_object_set_new(o, "after", y ? cause_brief(y) : json_null());
+        if (renamed_b[i]) json_object_set_new(o, "renamed_from", json_string(str(x, "function")));
         if (cand) json_object_set_new(o, "after_below_thresholds", cause_brief(cand));
         json_object_set_new(o, "cost_before_seconds", num(cbs));
         json_object_set_new(o, "cost_after_seconds", num(cas));
@@ -407,15 +425,27 @@ void *an_compare_reports(const void *before_v, const void *after_v)
         const json_t *y = json_array_get(ca, j);
         const json_t *va = vertex(ra, integer(y, "vertex"));
         const json_t *vb = find_vertex(&sa, va, &sb);
-        double cas = real(y, "cost_seconds");
+        double cas = real(y, "cost_seconds"), cbs = 0;
+        /* new among the root causes, but there under the thresholds before: its cost then */
+        const json_t *cand = NULL;
+        long bestd = -1;
+        size_t k;
+        json_t *z;
+        json_array_foreach(json_object_get(rb, "candidates"), k, z) {
+            if (strcmp(str(z, "category"), str(y, "category")) != 0) continue;
+            long d = location_distance(&sb, vertex(rb, integer(z, "vertex")), &sa, va);
+            if (d >= 0 && (bestd < 0 || d < bestd)) cand = z, bestd = d;
+        }
+        if (cand && isfinite(real(cand, "cost_seconds"))) cbs = real(cand, "cost_seconds");
         json_t *o = json_object();
         json_object_set_new(o, "status", json_string("new"));
         json_object_set_new(o, "category", json_string(str(y, "category")));
         json_object_set_new(o, "before", json_null());
         json_object_set_new(o, "after", cause_brief(y));
-        json_object_set_new(o, "cost_before_seconds", json_real(0));
+        if (cand) json_object_set_new(o, "before_below_thresholds", cause_brief(cand));
+        json_object_set_new(o, "cost_before_seconds", num(cbs));
         json_object_set_new(o, "cost_after_seconds", num(cas));
-        json_object_set_new(o, "saved_seconds", num(-cas));
+        json_object_set_new(o, "saved_seconds", num(cbs - cas));
         json_object_set_new(o, "location_found_before", json_boolean(vb != NULL));
         json_object_set_new(o, "per_process_count", location_times(rb, vb, ra, va, counts, ncounts));
         json_array_append_new(causes, o);
@@ -430,7 +460,8 @@ void *an_compare_reports(const void *before_v, const void *after_v)
     json_object_set_new(out, "counts", cnt);
     json_object_set_new(out, "cost_processes_before", json_integer(largest_count(rb)));
     json_object_set_new(out, "cost_processes_after", json_integer(largest_count(ra)));
-    free(pair_b), free(pair_a), free(changed_b), free(counts);
+    free(pair_b), free(pair_a), free(changed_b), free(renamed_b), free(counts);
     side_free(&sb), side_free(&sa);
+    an_compare_savings(out, rb, ra); /* predicted against measured (saving.c) */
     return out;
 }

@@ -3,7 +3,10 @@
  * attributes every rank's profile to the PPG, then models, backtracks and
  * writes report.json, the viewer's files and the terminal summary. */
 #include "analyzer.h"
+#include "gate.h"
 #include "par.h"
+#include "predict.h"
+#include "whatif.h"
 #include "scalana/outdir.h"
 
 #include <errno.h>
@@ -559,6 +562,8 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     a.phases = an_phases_json(&a);
 
     json_t *report = an_report_build(&a);
+    json_t *what_if = an_whatif_json(&a); /* whatif.c */
+    if (what_if) json_object_set_new(report, "what_if", what_if);
     an_par_done(&a); /* the other processes' peak memory, now that they are done */
     an_report_set_peaks(report, &a);
     an_sym_free(rd.sym);
@@ -682,6 +687,16 @@ int main(int argc, char **argv)
         }
     }
     json_t *report = NULL;
+    int gate_rc = -1; /* --gate: the gate's exit status once judged (gate.c) */
+    if (opt.gate && !opt.before_count && nbuilds != 2) {
+        fputs("scalana-analyze: error: --gate compares two builds: give the runs of both (--before DIR... "
+              "--after DIR...)\n", stderr);
+        an_builds_free(builds, nbuilds);
+        free_list(dirs, ndirs);
+        an_options_free(&opt);
+        an_par_end();
+        return 2;
+    }
     if (opt.before_count || nbuilds == 2) {
         char **bv = opt.before_count ? bdirs : builds[0].dirs, **av = opt.before_count ? adirs : builds[1].dirs;
         int bn = opt.before_count ? nb : builds[0].ndirs, an = opt.before_count ? na : builds[1].ndirs;
@@ -702,6 +717,8 @@ int main(int argc, char **argv)
             /* the earlier build's own report, then the later one's with the comparison */
             rc = write_report(&opt, before, bdir, 1);
             if (an_par_rank() == 0) json_object_set_new(after, "comparison", an_compare_reports(before, after));
+            if (an_par_rank() == 0 && opt.predict) an_predict(after, opt.predict, &opt.th);
+            if (an_par_rank() == 0 && opt.gate) gate_rc = an_gate_apply(&opt, after);
             if (!rc) rc = write_report(&opt, after, opt.out_dir, opt.quiet);
             report = after;
         } else {
@@ -710,11 +727,15 @@ int main(int argc, char **argv)
         if (before) json_decref(before);
     } else {
         report = analyse(&opt, dirs, ndirs, &rc);
+        if (report && opt.predict && an_par_rank() == 0) an_predict(report, opt.predict, &opt.th);
         if (report) rc = write_report(&opt, report, opt.out_dir, opt.quiet);
     }
+    if (report && gate_rc >= 0 && !opt.quiet) /* the verdict last, after the summary */
+        an_gate_print(opt.json_stdout ? stderr : stdout, json_object_get(report, "gate"));
     if (report && !rc && opt.json_stdout)
         json_dumpf(report, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)), fputc('\n', stdout);
     if (report) json_decref(report);
+    if (opt.gate) rc = rc ? 2 : gate_rc < 0 ? 0 : gate_rc; /* 2 stays for errors */
     an_builds_free(builds, nbuilds);
     free_list(dirs, ndirs), free_list(bdirs, nb), free_list(adirs, na);
     an_options_free(&opt);

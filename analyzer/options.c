@@ -157,6 +157,12 @@ static void usage(FILE *out)
         "                          run's own copy in RUN_DIR/exe/)\n"
         "      --before DIR        runs of the build before a change (repeatable)\n"
         "      --after DIR         runs of the build after it (repeatable)\n"
+        "      --gate              CI gate: exit 1 when the after build has a new root\n"
+        "                          cause or one whose cost grew beyond its noise band\n"
+        "      --junit FILE        with --gate: a JUnit XML test case per root cause\n"
+        "      --markdown FILE     with --gate: a Markdown summary for the CI job page\n"
+        "      --predict P         each root cause's cost extended to P processes by the\n"
+        "                          scaling models, with a band; which one dominates there\n"
         "      --weak              weak scaling (work per process constant)\n"
         "      --strong            strong scaling (default)\n"
         "      --source-path OLD=NEW  remap source file prefixes (repeatable)\n"
@@ -185,7 +191,8 @@ static void usage(FILE *out)
         "(CPU seconds summed over processes) changes with p; report.json scaling_mode.\n\n"
         "User phases (scalana_phase_begin/end) get per-phase figures in report.json.\n\n"
         "Exit status: 0 analysed (root causes or not), 1 nothing could be analysed,\n"
-        "2 usage error.  See scalana-analyze(1) and docs/analyzer.md.\n\n",
+        "2 usage error.  With --gate: 0 pass, 1 fail, 2 usage or analysis error.\n"
+        "See scalana-analyze(1) and docs/analyzer.md.\n\n",
         out);
     fputs("Root-cause categories (report.json name: what to do):\n", out);
 #define SCALANA_CATEGORY(e, name, label, remedy) fprintf(out, "  %s\n", name), print_wrapped(out, remedy, 6);
@@ -262,6 +269,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
     enum { O_NORECOVER = 400, O_PSGCACHE, O_RECLIBS }; /* structure recovery (docs/binstruct.md) */
     enum { O_FORCE = 450 };
     enum { O_NOCALIPER = 420 };
+    enum { O_GATE = 480, O_JUNIT, O_MARKDOWN, O_PREDICT }; /* gate.c, predict.c */
     enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
            O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_BEFORE, O_AFTER };
     static const struct option longopts[] = {
@@ -275,6 +283,8 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         {"no-recover", no_argument, 0, O_NORECOVER}, {"psg-cache", required_argument, 0, O_PSGCACHE},
         {"recover-libs", no_argument, 0, O_RECLIBS}, {"force", no_argument, 0, O_FORCE},
         {"no-caliper", no_argument, 0, O_NOCALIPER},
+        {"gate", no_argument, 0, O_GATE}, {"junit", required_argument, 0, O_JUNIT},
+        {"markdown", required_argument, 0, O_MARKDOWN}, {"predict", required_argument, 0, O_PREDICT},
         {"colour", required_argument, 0, O_COLOR},
         {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
         {"before", required_argument, 0, O_BEFORE}, {"after", required_argument, 0, O_AFTER},
@@ -332,6 +342,20 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         case O_JSON: o->json_stdout = 1; break;
         case O_NOVIEW: o->no_viewer = 1; break;
         case O_NOCALIPER: o->no_caliper = 1; break;
+        case O_GATE: o->gate = 1; break;
+        case O_JUNIT: o->junit = optarg; break;
+        case O_MARKDOWN: o->markdown = optarg; break;
+        case O_PREDICT: {
+            char *end;
+            double p = strtod(optarg, &end);
+            if (!*optarg || *end || !isfinite(p) || p < 1 || p != floor(p) || p > 1e9) {
+                fprintf(stderr, "scalana-analyze: --predict '%s': want a process count (a whole number, 1 or "
+                                "more)\n", optarg);
+                return -1;
+            }
+            o->predict = p;
+            break;
+        }
         case O_NORECOVER: o->no_recover = 1; break;
         case O_PSGCACHE: o->psg_cache = optarg; break;
         case O_RECLIBS: o->recover_libs = 1; break;
@@ -361,6 +385,11 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         case 'V': printf("scalana-analyze (ScalAna) %s\n", SCALANA_VERSION_STRING); return 1;
         default: an_bad_option("scalana-analyze", c, argv); return -1;
         }
+    }
+    if ((o->junit || o->markdown) && !o->gate) {
+        fprintf(stderr, "scalana-analyze: --%s writes the gate's verdict: give --gate too\n",
+                o->junit ? "junit" : "markdown");
+        return -1;
     }
     if (o->before_count || o->after_count) {
         if (!o->before_count || !o->after_count) {

@@ -8,6 +8,8 @@
 set(SCALANA_VIEWER_SUMMARY_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/vw_summary.c         # terminal summary
     ${CMAKE_CURRENT_LIST_DIR}/vw_summary_compare.c # its before/after part
+    ${CMAKE_CURRENT_LIST_DIR}/vw_summary_predict.c # its --predict part
+    ${CMAKE_CURRENT_LIST_DIR}/vw_summary_whatif.c  # its what-if part
     ${CMAKE_CURRENT_LIST_DIR}/vw_report.c          # report.json accessors
     ${CMAKE_CURRENT_LIST_DIR}/vw_out.c)            # output writer
 if(NOT SCALANA_VIEWER_SUMMARY_SOURCES_ONLY AND NOT TARGET scalana_viewer_summary)

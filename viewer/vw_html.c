@@ -57,6 +57,7 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     }
     vw_puts(o, "</p><div class=\"gsearch\"><input type=\"search\" id=\"gsearch\" placeholder=\"search function, file, MPI call, rank, category\xE2\x80\xA6\" aria-label=\"search the report\" autocomplete=\"off\"><ol id=\"gresults\" hidden></ol></div><nav>");
     if (json_is_object(json_object_get(r->root, "comparison"))) vw_puts(o, "<a href=\"#comparison\">Before/after</a>");
+    if (json_is_object(json_object_get(r->root, "prediction"))) vw_puts(o, "<a href=\"#prediction\">Prediction</a>");
     vw_puts(o, "<a href=\"#causes\">Root causes</a><a href=\"#runs\">Runs</a>"
                "<a href=\"#calltree\">Call tree</a><a href=\"#flat\">Flat</a><a href=\"#perprocess\">Per process</a><a href=\"#source\">Source</a>"
                "<a href=\"#scaling\">Scaling</a>"
@@ -65,6 +66,7 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     unsigned char *plotted = calloc(r->nvert ? r->nvert : 1, 1);
     if (!plotted) { o->failed = 1; return; }
     vw_html_compare(o, c);
+    vw_html_predict(o, c);
     vw_html_causes(o, c);
     vw_html_runs(o, c);
     vw_html_views(o, c);

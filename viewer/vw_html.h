@@ -14,6 +14,8 @@ VW_HIDDEN void vw_html_vertices(struct vw_out *o, const struct vw_html_ctx *c, c
 VW_HIDDEN void vw_html_quality(struct vw_out *o, const struct vw_html_ctx *c);
 /* vw_html_compare.c: the before/after section (report.json comparison); nothing when absent. */
 VW_HIDDEN void vw_html_compare(struct vw_out *o, const struct vw_html_ctx *c);
+/* vw_html_predict.c: the section at P processes (report.json prediction); nothing when absent. */
+VW_HIDDEN void vw_html_predict(struct vw_out *o, const struct vw_html_ctx *c);
 /* vw_html_figures.c: scaling plots (sets plotted[v] for each vertex drawn), per-process
  * bars of imbalanced vertices, communication heat maps, the structure graph. */
 VW_HIDDEN void vw_html_scaling(struct vw_out *o, const struct vw_html_ctx *c, unsigned char *plotted);

@@ -57,7 +57,9 @@ void vw_html_compare(struct vw_out *o, const struct vw_html_ctx *c)
         return;
     }
     vw_puts(o, "<table><thead><tr><th>status</th><th>category</th><th>location</th><th class=\"num\">cost s before</th>"
-               "<th class=\"num\">cost s after</th><th class=\"num\">saved s</th><th>slowest process there, before &rarr; after</th>"
+               "<th class=\"num\">cost s after</th><th class=\"num\">saved s</th><th class=\"num\">predicted saving s</th>"
+               "<th class=\"num\">measured saving s (a core per process)</th><th class=\"num\">error</th>"
+               "<th>slowest process there, before &rarr; after</th>"
                "</tr></thead><tbody>");
     const json_t *x;
     json_array_foreach(json_object_get(cmp, "causes"), i, x) {
@@ -76,6 +78,20 @@ void vw_html_compare(struct vw_out *o, const struct vw_html_ctx *c)
         seconds_cell(o, x, "cost_before_seconds");
         seconds_cell(o, x, "cost_after_seconds");
         seconds_cell(o, x, "saved_seconds");
+        /* predicted against measured (analyzer/saving.c): gone and changed causes */
+        seconds_cell(o, x, "predicted_saving_seconds");
+        vw_puts(o, "<td class=\"num\">");
+        vw_num(o, vw_dbl(x, "measured_saving_seconds", NAN));
+        if (isfinite(vw_dbl(x, "measured_saving_noise_seconds", NAN))) {
+            vw_puts(o, " &plusmn; ");
+            vw_num(o, vw_dbl(x, "measured_saving_noise_seconds", NAN));
+        }
+        if (json_is_integer(json_object_get(x, "measured_saving_processes")))
+            vw_printf(o, " (%ld processes)", vw_int(x, "measured_saving_processes", 0));
+        vw_puts(o, "</td>");
+        double err = vw_dbl(x, "prediction_error", NAN);
+        if (isfinite(err)) vw_printf(o, "<td class=\"num\">%+.0f%%</td>", err * 100);
+        else vw_puts(o, "<td></td>");
         vw_puts(o, "<td>");
         size_t k;
         const json_t *p;

@@ -146,6 +146,12 @@ VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);
 VW_HIDDEN int vw_caliper_write(const struct vw_report *r, const char *out_dir, char *err, size_t errlen);
 /* The before/after part of the terminal summary (report.json comparison); nothing when absent. */
 VW_HIDDEN void vw_summary_compare(FILE *out, const json_t *report, int use_color);
+/* The --predict part of the terminal summary (report.json prediction): each cause's
+ * cost at P processes with its band, the dominant one; nothing when absent. */
+VW_HIDDEN void vw_summary_predict(FILE *out, const json_t *report, int use_color);
+/* The what-if part of the terminal summary (report.json what_if): "fixing #1 and #2:
+ * 8.1 s -> 6.2 s"; nothing when absent. */
+VW_HIDDEN void vw_summary_whatif(FILE *out, const json_t *report, int use_color);
 
 /* ---- sampling rate (vw_summary.c) */
 /** "cputime: asked 1000 Hz, obtained 250 Hz per thread (capped ...)" for the

@@ -335,4 +335,6 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
         }
     }
     vw_summary_compare(out, report, color);
+    vw_summary_whatif(out, report, color);
+    vw_summary_predict(out, report, color);
 }

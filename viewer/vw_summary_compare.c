@@ -45,6 +45,21 @@ void vw_summary_compare(FILE *f, const json_t *report, int color)
                 vw_int(side, "last_line", 0), vw_str(side, "function", ""), vw_dbl(x, "cost_before_seconds", NAN),
                 vw_dbl(x, "cost_after_seconds", NAN), vw_dbl(x, "saved_seconds", NAN),
                 json_object_get(x, "after_below_thresholds") ? " (what is left is under the thresholds)" : "");
+        if (json_is_number(json_object_get(x, "predicted_saving_seconds"))) {
+            /* predicted against measured (analyzer/saving.c) */
+            double err = vw_dbl(x, "prediction_error", NAN);
+            fprintf(f, "           predicted saving %.3g s at %ld processes, measured %.3g s with a core per process "
+                       "(wall %.3g s, noise %.2g s)",
+                    vw_dbl(x, "predicted_saving_seconds", NAN), vw_int(x, "predicted_saving_processes", 0),
+                    vw_dbl(x, "measured_saving_seconds", NAN), vw_dbl(x, "measured_wall_saving_seconds", NAN),
+                    vw_dbl(x, "measured_saving_noise_seconds", 0));
+            if (vw_int(x, "measured_saving_processes", 0) != vw_int(x, "predicted_saving_processes", 0))
+                fprintf(f, " at %ld processes", vw_int(x, "measured_saving_processes", 0));
+            if (isfinite(err)) fprintf(f, ": error %+.0f%%", err * 100);
+            if (vw_int(x, "prediction_combined", 0) > 1)
+                fprintf(f, " (the %ld fixed causes together)", vw_int(x, "prediction_combined", 0));
+            fputc('\n', f);
+        }
         size_t j;
         const json_t *p;
         json_array_foreach(json_object_get(x, "per_process_count"), j, p)

@@ -4,7 +4,8 @@
  * category is "changed", an unmatched before cause is "gone" (with its
  * location's times after), an unmatched after cause is "new", two loops of
  * one function moved far are not confused, and the wall time per count is
- * compared where both builds ran. */
+ * compared where both builds ran; a gone cause's predicted saving against the
+ * measured one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,6 +134,53 @@ static void t_matching(void **state)
     json_decref(cmp), json_decref(before), json_decref(after);
 }
 
+/* Predicted against measured (saving.c): one gone cause, its saving
+ * predicted at 4 processes against the wall seconds saved there; then two
+ * gone causes share the one measured saving (their predictions summed); a
+ * before build whose largest count (8) the after build did not run is
+ * checked at the largest common count. */
+static void t_savings(void **state)
+{
+    (void)state;
+    for (int two = 0; two < 2; two++) {
+        json_t *vb = json_pack("[o, o]", vtx(0, "LOOP", "f", 20, 1.0, 0.5), vtx(1, "LOOP", "g", 60, 1.0, 0.5));
+        json_t *va = json_pack("[o, o]", vtx(0, "LOOP", "f", 20, 0.6, 0.3), vtx(1, "LOOP", "g", 60, 1.0, 0.5));
+        json_t *cb = json_pack("[o]", cause("load_imbalance", "f", 20, 0, 0.4));
+        if (two) json_array_append_new(cb, cause("serial_bottleneck", "g", 60, 1, 0.2));
+        json_t *before = report("aaaa", vb, cb, 3.0, 2.0, two), *after = report("bbbb", va, json_array(), 2.7, 1.5, 0);
+        json_object_set_new(json_array_get(json_object_get(before, "runs"), 1), "wall_seconds_spread", json_real(0.05));
+        json_t *cmp = an_compare_reports(before, after);
+        const json_t *c = find(cmp, "gone", "f");
+        assert_non_null(c);
+        assert_true(fabs(num(c, "predicted_saving_seconds") - 0.4) < 1e-9);
+        assert_int_equal(json_integer_value(json_object_get(c, "predicted_saving_processes")), two ? 8 : 4);
+        assert_int_equal(json_integer_value(json_object_get(c, "measured_saving_processes")), 4);
+        assert_true(fabs(num(c, "measured_saving_seconds") - 0.5) < 1e-9); /* 2.0 -> 1.5 s at 4 */
+        assert_true(fabs(num(c, "measured_saving_noise_seconds") - 0.05) < 1e-9);
+        /* one cause: (0.4 - 0.5) / 0.5; two: (0.4 + 0.2 - 0.5) / 0.5 */
+        assert_true(fabs(num(c, "prediction_error") - (two ? 0.2 : -0.2)) < 1e-9);
+        assert_int_equal(json_array_size(json_object_get(c, "measured_saving")), 2);
+        assert_true(fabs(num(json_array_get(json_object_get(c, "measured_saving"), 0), "seconds") - 0.3) < 1e-9);
+        assert_int_equal(json_integer_value(json_object_get(c, "prediction_combined")), two ? 2 : 0);
+        const json_t *sum = json_object_get(cmp, "saving_check");
+        assert_true(fabs(num(sum, "predicted_saving_seconds") - (two ? 0.6 : 0.4)) < 1e-9);
+        json_decref(cmp), json_decref(before), json_decref(after);
+    }
+    /* the measured saving is with a core per process, as the costs are: the before
+     * build's 4-process run took 2 s of wall time at contention 2, so 1 s with a core
+     * each, and the after build's 1.5 s is 0.5 s slower (its wall time 0.5 s faster) */
+    json_t *vb = json_pack("[o]", vtx(0, "LOOP", "f", 20, 1.0, 0.5));
+    json_t *before = report("aaaa", vb, json_pack("[o]", cause("load_imbalance", "f", 20, 0, 0.4)), 3.0, 2.0, 0);
+    json_t *after = report("bbbb", json_pack("[o]", vtx(0, "LOOP", "f", 20, 0.6, 0.3)), json_array(), 2.7, 1.5, 0);
+    json_object_set_new(json_array_get(json_object_get(before, "runs"), 1), "contention", json_real(2.0));
+    json_t *cmp = an_compare_reports(before, after);
+    const json_t *c = find(cmp, "gone", "f");
+    assert_true(fabs(num(c, "measured_saving_seconds") + 0.5) < 1e-9);
+    assert_true(fabs(num(c, "measured_wall_saving_seconds") - 0.5) < 1e-9);
+    assert_true(fabs(num(c, "prediction_error") - 1.8) < 1e-9); /* (0.4 + 0.5) / 0.5 */
+    json_decref(cmp), json_decref(before), json_decref(after);
+}
+
 /* Empty reports (no cause, no common count) compare without error. */
 static void t_empty(void **state)
 {
@@ -182,6 +230,6 @@ static void t_large(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(t_matching), cmocka_unit_test(t_empty), cmocka_unit_test(t_large)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(t_matching), cmocka_unit_test(t_savings), cmocka_unit_test(t_empty), cmocka_unit_test(t_large)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
