@@ -24,7 +24,7 @@
 /* ---- options (rt_options.c) ---------------------------------------------- */
 struct rt_options {
     int sampler;            /* enum prf_sampler */
-    char papi_event[64];    /* for PRF_SAMPLER_PAPI */
+    char sampler_arg[64];   /* what follows "word:" (papi:<EVENT>), else "" */
     unsigned freq;          /* samples per second, clamped */
     int signo;              /* sampling signal */
     int waitall_split;      /* complete Waitall through Waitsome */
@@ -293,7 +293,7 @@ RT_HIDDEN int rt_capture_path(void **frames, int cap, int *truncated);
 RT_HIDDEN int rt_unwind_signal_context(void *ucontext, void **frames, int cap, int *truncated);
 RT_HIDDEN uint64_t rt_path_hash(void *const *frames, int n);
 
-/* ---- sampling (rt_sampler.c) --------------------------------------------- */
+/* ---- sampling (rt_sampler.c; the sources: rt_sampler.h) -------------------- */
 /** Installs the signal handler and starts the per-thread timers (sampler
  *  from rt_opt).  Failures disable sampling with one line. */
 RT_HIDDEN void rt_sampler_start(void);
@@ -313,6 +313,8 @@ RT_HIDDEN void rt_sampler_thread_unpark(struct rt_thread *t);
 /** Stops all sampling and waits for handlers in flight. */
 RT_HIDDEN void rt_sampler_stop(void);
 RT_HIDDEN const char *rt_sampler_name(void); /* "cputime", "realtime", "taskclock", "papi:EV", "none" */
+/** The sampler in use (enum prf_sampler, after fallbacks; NONE before sampling starts). */
+RT_HIDDEN int rt_sampler_kind_now(void);
 
 /* ---- aggregated MPI statistics (rt_stats.c) ------------------------------- */
 struct rt_ctx {
