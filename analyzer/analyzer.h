@@ -154,7 +154,7 @@ struct an_options {
     const char *psg_cache;    /* --psg-cache DIR|off, or NULL: $SCALANA_PSG_CACHE, XDG default */
     int recover_libs;         /* --recover-libs: also the application's shared libraries */
     int force;                /* --force: write into an output directory that is not ours */
-    int no_caliper;           /* --no-caliper: the viewer writes no caliper/ (Hatchet/Thicket) */
+    unsigned no_outputs;      /* --no-<flag>: exports of outputs.def not written (SCALANA_OUT_BIT) */
     struct an_thresholds th;
 };
 

@@ -2,6 +2,7 @@
  * (name, default, where the default comes from), which --help, --threshold,
  * report.json and docs/analyzer.md all read. */
 #include "analyzer.h"
+#include "scalana/outputs.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -167,8 +168,10 @@ static void usage(FILE *out)
         "      --min-samples N     same as -t min_samples=N\n"
         "      --list-thresholds   print every threshold, its value and source\n"
         "      --json              also print report.json on stdout\n"
-        "      --no-viewer         write report.json only (no DOT/HTML)\n"
-        "      --no-caliper        no caliper/ (Hatchet/Thicket profiles, docs/hatchet.md)\n"
+        "      --no-viewer         write report.json only (none of the files below)\n",
+        out);
+    scalana_outputs_help(out, 25);
+    fputs(
         "      --no-recover        a binary without a PSG is not disassembled: call\n"
         "                          paths only, no loops (docs/binstruct.md)\n"
         "      --recover-libs      also the structure of the application's shared\n"
@@ -261,7 +264,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
 {
     enum { O_NORECOVER = 400, O_PSGCACHE, O_RECLIBS }; /* structure recovery (docs/binstruct.md) */
     enum { O_FORCE = 450 };
-    enum { O_NOCALIPER = 420 };
+    enum { O_NO_OUTPUT = 420 }; /* + enum scalana_output: --no-<flag> of outputs.def */
     enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
            O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_BEFORE, O_AFTER };
     static const struct option longopts[] = {
@@ -274,7 +277,9 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         {"no-viewer", no_argument, 0, O_NOVIEW}, {"color", required_argument, 0, O_COLOR},
         {"no-recover", no_argument, 0, O_NORECOVER}, {"psg-cache", required_argument, 0, O_PSGCACHE},
         {"recover-libs", no_argument, 0, O_RECLIBS}, {"force", no_argument, 0, O_FORCE},
-        {"no-caliper", no_argument, 0, O_NOCALIPER},
+#define SCALANA_OUTPUT(NAME, flag, files, writer, what) {"no-" flag, no_argument, 0, O_NO_OUTPUT + SCALANA_OUT_##NAME},
+#include "scalana/outputs.def"
+#undef SCALANA_OUTPUT
         {"colour", required_argument, 0, O_COLOR},
         {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
         {"before", required_argument, 0, O_BEFORE}, {"after", required_argument, 0, O_AFTER},
@@ -331,7 +336,6 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
             return 1;
         case O_JSON: o->json_stdout = 1; break;
         case O_NOVIEW: o->no_viewer = 1; break;
-        case O_NOCALIPER: o->no_caliper = 1; break;
         case O_NORECOVER: o->no_recover = 1; break;
         case O_PSGCACHE: o->psg_cache = optarg; break;
         case O_RECLIBS: o->recover_libs = 1; break;
@@ -359,7 +363,13 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         case 'q': o->quiet = 1, o->progress = 0; break;
         case 'h': usage(stdout); return 1;
         case 'V': printf("scalana-analyze (ScalAna) %s\n", SCALANA_VERSION_STRING); return 1;
-        default: an_bad_option("scalana-analyze", c, argv); return -1;
+        default:
+            if (c >= O_NO_OUTPUT && c < O_NO_OUTPUT + SCALANA_OUT_COUNT) {
+                o->no_outputs |= SCALANA_OUT_BIT(c - O_NO_OUTPUT);
+                break;
+            }
+            an_bad_option("scalana-analyze", c, argv);
+            return -1;
         }
     }
     if (o->before_count || o->after_count) {

@@ -1,8 +1,12 @@
 #!/bin/sh
 # check-same-reports.sh — a refactoring's guard: re-analyzes stored runs of the
 # planted examples with two scalana-analyze builds, serially and with the
-# parallel analyzer (mpirun -n 2), and compares every file of each report
-# directory byte for byte (report.json, the DOT files, index.html, ...).
+# parallel analyzer (mpirun -n 2), and compares each report directory:
+# report.json byte for byte, but for tool.analyzer_peak_rss_bytes (the
+# analyzer's own memory, different from one run to the next); the viewer's
+# files (DOT, SVG, index.html, extrap.jsonl, caliper/) line for line in sorted
+# order, since Graphviz writes a graph's clusters in an order that changes
+# from run to run of one binary; the exit status and what the run printed.
 #
 # Usage: sh scripts/check-same-reports.sh RUNS BASE_BIN NEW_BIN [WORK]
 #   RUNS      one directory per example, each holding its run directories
@@ -29,12 +33,36 @@ analyze() {
     bin=$1 mode=$2 out=$3
     shift 3
     rm -rf "$out"
+    mkdir -p "${out%/*}"
     if [ "$mode" = parallel ]; then
         "$MPIRUN" --allow-run-as-root --oversubscribe -n 2 "$bin/scalana-analyze" -q --color never \
             "$@" -o "$out" < /dev/null > "$out.log" 2>&1
     else
         "$bin/scalana-analyze" -q --color never "$@" -o "$out" < /dev/null > "$out.log" 2>&1
     fi
+}
+
+# report.json without the lines of the analyzer's peak memory
+report_json() {
+    sed '/"analyzer_peak_rss_bytes": \[/,/\]/d' "$1/report.json"
+}
+
+# same_report A B: the two report directories agree (differences on stdout)
+same_report() {
+    (cd "$1" && find . -type f | sort) > "$WORK/files.a"
+    (cd "$2" && find . -type f | sort) > "$WORK/files.b"
+    diff "$WORK/files.a" "$WORK/files.b" || return 1
+    report_json "$1" > "$WORK/report.a"
+    report_json "$2" > "$WORK/report.b"
+    diff "$WORK/report.a" "$WORK/report.b" || return 1
+    same=0
+    while read -r f; do
+        [ "$f" = ./report.json ] && continue
+        sort "$1/$f" > "$WORK/lines.a"
+        sort "$2/$f" > "$WORK/lines.b"
+        cmp -s "$WORK/lines.a" "$WORK/lines.b" || { echo "$f differs"; same=1; }
+    done < "$WORK/files.a"
+    return $same
 }
 
 fail=0 n=0
@@ -64,7 +92,7 @@ for ex in "$RUNS"/*/; do
             fail=1
             continue
         fi
-        if diff -r "$WORK/base/$mode/$name" "$WORK/new/$mode/$name" > "$WORK/$name.$mode.diff" 2>&1 &&
+        if same_report "$WORK/base/$mode/$name" "$WORK/new/$mode/$name" > "$WORK/$name.$mode.diff" 2>&1 &&
            cmp -s "$WORK/base/$mode/$name.log" "$WORK/new/$mode/$name.log"; then
             echo "same   $name $mode ($(ls "$WORK/new/$mode/$name" | wc -l) files)"
         else
