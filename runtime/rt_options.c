@@ -15,15 +15,20 @@
  * the timer and signal delivery: bench/overhead sample_cost), so 10 kHz
  * would take over a third of a core.  The cputime sampler cannot go above
  * the kernel tick rate anyway (250 Hz here; rt_rate.c); taskclock can. */
-#define RT_FREQ_MIN 1u
-#define RT_FREQ_MAX 10000u
-#define RT_FREQ_DEFAULT 200u
+#define RT_FREQ_MIN 1
+#define RT_FREQ_MAX 10000
+#define RT_FREQ_DEFAULT 200
+/* (the one place of the range: the help below and scalana-run's --freq check,
+ * runtime/CMakeLists.txt, read these lines) */
+#define RT_STR_(x) #x
+#define RT_STR(x) RT_STR_(x)
 
 static const struct {
     const char *name, *def, *help;
 } rt_option_table[] = {
     {"SCALANA_SAMPLER", "cputime", "cputime | taskclock | realtime | papi:<EVENT> | none"},
-    {"SCALANA_FREQ", "200", "samples per second per thread asked (1..10000; cputime: at most the kernel tick rate)"},
+    {"SCALANA_FREQ", RT_STR(RT_FREQ_DEFAULT), "samples per second per thread asked (" RT_STR(RT_FREQ_MIN) ".."
+     RT_STR(RT_FREQ_MAX) "; cputime: at most the kernel tick rate)"},
     {"SCALANA_SIGNAL", "SIGPROF", "signal used by the sampling timers (name or number)"},
     {"SCALANA_WAITALL_SPLIT", "1", "complete MPI_Waitall through MPI_Waitsome to find the last peer"},
     {"SCALANA_CCT_NODES", "4194304", "calling-context nodes per thread before the overflow node (memory grows with use)"},
