@@ -1,7 +1,6 @@
 /* rt_options.c — the runtime's options as data: environment name, default,
  * help.  Read once when the runtime activates (first MPI call). */
 #include "rt_core.h"
-#include "rt_fpwalk.h"
 #include "scalana/samplers.h"
 
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* rt_sample.c — one sample, whatever its source: charged to the calling
  * context of the interrupted code, or to the MPI call in progress. */
-#include "rt_sampler.h"
+#include "rt_sampler_ops.h"
 
 #include <link.h>
 

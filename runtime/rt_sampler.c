@@ -5,7 +5,7 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
-#include "rt_sampler.h"
+#include "rt_sampler_ops.h"
 #include "scalana/samplers.h"
 
 #include <dlfcn.h>

@@ -1,6 +1,6 @@
 /* rt_sampler_cputime.c — the cputime sampler (the default): a POSIX timer on
  * each thread's CPU-time clock, checked by the kernel at its ticks (rt_rate.c). */
-#include "rt_sampler.h"
+#include "rt_sampler_ops.h"
 
 static int rt_cputime_thread_start(struct rt_thread *t)
 {

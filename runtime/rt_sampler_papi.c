@@ -1,7 +1,7 @@
 /* rt_sampler_papi.c — the papi:<EVENT> sampler: a PAPI event set with
  * overflow per thread; without usable counters (a virtual machine's PMU)
  * the run samples with the cputime timer instead. */
-#include "rt_sampler.h"
+#include "rt_sampler_ops.h"
 
 #include <errno.h>
 #include <papi.h>

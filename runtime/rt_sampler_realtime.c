@@ -1,6 +1,6 @@
 /* rt_sampler_realtime.c — the realtime sampler: a POSIX timer on the
  * monotonic (wall) clock per thread, so blocked time is sampled too. */
-#include "rt_sampler.h"
+#include "rt_sampler_ops.h"
 
 static int rt_realtime_thread_start(struct rt_thread *t)
 {

@@ -1,7 +1,7 @@
 /* rt_sampler_taskclock.c — the taskclock sampler: a perf_event task clock per
  * thread (rt_perf.c), its CPU time at high resolution; each signal weighs
  * the task-clock periods since the previous one. */
-#include "rt_sampler.h"
+#include "rt_sampler_ops.h"
 #include "rt_perf.h"
 
 #include <errno.h>

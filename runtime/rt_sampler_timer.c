@@ -1,7 +1,7 @@
 /* rt_sampler_timer.c — the POSIX timers of the cputime and realtime samplers
  * (and of threads a PAPI event set cannot follow): one per thread,
  * thread-directed, with staggered first expiries. */
-#include "rt_sampler.h"
+#include "rt_sampler_ops.h"
 
 #include <errno.h>
 #include <stdlib.h>

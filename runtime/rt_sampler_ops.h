@@ -1,8 +1,8 @@
-/* rt_sampler.h — the sample sources behind one small interface: each line of
+/* rt_sampler_ops.h — the sample sources behind one small interface: each line of
  * samplers.def has one struct rt_sampler_ops, in its own file
  * (rt_sampler_<word>.c); rt_sampler.c owns the signal handler and asks them. */
-#ifndef SCALANA_RT_SAMPLER_H
-#define SCALANA_RT_SAMPLER_H
+#ifndef SCALANA_RT_SAMPLER_OPS_H
+#define SCALANA_RT_SAMPLER_OPS_H
 
 #include "rt_core.h"
 
