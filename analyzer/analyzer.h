@@ -154,7 +154,7 @@ struct an_options {
     const char *psg_cache;    /* --psg-cache DIR|off, or NULL: $SCALANA_PSG_CACHE, XDG default */
     int recover_libs;         /* --recover-libs: also the application's shared libraries */
     int force;                /* --force: write into an output directory that is not ours */
-    int no_caliper;           /* --no-caliper: the viewer writes no caliper/ (Hatchet/Thicket) */
+    unsigned no_outputs;      /* --no-<flag>: exports of outputs.def not written (SCALANA_OUT_BIT) */
     int gate;                 /* --gate: judge the comparison for CI (gate.c; exit 1 on failure) */
     const char *junit, *markdown; /* --junit FILE, --markdown FILE: the gate's verdict (gate.c) */
     double predict;           /* --predict P: each cause's cost extended to P processes (predict.c); 0: none */

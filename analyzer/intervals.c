@@ -4,6 +4,7 @@
  * by ppg.c). */
 #include "analyzer.h"
 #include "par.h"
+#include "scalana/samplers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +87,7 @@ void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank
     uint32_t li = rank - r->slice_lo; /* index into the per-rank arrays */
     r->has_intervals = 1;
     r->interval_overflow += d->interval_info.overflow + d->interval_info.dropped;
-    int cpu_sampler = d->info.sampler == PRF_SAMPLER_CPUTIME || d->info.sampler == PRF_SAMPLER_TASKCLOCK;
+    int cpu_sampler = scalana_sampler_cpu_clock(d->info.sampler);
     for (uint32_t k = 0; k < d->interval_count; k++) {
         const struct prf_interval *v = &d->intervals[k];
         /* the decoder checked the context ids */

@@ -607,8 +607,7 @@ static int write_report(const struct an_options *opt, json_t *report, const char
         vo.source_path_from = opt->remap_from;
         vo.source_path_to = opt->remap_to;
         vo.source_path_count = (size_t)opt->remap_count;
-        vo.write_svg = 1, vo.write_html = 1, vo.write_extrap = 1;
-        vo.write_caliper = !opt->no_caliper;
+        vo.outputs = SCALANA_OUT_ALL & ~opt->no_outputs;
         char err[1024] = "";
         if (scalana_viewer_write(report, dir, &vo, err, sizeof err) != 0)
             fprintf(stderr, "scalana-analyze: viewer: %s (report.json is complete)\n", err);

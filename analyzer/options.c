@@ -2,6 +2,7 @@
  * (name, default, where the default comes from), which --help, --threshold,
  * report.json and docs/analyzer.md all read. */
 #include "analyzer.h"
+#include "scalana/outputs.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -13,74 +14,83 @@
 #define SCALANA_VERSION_STRING "0.1.0"
 #endif
 
+/* A threshold: its name (-t NAME=VALUE), where it lives, its default, the
+ * values that make sense (lo..hi, each end open or closed; what says it in
+ * words) and where the default comes from (--list-thresholds, report.json,
+ * docs/analyzer.md).  Each entry parses, checks and prints itself. */
 struct threshold_def {
     const char *name;
     size_t offset;
     double def;
+    double lo, hi;
+    int lo_open, hi_open;
+    const char *what;
     const char *source;
 };
 
 #define TH(field) offsetof(struct an_thresholds, field)
 static const struct threshold_def thresholds[] = {
-    {"min_cost_percent", TH(min_cost_percent), 5.0,
+    {"min_cost_percent", TH(min_cost_percent), 5.0, 0, 100, 0, 0, "a percentage from 0 to 100",
      "run-to-run variation of wall time on shared machines is several percent "
      "(Hoefler & Belli, Scientific Benchmarking of Parallel Computing Systems, SC15); "
      "a smaller cost cannot be told from noise"},
-    {"min_cost_seconds", TH(min_cost_seconds), 0.01,
+    {"min_cost_seconds", TH(min_cost_seconds), 0.01, 0, INFINITY, 0, 1, "seconds, 0 or more",
      "a few sampling periods at the default 1-10 ms period"},
-    {"imbalance", TH(imbalance), 1.25,
+    {"imbalance", TH(imbalance), 1.25, 1, INFINITY, 1, 1, "a max/mean ratio above 1",
      "POP CoE efficiency metrics: load-balance efficiency mean/max below 0.8 needs attention (1/0.8)"},
-    {"alpha", TH(alpha), 0.01, "significance level of sample-count tests (stats.h SCALANA_ALPHA)"},
-    {"min_samples", TH(min_samples), 97,
+    {"alpha", TH(alpha), 0.01, 0, 1, 1, 1, "a significance level between 0 and 1 (exclusive)",
+     "significance level of sample-count tests (stats.h SCALANA_ALPHA)"},
+    {"min_samples", TH(min_samples), 97, 0, INFINITY, 0, 1, "a sample count, 0 or more",
      "time known to 20 % at 95 % confidence, (1.96/0.2)^2 (stats.h SCALANA_MIN_SAMPLES)"},
-    {"scaling_ratio", TH(scaling_ratio), 1.25,
+    {"scaling_ratio", TH(scaling_ratio), 1.25, 1, INFINITY, 1, 1, "a measured/ideal ratio above 1",
      "POP CoE: parallel (scaling) efficiency below 0.8, i.e. measured/ideal above 1/0.8"},
-    {"outlier_z", TH(outlier_z), 3.5,
+    {"outlier_z", TH(outlier_z), 3.5, 0, INFINITY, 1, 1, "a z-score above 0",
      "modified z-score of an outlier (Iglewicz & Hoaglin 1993; stats.h SCALANA_OUTLIER_Z)"},
-    {"max_steps", TH(max_steps), 256, "backtracking step bound (halo exchanges are cyclic)"},
-    {"serial_share", TH(serial_share), 0.02,
+    {"max_steps", TH(max_steps), 256, 1, INFINITY, 0, 1, "a step count, 1 or more",
+     "backtracking step bound (halo exchanges are cyclic)"},
+    {"serial_share", TH(serial_share), 0.02, 0, 1, 0, 0, "a fraction from 0 to 1",
      "serial bottleneck: the other processes spend less than this share of the culprits' time there "
      "(code only the culprits run has no sample elsewhere; LULESH -b 4 -c 8's other ranks run rank 0's "
      "region loop with 3-15 % of its time: load imbalance)"},
-    {"flat_slope", TH(flat_slope), -0.25,
+    {"flat_slope", TH(flat_slope), -0.25, -INFINITY, 0, 1, 0, "a log-log slope, 0 or below",
      "a log-log slope between this and its negative is flat: constant in p, a serial section "
      "(ideal strong scaling is -1; 0.25 is under 16 % change per doubling)"},
-    {"rotation", TH(rotation), 0.6,
+    {"rotation", TH(rotation), 0.6, 0, 1, 0, 0, "a fraction from 0 to 1",
      "blame rotates when no peer completes last in this share of the waits (a consistent late "
      "sender completes last nearly always; two alternating neighbours give 0.5)"},
-    {"gpu_busy_share", TH(gpu_busy_share), 0.5,
+    {"gpu_busy_share", TH(gpu_busy_share), 0.5, 0, 1, 0, 0, "a fraction from 0 to 1",
      "gpu_idle: host code is blamed for the GPU's idle time only when the GPUs were busy less "
      "than this share of the run (engineering choice: the GPU idled more than it worked)"},
-    {"matrix_max", TH(matrix_max), 256,
+    {"matrix_max", TH(matrix_max), 256, 0, INFINITY, 0, 1, "a process count, 0 or more",
      "largest process count whose rank x rank matrix is written to report.json (P^2 numbers)"},
-    {"location_share", TH(location_share), 0.5,
+    {"location_share", TH(location_share), 0.5, 0, 1, 1, 0, "a fraction in (0, 1]",
      "location rule: a cause moves into the child (loop, call, block) that holds more than this "
      "share of its excess time, i.e. most of it"},
-    {"waiting_share", TH(waiting_share), 0.1,
+    {"waiting_share", TH(waiting_share), 0.1, 0, 1, 0, 0, "a fraction from 0 to 1",
      "a process counts as waiting at a symptom when its wait is at least this share of the "
      "largest (smaller waits are the noise of a balanced exchange)"},
-    {"symptom_share", TH(symptom_share), 0.5,
+    {"symptom_share", TH(symptom_share), 0.5, 0, INFINITY, 0, 1, "a factor, 0 or more",
      "a wait is a symptom, and a measured (not sampled) difference evidence, from this share of "
      "the minimum cost: half, so that two symptoms of one cause can add up to it"},
-    {"unexplained_factor", TH(unexplained_factor), 2,
+    {"unexplained_factor", TH(unexplained_factor), 2, 0, INFINITY, 0, 1, "a factor, 0 or more",
      "a wait no computation explains is its own cause from this many minimum costs: it has no "
      "culprit code, so it must stand clearly above noise"},
-    {"contention_max", TH(contention_max), 1.5,
+    {"contention_max", TH(contention_max), 1.5, 1, INFINITY, 0, 1, "a slowdown factor, 1 or more",
      "contention (wall/CPU of the best-served process) above which waits that no computation "
      "explains are left to the scheduler (a third of the time lost to other processes)"},
-    {"bandwidth_bytes", TH(bandwidth_bytes), 65536,
+    {"bandwidth_bytes", TH(bandwidth_bytes), 65536, 0, INFINITY, 0, 1, "bytes, 0 or more",
      "bytes per call above which a transfer is bandwidth-bound: MPI eager limits are 4-64 KiB "
      "(Open MPI shared memory and TCP, MPICH 64 KiB)"},
-    {"weak_slope", TH(weak_slope), 0.5,
+    {"weak_slope", TH(weak_slope), 0.5, 0, 1, 1, 1, "a log-log slope between 0 and 1 (exclusive)",
      "scaling mode: total work (CPU seconds over processes) growing with a log-log slope above "
      "this is weak scaling (strong: slope 0, weak: slope 1; halfway)"},
-    {"scaling_band", TH(scaling_band), 0.25,
+    {"scaling_band", TH(scaling_band), 0.25, 0, 1, 0, 0, "a slope difference from 0 to 1",
      "the detected scaling mode is uncertain (a warning) when the total-work slope lies within "
      "this of weak_slope"},
-    {"back_to_back_share", TH(back_to_back_share), 0.5,
+    {"back_to_back_share", TH(back_to_back_share), 0.5, 0, 1, 1, 0, "a fraction in (0, 1]",
      "on a contended run a collective is judged on its calls made back to back (no computation "
      "since the previous MPI call) when they are most of its calls (more than half)"},
-    {"noise_sigmas", TH(noise_sigmas), 2.5,
+    {"noise_sigmas", TH(noise_sigmas), 2.5, 0, INFINITY, 0, 1, "a number of standard deviations, 0 or more",
      "a root cause's cost must stand this many standard deviations of its sampling noise "
      "(cost_noise_seconds) above zero: a one-sided normal test at 0.6 %, so that one of the "
      "tens of candidates of a run is not a root cause by chance (5 samples of 5 ms give 2)"},
@@ -173,8 +183,10 @@ static void usage(FILE *out)
         "      --min-samples N     same as -t min_samples=N\n"
         "      --list-thresholds   print every threshold, its value and source\n"
         "      --json              also print report.json on stdout\n"
-        "      --no-viewer         write report.json only (no DOT/HTML)\n"
-        "      --no-caliper        no caliper/ (Hatchet/Thicket profiles, docs/hatchet.md)\n"
+        "      --no-viewer         write report.json only (none of the files below)\n",
+        out);
+    scalana_outputs_help(out, 25);
+    fputs(
         "      --no-recover        a binary without a PSG is not disassembled: call\n"
         "                          paths only, no loops (docs/binstruct.md)\n"
         "      --recover-libs      also the structure of the application's shared\n"
@@ -200,34 +212,6 @@ static void usage(FILE *out)
 #undef SCALANA_CATEGORY
 }
 
-/* Values that make sense for a threshold: (lo, hi), ends open or closed.
- * A threshold not listed needs only a finite number. */
-static const struct { const char *name; double lo, hi; int lo_open, hi_open; const char *what; } th_range[] = {
-    {"min_cost_percent", 0, 100, 0, 0, "a percentage from 0 to 100"},
-    {"min_cost_seconds", 0, INFINITY, 0, 1, "seconds, 0 or more"},
-    {"imbalance", 1, INFINITY, 1, 1, "a max/mean ratio above 1"},
-    {"alpha", 0, 1, 1, 1, "a significance level between 0 and 1 (exclusive)"},
-    {"min_samples", 0, INFINITY, 0, 1, "a sample count, 0 or more"},
-    {"scaling_ratio", 1, INFINITY, 1, 1, "a measured/ideal ratio above 1"},
-    {"outlier_z", 0, INFINITY, 1, 1, "a z-score above 0"},
-    {"max_steps", 1, INFINITY, 0, 1, "a step count, 1 or more"},
-    {"serial_share", 0, 1, 0, 0, "a fraction from 0 to 1"},
-    {"flat_slope", -INFINITY, 0, 1, 0, "a log-log slope, 0 or below"},
-    {"rotation", 0, 1, 0, 0, "a fraction from 0 to 1"},
-    {"gpu_busy_share", 0, 1, 0, 0, "a fraction from 0 to 1"},
-    {"matrix_max", 0, INFINITY, 0, 1, "a process count, 0 or more"},
-    {"location_share", 0, 1, 1, 0, "a fraction in (0, 1]"},
-    {"waiting_share", 0, 1, 0, 0, "a fraction from 0 to 1"},
-    {"symptom_share", 0, INFINITY, 0, 1, "a factor, 0 or more"},
-    {"unexplained_factor", 0, INFINITY, 0, 1, "a factor, 0 or more"},
-    {"contention_max", 1, INFINITY, 0, 1, "a slowdown factor, 1 or more"},
-    {"bandwidth_bytes", 0, INFINITY, 0, 1, "bytes, 0 or more"},
-    {"weak_slope", 0, 1, 1, 1, "a log-log slope between 0 and 1 (exclusive)"},
-    {"scaling_band", 0, 1, 0, 0, "a slope difference from 0 to 1"},
-    {"back_to_back_share", 0, 1, 1, 0, "a fraction in (0, 1]"},
-    {"noise_sigmas", 0, INFINITY, 0, 1, "a number of standard deviations, 0 or more"},
-};
-
 static int set_threshold(struct an_options *o, const char *name, const char *value)
 {
     char *end;
@@ -236,19 +220,16 @@ static int set_threshold(struct an_options *o, const char *name, const char *val
         fprintf(stderr, "scalana-analyze: threshold %s: '%s' is not a number\n", name, value);
         return -1;
     }
-    for (size_t k = 0; k < sizeof th_range / sizeof *th_range; k++)
-        if (strcmp(th_range[k].name, name) == 0 &&
-            (v < th_range[k].lo || (th_range[k].lo_open && v == th_range[k].lo) || v > th_range[k].hi ||
-             (th_range[k].hi_open && v == th_range[k].hi))) {
-            fprintf(stderr, "scalana-analyze: threshold %s: %s makes no sense (wants %s)\n", name, value,
-                    th_range[k].what);
+    for (size_t i = 0; i < NTH; i++) {
+        const struct threshold_def *t = &thresholds[i];
+        if (strcmp(t->name, name) != 0) continue;
+        if (v < t->lo || (t->lo_open && v == t->lo) || v > t->hi || (t->hi_open && v == t->hi)) {
+            fprintf(stderr, "scalana-analyze: threshold %s: %s makes no sense (wants %s)\n", name, value, t->what);
             return -1;
         }
-    for (size_t i = 0; i < NTH; i++)
-        if (strcmp(thresholds[i].name, name) == 0) {
-            *(double *)((char *)&o->th + thresholds[i].offset) = v;
-            return 0;
-        }
+        *(double *)((char *)&o->th + t->offset) = v;
+        return 0;
+    }
     fprintf(stderr, "scalana-analyze: unknown threshold '%s' (see --list-thresholds)\n", name);
     return -1;
 }
@@ -268,7 +249,7 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
 {
     enum { O_NORECOVER = 400, O_PSGCACHE, O_RECLIBS }; /* structure recovery (docs/binstruct.md) */
     enum { O_FORCE = 450 };
-    enum { O_NOCALIPER = 420 };
+    enum { O_NO_OUTPUT = 420 }; /* + enum scalana_output: --no-<flag> of outputs.def */
     enum { O_GATE = 480, O_JUNIT, O_MARKDOWN, O_PREDICT }; /* gate.c, predict.c */
     enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
            O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_BEFORE, O_AFTER };
@@ -282,7 +263,9 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         {"no-viewer", no_argument, 0, O_NOVIEW}, {"color", required_argument, 0, O_COLOR},
         {"no-recover", no_argument, 0, O_NORECOVER}, {"psg-cache", required_argument, 0, O_PSGCACHE},
         {"recover-libs", no_argument, 0, O_RECLIBS}, {"force", no_argument, 0, O_FORCE},
-        {"no-caliper", no_argument, 0, O_NOCALIPER},
+#define SCALANA_OUTPUT(NAME, flag, files, writer, what) {"no-" flag, no_argument, 0, O_NO_OUTPUT + SCALANA_OUT_##NAME},
+#include "scalana/outputs.def"
+#undef SCALANA_OUTPUT
         {"gate", no_argument, 0, O_GATE}, {"junit", required_argument, 0, O_JUNIT},
         {"markdown", required_argument, 0, O_MARKDOWN}, {"predict", required_argument, 0, O_PREDICT},
         {"colour", required_argument, 0, O_COLOR},
@@ -341,7 +324,6 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
             return 1;
         case O_JSON: o->json_stdout = 1; break;
         case O_NOVIEW: o->no_viewer = 1; break;
-        case O_NOCALIPER: o->no_caliper = 1; break;
         case O_GATE: o->gate = 1; break;
         case O_JUNIT: o->junit = optarg; break;
         case O_MARKDOWN: o->markdown = optarg; break;
@@ -383,7 +365,13 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         case 'q': o->quiet = 1, o->progress = 0; break;
         case 'h': usage(stdout); return 1;
         case 'V': printf("scalana-analyze (ScalAna) %s\n", SCALANA_VERSION_STRING); return 1;
-        default: an_bad_option("scalana-analyze", c, argv); return -1;
+        default:
+            if (c >= O_NO_OUTPUT && c < O_NO_OUTPUT + SCALANA_OUT_COUNT) {
+                o->no_outputs |= SCALANA_OUT_BIT(c - O_NO_OUTPUT);
+                break;
+            }
+            an_bad_option("scalana-analyze", c, argv);
+            return -1;
         }
     }
     if ((o->junit || o->markdown) && !o->gate) {

@@ -4,6 +4,7 @@
  * context -> receive context) and the rank x rank matrix. */
 #include "analyzer.h"
 #include "par.h"
+#include "scalana/samplers.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -519,8 +520,8 @@ void an_run_finish_totals(struct an_run *r)
      * IN_GPU_SYNC with a CPU-time sampler).  A process with fewer than 20
      * sampling signals of CPU time outside MPI says too little; when no process
      * has enough, the whole wall (less MPI_Init/Finalize) over CPU is used. */
-    int cpu_sampler = !r->sampler[0] || strcmp(r->sampler, "cputime") == 0 ||
-                      strcmp(r->sampler, "taskclock") == 0;
+    int kind = scalana_sampler_of_word(r->sampler, NULL);
+    int cpu_sampler = !r->sampler[0] || (kind >= 0 && scalana_sampler_cpu_clock((uint32_t)kind));
     double per = an_signal_s(r); /* 20 signals, not 20 periods of weight */
     double best = INFINITY, fallback = INFINITY;
     for (uint32_t i = 0; i < r->P; i++) {

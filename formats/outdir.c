@@ -26,18 +26,44 @@ static int our_report_json(const char *dir)
     return strncmp(buf, "{\n \"schema_version\"", 19) == 0 && strstr(buf, "\"name\": \"scalana\"") != NULL;
 }
 
+/* Whether n is one of the space-separated names of files (outputs.def):
+ * "psg.dot", a directory "caliper/" (n without the slash), or
+ * "rootcause-N.dot" standing for rootcause-<number>.dot. */
+static int names_match(const char *files, const char *n)
+{
+    size_t len = strlen(n);
+    for (const char *p = files; *p;) {
+        while (*p == ' ') p++;
+        size_t w = strcspn(p, " ");
+        if (w == 0) break;
+        unsigned k;
+        int end = 0;
+        char ext[16];
+        if ((w == len && strncmp(p, n, w) == 0) || (w == len + 1 && p[len] == '/' && strncmp(p, n, len) == 0))
+            return 1;
+        if (w > 12 && w < 12 + sizeof ext && strncmp(p, "rootcause-N.", 12) == 0 &&
+            sscanf(n, "rootcause-%u.%15[a-z]%n", &k, ext, &end) == 2 && n[end] == '\0' &&
+            strlen(ext) == w - 12 && strncmp(ext, p + 12, w - 12) == 0)
+            return 1;
+        p += w;
+    }
+    return 0;
+}
+
 /* Names a report has: a file of the user's by one of these would be written
- * over, so a refusal names it first. */
+ * over, so a refusal names it first.  report.json and the comparison's
+ * before/ are the analyzer's; the rest the exports of outputs.def. */
 static int report_name(const char *n)
 {
-    static const char *const fixed[] = {"report.json", "index.html", "extrap.jsonl", "psg.dot", "psg.svg", "before"};
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-        if (strcmp(n, fixed[i]) == 0) return 1;
-    unsigned k;
-    char ext[4];
-    int end = 0;
-    return sscanf(n, "rootcause-%u.%3[a-z]%n", &k, ext, &end) == 2 && n[end] == '\0' &&
-           (strcmp(ext, "dot") == 0 || strcmp(ext, "svg") == 0);
+    static const char *const files[] = {
+        "report.json before/",
+#define SCALANA_OUTPUT(NAME, flag, files, writer, what) files,
+#include "scalana/outputs.def"
+#undef SCALANA_OUTPUT
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        if (names_match(files[i], n)) return 1;
+    return 0;
 }
 
 int scalana_outdir_is_ours(const char *dir, char *foreign, size_t cap)

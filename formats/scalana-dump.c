@@ -6,6 +6,7 @@
 #include "scalana/run_files.h"
 #include "scalana/psg_format.h"
 #include "scalana/run_info.h"
+#include "scalana/samplers.h"
 
 #include <elf.h>
 #include <graphviz/cgraph.h>
@@ -45,8 +46,8 @@ static const char *cct_kind_name(uint32_t k)
 
 static const char *sampler_name(uint32_t s)
 {
-    static const char *const n[] = {"none", "cputime", "realtime", "papi", "taskclock"};
-    return s <= PRF_SAMPLER_TASKCLOCK ? n[s] : "?";
+    const char *w = scalana_sampler_word(s);
+    return w ? w : "?";
 }
 
 static const char *interval_cpu_name(uint32_t m)

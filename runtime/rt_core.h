@@ -24,7 +24,7 @@
 /* ---- options (rt_options.c) ---------------------------------------------- */
 struct rt_options {
     int sampler;            /* enum prf_sampler */
-    char papi_event[64];    /* for PRF_SAMPLER_PAPI */
+    char sampler_arg[64];   /* what follows "word:" (papi:<EVENT>), else "" */
     unsigned freq;          /* samples per second, clamped */
     int signo;              /* sampling signal */
     int waitall_split;      /* complete Waitall through Waitsome */
@@ -50,6 +50,14 @@ RT_HIDDEN void rt_options_read(void);
 RT_HIDDEN int rt_options_off(void);
 /** Prints the options table (name, default, help) to stderr. */
 RT_HIDDEN void rt_options_help(void);
+/** Call-path method (SCALANA_CALLPATH): auto (frame pointers + cached
+ *  libunwind, else unw_backtrace), libunwind (unw_backtrace on every call),
+ *  nocache (frame pointers, else unw_backtrace; for measurements). */
+enum rt_callpath_mode { RT_CALLPATH_AUTO = 0, RT_CALLPATH_UNWIND = 1, RT_CALLPATH_NOCACHE = 2 };
+RT_HIDDEN extern int rt_callpath_mode; /* rt_options.c */
+
+/** SCALANA_DEBUG (rt_path.c): one line with the calling thread's call paths by method. */
+RT_HIDDEN void rt_callpath_debug(void);
 
 /* ---- messages and failures (rt_log.c) ------------------------------------ */
 /** One line "scalana: <msg>" on stderr (async-signal-safe write). */
@@ -306,8 +314,15 @@ RT_HIDDEN int rt_capture_path(void **frames, int cap, int *truncated);
  *  cannot be unwound); *truncated set when more than cap frames remained. */
 RT_HIDDEN int rt_unwind_signal_context(void *ucontext, void **frames, int cap, int *truncated);
 RT_HIDDEN uint64_t rt_path_hash(void *const *frames, int n);
+struct dl_phdr_info;
+/** The first ELF note of a loaded object (dl_iterate_phdr's info) with this
+ *  type and name (namesz counts the NUL, as the note header does),
+ *  bounds-checked against its PT_NOTE segment: its descriptor and
+ *  *descsz, or NULL (rt_modules.c). */
+RT_HIDDEN const unsigned char *rt_find_note(const struct dl_phdr_info *info, uint32_t type, const char *name,
+                                            uint32_t namesz, uint32_t *descsz);
 
-/* ---- sampling (rt_sampler.c) --------------------------------------------- */
+/* ---- sampling (rt_sampler.c; the sources: rt_sampler_ops.h) ---------------- */
 /** Installs the signal handler and starts the per-thread timers (sampler
  *  from rt_opt).  Failures disable sampling with one line. */
 RT_HIDDEN void rt_sampler_start(void);
@@ -327,6 +342,8 @@ RT_HIDDEN void rt_sampler_thread_unpark(struct rt_thread *t);
 /** Stops all sampling and waits for handlers in flight. */
 RT_HIDDEN void rt_sampler_stop(void);
 RT_HIDDEN const char *rt_sampler_name(void); /* "cputime", "realtime", "taskclock", "papi:EV", "none" */
+/** The sampler in use (enum prf_sampler, after fallbacks; NONE before sampling starts). */
+RT_HIDDEN int rt_sampler_kind_now(void);
 
 /* ---- aggregated MPI statistics (rt_stats.c) ------------------------------- */
 struct rt_ctx {

@@ -21,6 +21,8 @@
  * libunwind on the signal's context). */
 #include "rt_core.h"
 #include "rt_fpwalk.h"
+#include "rt_stack.h"
+#include "rt_unwcache.h"
 
 #include <elf.h>
 #include <link.h>

@@ -4,7 +4,6 @@
  * its calling context.  Activation is rt_activate.c, the profile writes
  * rt_write_coll.c (finalize) and rt_write_exit.c (exit, abort). */
 #include "rt_mpi.h"
-#include "rt_fpwalk.h" /* rt_callpath_debug */
 
 #include <stdio.h>
 

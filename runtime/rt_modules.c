@@ -2,7 +2,6 @@
  * GNU build-id) used to make sampled addresses module-relative at write time. */
 #define _GNU_SOURCE 1
 #include "rt_core.h"
-#include "rt_fpwalk.h"
 
 #include <dlfcn.h>
 #include <elf.h>

@@ -1,7 +1,7 @@
 /* rt_options.c — the runtime's options as data: environment name, default,
  * help.  Read once when the runtime activates (first MPI call). */
 #include "rt_core.h"
-#include "rt_fpwalk.h"
+#include "scalana/samplers.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -14,15 +14,20 @@
  * the timer and signal delivery: bench/overhead sample_cost), so 10 kHz
  * would take over a third of a core.  The cputime sampler cannot go above
  * the kernel tick rate anyway (250 Hz here; rt_rate.c); taskclock can. */
-#define RT_FREQ_MIN 1u
-#define RT_FREQ_MAX 10000u
-#define RT_FREQ_DEFAULT 200u
+#define RT_FREQ_MIN 1
+#define RT_FREQ_MAX 10000
+#define RT_FREQ_DEFAULT 200
+/* (the one place of the range: the help below and scalana-run's --freq check,
+ * runtime/CMakeLists.txt, read these lines) */
+#define RT_STR_(x) #x
+#define RT_STR(x) RT_STR_(x)
 
 static const struct {
     const char *name, *def, *help;
 } rt_option_table[] = {
     {"SCALANA_SAMPLER", "cputime", "cputime | taskclock | realtime | papi:<EVENT> | none"},
-    {"SCALANA_FREQ", "200", "samples per second per thread asked (1..10000; cputime: at most the kernel tick rate)"},
+    {"SCALANA_FREQ", RT_STR(RT_FREQ_DEFAULT), "samples per second per thread asked (" RT_STR(RT_FREQ_MIN) ".."
+     RT_STR(RT_FREQ_MAX) "; cputime: at most the kernel tick rate)"},
     {"SCALANA_SIGNAL", "SIGPROF", "signal used by the sampling timers (name or number)"},
     {"SCALANA_WAITALL_SPLIT", "1", "complete MPI_Waitall through MPI_Waitsome to find the last peer"},
     {"SCALANA_CCT_NODES", "4194304", "calling-context nodes per thread before the overflow node (memory grows with use)"},
@@ -188,23 +193,20 @@ __attribute__((constructor)) static void rt_options_off_at_load(void)
 void rt_options_read(void)
 {
     const char *s;
-    static const char *const samplers[] = {"cputime", "realtime", "taskclock", "none", NULL};
-    static const int sampler_ids[] = {PRF_SAMPLER_CPUTIME, PRF_SAMPLER_REALTIME, PRF_SAMPLER_TASKCLOCK,
-                                      PRF_SAMPLER_NONE};
     rt_opt.sampler = PRF_SAMPLER_CPUTIME;
     rt_opt.signo = SIGPROF;
-    rt_opt.papi_event[0] = '\0';
+    rt_opt.sampler_arg[0] = '\0';
     rt_env_bool("SCALANA", 1); /* off was taken at load (rt_options_off): here only the check */
     if ((s = rt_env("SCALANA_SAMPLER"))) {
-        int k = rt_word(s, samplers);
-        if (k >= 0)
-            rt_opt.sampler = sampler_ids[k];
-        else if (strncmp(s, "papi:", 5) == 0 && s[5]) {
-            rt_opt.sampler = PRF_SAMPLER_PAPI;
-            snprintf(rt_opt.papi_event, sizeof rt_opt.papi_event, "%s", s + 5);
+        const char *arg;
+        int k = scalana_sampler_of_word(s, &arg);
+        char words[160];
+        if (k >= 0) {
+            rt_opt.sampler = k;
+            snprintf(rt_opt.sampler_arg, sizeof rt_opt.sampler_arg, "%s", arg);
         } else
-            rt_warn(0, "SCALANA_SAMPLER=%s is not cputime, taskclock, realtime, papi:<EVENT> or none: using cputime",
-                    s);
+            rt_warn(0, "SCALANA_SAMPLER=%s is not %s: using cputime", s,
+                    scalana_sampler_words(words, sizeof words, ", ", " or "));
     }
     rt_opt.freq = (unsigned)rt_env_range("SCALANA_FREQ", RT_FREQ_MIN, RT_FREQ_MAX, RT_FREQ_DEFAULT,
                                          "samples per second per thread");

@@ -7,6 +7,7 @@
 
 #include "rt_core.h"
 #include "rt_fpwalk.h"
+#include "rt_unwcache.h"
 
 #include <stdlib.h>
 

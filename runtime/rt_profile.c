@@ -355,11 +355,7 @@ static void rt_enc_rank_info(struct rt_enc *e, uint32_t flags)
     ri->hostname = rt_str(&e->st, rt_g.hostname);
     ri->usable_cores = rt_g.usable_cores;
     ri->ranks_on_host = rt_g.ranks_on_host;
-    const char *sn = rt_sampler_name();
-    ri->sampler = strcmp(sn, "cputime") == 0 ? PRF_SAMPLER_CPUTIME
-                  : strcmp(sn, "realtime") == 0 ? PRF_SAMPLER_REALTIME
-                  : strcmp(sn, "taskclock") == 0 ? PRF_SAMPLER_TASKCLOCK
-                  : strncmp(sn, "papi:", 5) == 0 ? PRF_SAMPLER_PAPI : PRF_SAMPLER_NONE;
+    ri->sampler = (uint32_t)rt_sampler_kind_now();
     ri->sample_period_ns = ri->sampler == PRF_SAMPLER_NONE ? 0 : rt_g.period_ns;
     ri->start_realtime_ns = rt_g.start_realtime_ns;
     ri->wall_ns = rt_now_ns() - rt_g.start_ns;

@@ -71,19 +71,9 @@ void rt_rate_record(struct prf_rank_data *d)
     s->obtained_hz = s->clock_ns ? (double)in->samples_taken / ((double)s->clock_ns * 1e-9) : 0;
 }
 
-/* enum prf_sampler of the sampler in use (after fallbacks). */
-static int rt_rate_kind(void)
-{
-    const char *sn = rt_sampler_name();
-    return strcmp(sn, "cputime") == 0 ? PRF_SAMPLER_CPUTIME
-           : strcmp(sn, "realtime") == 0 ? PRF_SAMPLER_REALTIME
-           : strcmp(sn, "taskclock") == 0 ? PRF_SAMPLER_TASKCLOCK
-           : strncmp(sn, "papi:", 5) == 0 ? PRF_SAMPLER_PAPI : PRF_SAMPLER_NONE;
-}
-
 void rt_rate_run_info(struct scalana_run_info *info, int at_end)
 {
-    int kind = rt_rate_kind();
+    int kind = rt_sampler_kind_now();
     if (kind == PRF_SAMPLER_NONE || !rt_g.period_ns)
         return;
     info->sample_rate_asked_hz = rt_opt.freq;

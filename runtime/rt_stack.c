@@ -2,7 +2,7 @@
  * (pthread_getattr_np), for the frame-pointer walk (rt_fpwalk.c) and the
  * unwind cache (rt_unwcache.c), which check every frame against them. */
 #include "rt_core.h"
-#include "rt_fpwalk.h"
+#include "rt_stack.h"
 
 #include <pthread.h>
 

@@ -23,7 +23,8 @@
 #include <libunwind.h>
 
 #include "rt_core.h"
-#include "rt_fpwalk.h"
+#include "rt_unwcache.h"
+#include "rt_stack.h"
 
 #include <pthread.h>
 #include <string.h>

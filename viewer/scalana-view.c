@@ -19,11 +19,10 @@ static void usage(FILE *out)
         "psg.dot/.svg, rootcause-N.dot/.svg, index.html, extrap.jsonl, caliper/; prints the summary.\n"
         "  -o, --output DIR            output directory (default: the report's directory)\n"
         "      --source-path OLD=NEW   look for sources under NEW instead of OLD (repeatable)\n"
-        "      --max-graph-vertices N  lay out at most about N vertices per graph (default %d)\n"
-        "      --no-svg                do not write psg.svg and rootcause-N.svg\n"
-        "      --no-html               do not write index.html\n"
-        "      --no-extrap             do not write extrap.jsonl\n"
-        "      --no-caliper            do not write caliper/ (Hatchet/Thicket profiles)\n"
+        "      --max-graph-vertices N  lay out at most about N vertices per graph (default %d)\n",
+        SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES);
+    scalana_outputs_help(out, 29);
+    fputs(
         "  -s, --summary               print the summary only, write nothing\n"
         "  -q, --quiet                 do not print the summary\n"
         "      --color WHEN            auto (default), always or never\n"
@@ -31,8 +30,7 @@ static void usage(FILE *out)
         "                              a ScalAna report (by default such a DIR is refused)\n"
         "  -h, --help                  this text\n"
         "  -V, --version               ScalAna's version\n"
-        "Exit status: 0 written, 1 the report or DIR unusable, 2 usage error.\n",
-        SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES);
+        "Exit status: 0 written, 1 the report or DIR unusable, 2 usage error.\n", out);
 }
 
 /* the output directory, as scalana-analyze creates it (common/sc_fs.c) */
@@ -100,13 +98,14 @@ static void bad_option(int c, char **argv)
 
 int main(int argc, char **argv)
 {
-    enum { O_SRC = 256, O_MAXV, O_NOSVG, O_NOHTML, O_NOEXTRAP, O_COLOR, O_FORCE };
-    enum { O_NOCALIPER = 300 };
+    enum { O_SRC = 256, O_MAXV, O_COLOR, O_FORCE };
+    enum { O_NO_OUTPUT = 300 }; /* + enum scalana_output: --no-<flag> of outputs.def */
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'}, {"source-path", required_argument, 0, O_SRC},
-        {"max-graph-vertices", required_argument, 0, O_MAXV}, {"no-svg", no_argument, 0, O_NOSVG},
-        {"no-html", no_argument, 0, O_NOHTML}, {"no-extrap", no_argument, 0, O_NOEXTRAP},
-        {"no-caliper", no_argument, 0, O_NOCALIPER},
+        {"max-graph-vertices", required_argument, 0, O_MAXV},
+#define SCALANA_OUTPUT(NAME, flag, files, writer, what) {"no-" flag, no_argument, 0, O_NO_OUTPUT + SCALANA_OUT_##NAME},
+#include "scalana/outputs.def"
+#undef SCALANA_OUTPUT
         {"summary", no_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'},
         {"color", required_argument, 0, O_COLOR}, {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'}, {"force", no_argument, 0, O_FORCE}, {0, 0, 0, 0}};
@@ -115,8 +114,7 @@ int main(int argc, char **argv)
     const char **from = calloc((size_t)argc, sizeof *from), **to = calloc((size_t)argc, sizeof *to);
     size_t nmap = 0;
     struct scalana_viewer_options opt = {0};
-    opt.write_svg = opt.write_html = opt.write_extrap = 1;
-    opt.write_caliper = 1;
+    opt.outputs = SCALANA_OUT_ALL;
     int summary_only = 0, quiet = 0, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     if (!from || !to) { fprintf(stderr, "scalana-view: out of memory\n"); return 1; }
     int c;
@@ -144,10 +142,6 @@ int main(int argc, char **argv)
             opt.max_graph_vertices = (size_t)n;
             break;
         }
-        case O_NOSVG: opt.write_svg = 0; break;
-        case O_NOHTML: opt.write_html = 0; break;
-        case O_NOEXTRAP: opt.write_extrap = 0; break;
-        case O_NOCALIPER: opt.write_caliper = 0; break;
         case 's': summary_only = 1; break;
         case 'q': quiet = 1; break;
         case O_COLOR:
@@ -156,7 +150,13 @@ int main(int argc, char **argv)
             else if (strcmp(optarg, "auto") != 0) { fprintf(stderr, "scalana-view: --color '%s': want auto, always or never\n", optarg); return 2; }
             break;
         case 'h': usage(stdout); return 0;
-        default: bad_option(c, argv); return 2;
+        default:
+            if (c >= O_NO_OUTPUT && c < O_NO_OUTPUT + SCALANA_OUT_COUNT) {
+                opt.outputs &= ~SCALANA_OUT_BIT(c - O_NO_OUTPUT);
+                break;
+            }
+            bad_option(c, argv);
+            return 2;
         }
     }
     if (optind != argc - 1) {
@@ -230,7 +230,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "scalana-view: %s\n", err);
             rc = 1;
         } else if (!quiet) {
-            fprintf(stderr, "scalana-view: wrote %s/%s\n", out, opt.write_html ? "index.html" : "psg.dot");
+            fprintf(stderr, "scalana-view: wrote %s/%s\n", out, (opt.outputs & SCALANA_OUT_BIT(SCALANA_OUT_HTML)) ? "index.html" : "psg.dot");
         }
     }
     if (!quiet || summary_only) scalana_viewer_print_summary(stdout, report, color);

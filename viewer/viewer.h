@@ -7,13 +7,14 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
+#include "scalana/outputs.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Options of scalana_viewer_write().  A zeroed struct is valid: no source
- * remapping, the default graph bound, no SVG, no HTML, no Extra-P export.
+ * remapping, the default graph bound, nothing written.
  *
  * source_path_from/source_path_to: source_path_count prefix pairs; a source
  *   file name that starts with source_path_from[k] is looked up with that
@@ -23,21 +24,22 @@ extern "C" {
  *   0 means the default, SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES.  A larger
  *   graph is cut to the root-cause paths and their neighbourhood, with a note
  *   of what was left out.
- * write_svg: also render psg.svg and rootcause-N.svg through libgvc.
- * write_html: also write index.html (implies the SVGs it embeds are rendered
- *   in memory even when write_svg is 0).
- * write_extrap: also write extrap.jsonl (Extra-P JSON Lines input).
- * write_caliper: also write caliper/scalana-<P>p.json, one Caliper JSON
- *   profile per process count, read by Hatchet and Thicket. */
-struct scalana_viewer_options { const char *const *source_path_from; const char *const *source_path_to; size_t source_path_count; size_t max_graph_vertices; int write_svg; int write_html; int write_extrap; int write_caliper; };
+ * outputs: the exports to write, SCALANA_OUT_BIT(SCALANA_OUT_<NAME>) of the
+ *   lines of scalana/outputs.def (SCALANA_OUT_ALL: every one): DOT
+ *   (psg.dot, rootcause-N.dot), SVG (psg.svg, rootcause-N.svg, rendered
+ *   through libgvc), HTML (index.html; the SVGs it embeds are rendered in
+ *   memory even without SVG), EXTRAP (extrap.jsonl, Extra-P JSON Lines),
+ *   CALIPER (caliper/scalana-<P>p.json, one Caliper JSON profile per process
+ *   count, read by Hatchet and Thicket). */
+struct scalana_viewer_options { const char *const *source_path_from; const char *const *source_path_to; size_t source_path_count; size_t max_graph_vertices; unsigned outputs; };
 
 /* Default layout bound: above this many vertices a graph is cut; chosen so
  * that dot lays the graph out in about a second on one core. */
 #define SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES 400
 
 /* Render `report` (a report.json object conforming to docs/report.schema.json)
- * into the existing directory out_dir: psg.dot, rootcause-N.dot (N = 1.. the
- * root cause's rank) and, as opt asks, psg.svg, rootcause-N.svg, index.html,
+ * into the existing directory out_dir: as opt asks, psg.dot, rootcause-N.dot
+ * (N = 1.. the root cause's rank), psg.svg, rootcause-N.svg, index.html,
  * extrap.jsonl, caliper/.  opt may be NULL (DOT files only).
  * Returns 0 on success, -1 on error with a one-line reason in err (errlen
  * bytes, may be NULL/0); files written before the error are left in place.

@@ -230,8 +230,10 @@ static long file_count(const char *name)
     return p;
 }
 
-int vw_caliper_write(const struct vw_report *r, const char *out_dir, char *err, size_t errlen)
+int vw_caliper_write(const struct vw_write_ctx *c, char *err, size_t errlen)
 {
+    const struct vw_report *r = c->r;
+    const char *out_dir = c->out_dir;
     char dir[4096], path[4096];
     if ((size_t)snprintf(dir, sizeof dir, "%s/%s", out_dir, CALI_DIR) >= sizeof dir - 32) {
         vw_seterr(err, errlen, "output path too long: %s/%s", out_dir, CALI_DIR);

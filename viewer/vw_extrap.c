@@ -219,3 +219,13 @@ void vw_extrap_write(struct vw_out *o, const struct vw_report *r)
     free(order);
     free(counts);
 }
+
+int vw_extrap_write_file(const struct vw_write_ctx *c, char *err, size_t errlen)
+{
+    struct vw_out o;
+    vw_out_init_mem(&o);
+    vw_extrap_write(&o, c->r);
+    int e = vw_out_save(&o, c->out_dir, "extrap.jsonl", err, errlen);
+    vw_out_free(&o);
+    return e;
+}

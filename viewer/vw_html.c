@@ -83,3 +83,14 @@ void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c)
     vw_puts(o, vw_views_js);
     vw_puts(o, "</script></body></html>\n");
 }
+
+int vw_html_write(const struct vw_write_ctx *c, char *err, size_t errlen)
+{
+    struct vw_out o;
+    vw_out_init_mem(&o);
+    struct vw_html_ctx h = {c->r, c->opt, c->psg_svg, c->psg_note, c->path_svgs};
+    vw_html_page(&o, &h);
+    int e = vw_out_save(&o, c->out_dir, "index.html", err, errlen);
+    vw_out_free(&o);
+    return e;
+}

@@ -114,6 +114,23 @@ struct vw_html_ctx {
     const char *const *path_svgs;    /* per root cause, entries may be NULL */
 };
 VW_HIDDEN void vw_html_page(struct vw_out *o, const struct vw_html_ctx *c);
+
+/* ---- the exports (scalana/outputs.def): what each writer gets */
+struct vw_write_ctx {
+    const struct vw_report *r;
+    const struct scalana_viewer_options *opt;
+    const char *out_dir;
+    const char *psg_svg, *psg_note;  /* the graphs laid out (SVG or HTML asked), may be NULL */
+    const char *const *path_svgs;    /* per root cause, entries may be NULL */
+};
+/* The writers of outputs.def's lines: 0, or -1 with the reason in err. */
+VW_HIDDEN int vw_html_write(const struct vw_write_ctx *c, char *err, size_t errlen);      /* vw_html.c */
+VW_HIDDEN int vw_extrap_write_file(const struct vw_write_ctx *c, char *err, size_t errlen); /* vw_extrap.c */
+/* Writes len bytes of data to dir/name: 0, or -1 with the reason in err (vw_out.c). */
+VW_HIDDEN int vw_save_file(const char *dir, const char *name, const char *data, size_t len, char *err, size_t errlen);
+/* Writes o's memory buffer to dir/name ("" when empty): 0, or -1 with the
+ * reason in err (out of memory while o was filled: "out of memory writing name"). */
+VW_HIDDEN int vw_out_save(struct vw_out *o, const char *dir, const char *name, char *err, size_t errlen);
 /* SVG figures drawn by our code (vw_plot.c) */
 VW_HIDDEN void vw_plot_scaling(struct vw_out *o, const struct vw_report *r, const json_t *v, const char *series);
 /* The series drawn hollow next to a fitted series (mean <-> max of the same kind). */
@@ -143,7 +160,7 @@ VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);
 /* ---- Hatchet/Thicket (vw_caliper.c): out_dir/caliper/scalana-<P>p.json, one
  * Caliper JSON profile per process count of r->runs; files of other counts
  * there are removed.  Returns 0, or -1 with the reason in err. */
-VW_HIDDEN int vw_caliper_write(const struct vw_report *r, const char *out_dir, char *err, size_t errlen);
+VW_HIDDEN int vw_caliper_write(const struct vw_write_ctx *c, char *err, size_t errlen);
 /* The before/after part of the terminal summary (report.json comparison); nothing when absent. */
 VW_HIDDEN void vw_summary_compare(FILE *out, const json_t *report, int use_color);
 /* The --predict part of the terminal summary (report.json prediction): each cause's

@@ -1,6 +1,7 @@
 /* vw_out.c — the viewer's output writer: one interface over a FILE or a memory
  * buffer, with a sticky error flag (as redis rio), plus HTML escaping. */
 #include "vw_internal.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -150,4 +151,33 @@ void vw_seterr(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
     for (char *p = err; *p; p++)
         if (*p == '\n' || *p == '\r') *p = ' ';
+}
+
+int vw_save_file(const char *dir, const char *name, const char *data, size_t len, char *err, size_t errlen)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
+        vw_seterr(err, errlen, "output path too long: %s/%s", dir, name);
+        return -1;
+    }
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+        vw_seterr(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t w = fwrite(data, 1, len, fp);
+    if (fclose(fp) != 0 || w != len) {
+        vw_seterr(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int vw_out_save(struct vw_out *o, const char *dir, const char *name, char *err, size_t errlen)
+{
+    if (vw_out_error(o)) {
+        vw_seterr(err, errlen, "out of memory writing %s", name);
+        return -1;
+    }
+    return vw_save_file(dir, name, o->buf ? o->buf : "", o->len, err, errlen);
 }

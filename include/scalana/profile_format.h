@@ -89,10 +89,13 @@ enum prf_record_type {
                                 one, absent when the rank has no work measure */
 };
 
-enum prf_sampler { PRF_SAMPLER_NONE = 0, PRF_SAMPLER_CPUTIME = 1, PRF_SAMPLER_REALTIME = 2,
-                   PRF_SAMPLER_PAPI = 3,
-                   PRF_SAMPLER_TASKCLOCK = 4 /* perf_event task clock: thread CPU time at
-                                                high resolution */ };
+/* PRF_SAMPLER_NONE 0, CPUTIME 1, REALTIME 2, PAPI 3, TASKCLOCK 4 (perf_event task
+ * clock): one line each in samplers.def, with their names (scalana/samplers.h). */
+enum prf_sampler {
+#define SCALANA_SAMPLER(id, NAME, word, clock, arg) PRF_SAMPLER_##NAME = id,
+#include "scalana/samplers.def"
+#undef SCALANA_SAMPLER
+};
 
 enum prf_rank_flags {
     PRF_RANK_FINALIZED = 1u << 0,      /* written from MPI_Finalize */

@@ -1,11 +1,51 @@
 #!/usr/bin/python3
 """check_no_cycles.py — no circle between the files of a part: from the symbols
 each object defines and uses (nm), the graph "file A calls into file B" must
-have no cycle (a file may call itself).  Prints each circle found.
-Usage: check_no_cycles.py NM LIBRARY.a | OBJECT.o...
+have no cycle (a file may call itself).  With --sources DIR the graph also has
+the includes of the part's own files: "A includes B.h" is an edge A -> B.c
+when DIR has B.c (a header is its .c file's), else A -> B.h, a header of
+shared declarations with edges of its own includes; so is a header given with
+--public NAME, the part's interface to the others (viewer.h).  Prints each
+circle found.
+Usage: check_no_cycles.py NM [--sources DIR]... [--public NAME.h]... LIBRARY.a | OBJECT.o...
 (the viewer's static library; the runtime's object library)"""
+import os
+import re
 import subprocess
 import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+PUBLIC = set()
+
+
+def node(name, files):
+    """The node of file name: a header with a .c of its name is that .c."""
+    if name.endswith(".h") and name[:-2] + ".c" in files and name not in PUBLIC:
+        return name[:-2] + ".c"
+    return name
+
+
+def include_edges(dirs):
+    """Edges from the #include "..." lines of the .c and .h files in dirs."""
+    files = {}
+    for d in dirs:
+        for f in sorted(os.listdir(d)):
+            if f.endswith((".c", ".h")):
+                files.setdefault(f, os.path.join(d, f))
+    edges = {}
+    for f, path in files.items():
+        src = node(f, files)
+        with open(path, errors="replace") as fp:
+            for line in fp:
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                target = os.path.basename(m.group(1))
+                if target in files and node(target, files) != src:
+                    edges.setdefault(src, set()).add(node(target, files))
+    return edges
 
 
 def graph(nm, files):
@@ -18,6 +58,7 @@ def graph(nm, files):
         if len(parts) < (3 if archive else 2):
             continue
         obj, rest = (parts[1], parts[2].split()) if archive else (parts[0].rsplit("/", 1)[-1], parts[1].split())
+        obj = obj[:-2] if obj.endswith((".c.o", ".cpp.o")) else obj
         if len(rest) < 2:
             continue
         kind, sym = rest[-2], rest[-1]
@@ -66,7 +107,15 @@ def cycles(edges):
 
 
 def main():
-    edges = graph(sys.argv[1], sys.argv[2:])
+    args, dirs = sys.argv[2:], []
+    while len(args) >= 2 and args[0] in ("--sources", "--public"):
+        (dirs.append if args[0] == "--sources" else PUBLIC.add)(args[1])
+        args = args[2:]
+    edges = graph(sys.argv[1], args)
+    for a, bs in include_edges(dirs).items():
+        edges.setdefault(a, set()).update(bs)
+        for b in bs:
+            edges.setdefault(b, set())
     found = cycles(edges)
     for c in found:
         print("circle between: " + ", ".join(c))

@@ -18,6 +18,9 @@
 #include "vw_internal.h"
 #include "vw_html.h"
 
+/* the bit of an export of scalana/outputs.def */
+#define OUT(name) SCALANA_OUT_BIT(SCALANA_OUT_##name)
+
 static const char *fixtures, *big_report, *out_root;
 
 static char *slurp(const char *path, size_t *len)
@@ -61,7 +64,7 @@ static int render(const char *fixture, const char *name, size_t max_vertices, ch
     char to[4096];
     if ((size_t)snprintf(to, sizeof to, "%s/src", fixtures) >= sizeof to) fail_msg("path too long");
     const char *from_v[] = {"/build/proj/src"}, *to_v[] = {to};
-    struct scalana_viewer_options o = {from_v, to_v, 1, max_vertices, 1, 1, 1, 0};
+    struct scalana_viewer_options o = {from_v, to_v, 1, max_vertices, OUT(DOT) | OUT(SVG) | OUT(HTML) | OUT(EXTRAP)};
     char err[256] = "";
     int rc = scalana_viewer_write(r, dir, &o, err, sizeof err);
     if (rc != 0) print_error("scalana_viewer_write: %s\n", err);
@@ -332,7 +335,7 @@ static void test_errors(void **state)
     (void)state;
     json_t *r = load_fixture("planted.json");
     char err[128] = "";
-    struct scalana_viewer_options o = {NULL, NULL, 0, 0, 1, 1, 1, 0};
+    struct scalana_viewer_options o = {NULL, NULL, 0, 0, OUT(DOT) | OUT(SVG) | OUT(HTML) | OUT(EXTRAP)};
     assert_int_equal(scalana_viewer_write(r, "/nonexistent/dir/for/viewer", &o, err, sizeof err), -1);
     assert_non_null(strstr(err, "/nonexistent/dir/for/viewer"));
     assert_null(strchr(err, '\n'));
@@ -350,7 +353,7 @@ static void test_errors(void **state)
     assert_false(file_exists(dir, "psg.svg"));
     /* HTML without SVG files: the graphs are still rendered into the page */
     outdir(dir, sizeof dir, "html-no-svg");
-    struct scalana_viewer_options h = {NULL, NULL, 0, 0, 0, 1, 0, 0};
+    struct scalana_viewer_options h = {NULL, NULL, 0, 0, OUT(DOT) | OUT(HTML)};
     assert_int_equal(scalana_viewer_write(r, dir, &h, err, sizeof err), 0);
     assert_false(file_exists(dir, "psg.svg"));
     assert_false(file_exists(dir, "extrap.jsonl"));
@@ -420,7 +423,7 @@ static void test_candidates_shown(void **state)
     free(s);
     char dir[4096];
     outdir(dir, sizeof dir, "candidates");
-    struct scalana_viewer_options o = {NULL, NULL, 0, 400, 1, 1, 1, 0};
+    struct scalana_viewer_options o = {NULL, NULL, 0, 400, OUT(DOT) | OUT(SVG) | OUT(HTML) | OUT(EXTRAP)};
     char err[256] = "";
     assert_int_equal(scalana_viewer_write(r, dir, &o, err, sizeof err), 0);
     json_decref(r);
@@ -475,7 +478,7 @@ static void test_candidate_rounding(void **state)
     json_object_set_new(c, "cost_seconds", json_real(0.0512));
     char dir[4096];
     outdir(dir, sizeof dir, "candidate-rounding");
-    struct scalana_viewer_options o = {NULL, NULL, 0, 400, 1, 1, 1, 0};
+    struct scalana_viewer_options o = {NULL, NULL, 0, 400, OUT(DOT) | OUT(SVG) | OUT(HTML) | OUT(EXTRAP)};
     char err[256] = "";
     assert_int_equal(scalana_viewer_write(r, dir, &o, err, sizeof err), 0);
     json_decref(r);
@@ -506,7 +509,7 @@ static void test_startup_line(void **state)
     free(s);
     char dir[4096];
     outdir(dir, sizeof dir, "startup-line");
-    struct scalana_viewer_options o = {NULL, NULL, 0, 400, 1, 1, 1, 0};
+    struct scalana_viewer_options o = {NULL, NULL, 0, 400, OUT(DOT) | OUT(SVG) | OUT(HTML) | OUT(EXTRAP)};
     char err[256] = "";
     assert_int_equal(scalana_viewer_write(r, dir, &o, err, sizeof err), 0);
     json_decref(r);
@@ -571,7 +574,7 @@ static void test_source_remap(void **state)
     char to[4096], got[4096];
     if ((size_t)snprintf(to, sizeof to, "%s/src", fixtures) >= sizeof to) fail_msg("path too long");
     const char *from_v[] = {"/build/proj/sr", "/build/proj/src/", "/build/proj"}, *to_v[] = {"/nowhere", to, "/nowhere"};
-    struct scalana_viewer_options o = {from_v, to_v, 3, 0, 0, 0, 0, 0};
+    struct scalana_viewer_options o = {from_v, to_v, 3, 0, OUT(DOT)};
     FILE *fp = vw_source_open(&o, "/build/proj/src/solver.c", got, sizeof got);
     assert_non_null(fp);
     fclose(fp);
@@ -616,7 +619,7 @@ static void test_views_data(void **state)
     json_t *rep = json_loads(text, 0, &je);
     if (!rep) fail_msg("fixture: %s", je.text);
     struct scalana_viewer_options o = {0};
-    o.write_html = 1;
+    o.outputs = OUT(DOT) | OUT(HTML);
     char err[512] = "";
     assert_int_equal(scalana_viewer_write(rep, dir, &o, err, sizeof err), 0);
     json_decref(rep);
