@@ -474,6 +474,11 @@ struct an_work { uint64_t stable_id; uint32_t rank; double count; };
 void an_run_add_work(struct an_run *r, uint32_t rank, const struct prf_rank_data *d);
 /** Sorts r's work and sums a rank's threads: after the last rank is added. */
 void an_run_finish_work(struct an_run *r);
+/** World rank i's wall time outside MPI (and GPU waits) over its CPU time
+ *  there (>= 1): how much slower than with a core of its own it computed;
+ *  NAN when the rank is absent or has fewer than 20 sampling signals of CPU
+ *  time there (ppg.c; the run's contention is the minimum over ranks). */
+double an_rank_contention(const struct an_run *r, uint32_t i);
 /** report.json runs[].work_measure: "loop_iterations" when some rank
  *  counted loop iterations, else "none" (a binary built without the pass). */
 const char *an_work_measure(const struct an_run *r);
@@ -801,8 +806,15 @@ double an_min_cost(const struct an_analysis *a);
  *  run r with the work counters: when the culprits did the others' work
  *  more slowly, c becomes undecided (a candidate) and a data-quality warning
  *  names the processes and the code; when they did more, c's evidence says
- *  by how much.  Returns 1 when c was judged speed, not work. */
-int an_work_judge_cause(struct an_analysis *a, const struct an_run *r, struct an_cause *c);
+ *  by how much.  Returns the verdict (AN_WORK_SAME: c was judged speed, not work). */
+enum an_work_verdict an_work_judge_cause(struct an_analysis *a, const struct an_run *r, struct an_cause *c);
+/** Confronts a cause with culprits c->procs (not all present ranks) of run r
+ *  with their contention: when the culprits computed at least 1.3x slower in
+ *  wall time than in CPU time beyond the job's own processes per core, and
+ *  1.3x the others, another job delayed them; c becomes undecided and a
+ *  data-quality warning ("interference: ...") names the processes and the
+ *  cause (interference.c).  Returns 1 then, else 0. */
+int an_interference_judge_cause(struct an_analysis *a, const struct an_run *r, struct an_cause *c);
 
 /** Adds a warning line to the report (printf-style). */
 void an_warn(struct an_analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

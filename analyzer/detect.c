@@ -568,7 +568,9 @@ void an_find_root_causes(struct an_analysis *a)
             continue;
         }
         if (c->cost > big->wall && big->wall > 0) c->cost = big->wall;
-        if (!c->undecided) an_work_judge_cause(a, d.r, c);
+        /* more iterations on the culprits: the code's, whatever else slowed them */
+        if (!c->undecided && an_work_judge_cause(a, d.r, c) != AN_WORK_MORE && !c->undecided)
+            an_interference_judge_cause(a, d.r, c);
         c->cost_noise = fmax(c->cost_noise, cost_noise(a, c));
         /* a cost within its noise is not told from zero (noise_sigmas) */
         int noisy = c->cost < a->opt->th.noise_sigmas * c->cost_noise;

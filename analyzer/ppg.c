@@ -472,6 +472,19 @@ void an_run_finish_slice(struct an_run *r, const struct an_graph *g)
     }
 }
 
+double an_rank_contention(const struct an_run *r, uint32_t i)
+{
+    if (i >= r->P || !r->present[i] || r->cpu[i] <= 0) return NAN;
+    int kind = scalana_sampler_of_word(r->sampler, NULL);
+    int cpu_sampler = !r->sampler[0] || (kind >= 0 && scalana_sampler_cpu_clock((uint32_t)kind));
+    double per = an_signal_s(r); /* 20 signals, not 20 periods of weight */
+    double startup = r->startup ? r->startup[i] : 0;
+    double mpi_wall = r->mpi[i] > startup ? r->mpi[i] : startup;
+    double wout = r->wall[i] - mpi_wall - r->gpu_sync[i];
+    double cout = r->cpu[i] - (cpu_sampler ? r->cpu_wait[i] : 0);
+    return wout > 0 && cout >= 20 * per ? fmax(1, wout / cout) : NAN;
+}
+
 void an_run_finish_totals(struct an_run *r)
 {
     an_run_finish_work(r);
@@ -520,18 +533,13 @@ void an_run_finish_totals(struct an_run *r)
      * IN_GPU_SYNC with a CPU-time sampler).  A process with fewer than 20
      * sampling signals of CPU time outside MPI says too little; when no process
      * has enough, the whole wall (less MPI_Init/Finalize) over CPU is used. */
-    int kind = scalana_sampler_of_word(r->sampler, NULL);
-    int cpu_sampler = !r->sampler[0] || (kind >= 0 && scalana_sampler_cpu_clock((uint32_t)kind));
-    double per = an_signal_s(r); /* 20 signals, not 20 periods of weight */
     double best = INFINITY, fallback = INFINITY;
     for (uint32_t i = 0; i < r->P; i++) {
         if (!r->present[i] || r->cpu[i] <= 0) continue;
         double w = r->wall[i] - r->startup[i];
         if (w > 0) fallback = fmin(fallback, fmax(1, w / r->cpu[i]));
-        double mpi_wall = r->mpi[i] > r->startup[i] ? r->mpi[i] : r->startup[i];
-        double wout = r->wall[i] - mpi_wall - r->gpu_sync[i];
-        double cout = r->cpu[i] - (cpu_sampler ? r->cpu_wait[i] : 0);
-        if (wout > 0 && cout >= 20 * per) best = fmin(best, fmax(1, wout / cout));
+        double q = an_rank_contention(r, i);
+        if (isfinite(q)) best = fmin(best, q);
     }
     if (!isfinite(best)) best = fallback;
     r->contention = fmax(r->oversub, isfinite(best) ? best : 1);

@@ -165,12 +165,12 @@ static void vertex_text(const struct an_graph *g, uint32_t v, char *buf, size_t 
         snprintf(buf, n, "%s %s:%u in %s", what, file, x->line, x->function ? x->function : "?");
 }
 
-int an_work_judge_cause(struct an_analysis *a, const struct an_run *r, struct an_cause *c)
+enum an_work_verdict an_work_judge_cause(struct an_analysis *a, const struct an_run *r, struct an_cause *c)
 {
-    if (!c->nprocs || c->vertex >= a->g.n || a->g.v[c->vertex].kind == PSG_MPI) return 0;
+    if (!c->nprocs || c->vertex >= a->g.n || a->g.v[c->vertex].kind == PSG_MPI) return AN_WORK_UNKNOWN;
     double wr, tr;
     enum an_work_verdict v = an_work_compare(&a->g, r, c->vertex, c->procs, c->nprocs, &wr, &tr);
-    if (v == AN_WORK_UNKNOWN) return 0;
+    if (v == AN_WORK_UNKNOWN) return v;
     size_t used = strlen(c->evidence);
     if (v == AN_WORK_MORE) {
         if (isfinite(wr))
@@ -179,7 +179,7 @@ int an_work_judge_cause(struct an_analysis *a, const struct an_run *r, struct an
         else
             snprintf(c->evidence + used, sizeof c->evidence - used,
                      "; only its culprits ran loop iterations there");
-        return 0;
+        return v;
     }
     char where[512], procs[160];
     vertex_text(&a->g, c->vertex, where, sizeof where);
@@ -197,5 +197,5 @@ int an_work_judge_cause(struct an_analysis *a, const struct an_run *r, struct an
              "; its culprits ran the others' loop iterations (%.2fx) %.2fx slower: speed, not work", wr, tr);
     c->undecided = "its culprits ran the same loop iterations as the others, only slower (interference: "
                    "another job on their cores, a slower core or node), so the code is not the cause";
-    return 1;
+    return v;
 }

@@ -3,7 +3,7 @@
  * MPI_Allreduce.  Nothing in the code is imbalanced; interference.py runs it
  * with another program's CPU hog on the core of world rank 1, which then
  * computes at half speed while the others wait for it.
- *   interference [STEPS=40] [SWEEPS=20000]   (SWEEPS split over the processes) */
+ *   interference [STEPS=40] [SWEEPS=80000]   (SWEEPS split over the processes) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int steps = argc > 1 ? atoi(argv[1]) : 40;
-    int sweeps = (argc > 2 ? atoi(argv[2]) : 20000) / size;
+    int sweeps = (argc > 2 ? atoi(argv[2]) : 80000) / size;
     for (int i = 0; i < CELLS; i++)
         a[i] = i % 7;
     double s = 0;

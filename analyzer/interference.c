@@ -1,0 +1,65 @@
+/* interference.c — waits that another job caused: a culprit process that
+ * computed slower in wall time than its CPU time says (it waited for a core
+ * that something outside the job held), while the others did not, made the
+ * others wait without any code of its being at fault.  Judged per cause on
+ * the culprits' contention (an_rank_contention: wall time outside MPI over
+ * CPU time there) against the job's own processes per core on their host. */
+#include "analyzer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The rank's contention beyond what the job's own processes per core on its
+ * host explain (>= 1), NAN when unknown. */
+static double beyond_own(const struct an_run *r, uint32_t i)
+{
+    double q = an_rank_contention(r, i);
+    double own = r->usable_cores[i] ? (double)r->ranks_on_host[i] / r->usable_cores[i] : 1;
+    return isfinite(q) ? fmax(1, q / fmax(1, own)) : NAN;
+}
+
+int an_interference_judge_cause(struct an_analysis *a, const struct an_run *r, struct an_cause *c)
+{
+    if (!c->nprocs || c->nprocs >= r->present_count) return 0;
+    uint8_t *culprit = sc_xcalloc((size_t)r->P + 1, 1);
+    for (uint32_t k = 0; k < c->nprocs; k++)
+        if (c->procs[k] < r->P) culprit[c->procs[k]] = 1;
+    double qc = 0, qo = 0;
+    uint32_t nc = 0, no = 0;
+    for (uint32_t i = 0; i < r->P; i++) {
+        double q = r->present[i] ? beyond_own(r, i) : NAN;
+        if (!isfinite(q)) continue;
+        if (culprit[i]) qc += q, nc++;
+        else qo += q, no++;
+    }
+    free(culprit);
+    if (!nc || !no) return 0;
+    qc /= nc, qo /= no;
+    /* The culprits lost at least a quarter of their computing time waiting
+     * for a core beyond the job's own sharing, and 1.3x what the others lost:
+     * another job (or the OS) ran on their cores.  1.3: equal processes on a
+     * quiet machine differ by a few per cent; a CPU hog on one core makes
+     * its process 2x. */
+    if (!(qc >= 1.3 && qc >= 1.3 * qo)) return 0;
+    char procs[160];
+    size_t k = 0;
+    for (uint32_t i = 0; i < c->nprocs && k + 16 < sizeof procs; i++)
+        k += (size_t)snprintf(procs + k, sizeof procs - k, "%s%u", i ? ", " : "", c->procs[i]);
+    if (c->nprocs_total > c->nprocs && k + 8 < sizeof procs) snprintf(procs + k, sizeof procs - k, ", ...");
+    const struct an_vertex *x = &a->g.v[c->vertex];
+    const char *file = x->file ? strrchr(x->file, '/') : NULL;
+    file = file ? file + 1 : (x->file ? x->file : "?");
+    an_warn(a, "interference: at %u processes, process%s [%s] computed %.2gx slower in wall time than "
+               "in CPU time beyond the job's own processes per core (the others %.2gx): another job or "
+               "the system ran on their cores; the %s at %s %s:%u they caused is not the code's",
+            r->P, c->nprocs > 1 ? "es" : "", procs, qc, qo, an_category_label(c->cat), x->name ? x->name : "code",
+            file, x->line);
+    size_t used = strlen(c->evidence);
+    snprintf(c->evidence + used, sizeof c->evidence - used,
+             "; its culprits waited for a core: %.2gx wall over CPU time against %.2gx on the others", qc, qo);
+    c->undecided = "its culprits waited for their cores (another job or the system ran on them): the delay "
+                   "is interference, not the code";
+    return 1;
+}
