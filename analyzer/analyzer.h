@@ -433,6 +433,8 @@ struct an_run {
     /* work per loop (PRF_REC_WORK), sorted by (stable id, rank) after an_run_finish_work */
     struct an_work *work; size_t nwork, work_cap;
     uint32_t work_ranks;        /* ranks whose profile had a work record */
+    /* the same per thread (tid), sorted by (stable id, rank, tid) after an_run_finish_work */
+    struct an_thread_work *twork; size_t ntwork, twork_cap;
     /* data quality */
     uint64_t samples, dropped, overruns, unresolved, cct_overflow, unmatched;
     /* sampling rate: signals are what tests count, weights what times scale by */
@@ -469,6 +471,9 @@ struct an_run {
 /** Header executions of one LOOP vertex (by PSG stable id) on one world rank,
  *  summed over its calling contexts and the rank's threads. */
 struct an_work { uint64_t stable_id; uint32_t rank; double count; };
+/** The same for one thread of the rank: tid is the kernel thread id, thread
+ *  its prf_thread.index (AN_NONE when it had none). */
+struct an_thread_work { uint64_t stable_id; uint64_t tid; uint32_t rank, thread; double count; };
 
 /** Adds world rank `rank`'s work record (if any) to r. */
 void an_run_add_work(struct an_run *r, uint32_t rank, const struct prf_rank_data *d);
@@ -486,6 +491,12 @@ const char *an_work_measure(const struct an_run *r);
  *  loop once.  Returns 1 when some loop there was counted, else 0 (w zero). */
 int an_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, double *w);
 
+/** The iterations of the loops in v's subtree (each loop once) per thread of
+ *  world rank `rank`: *n threads (kernel tids in tids[], thread indexes in
+ *  threads[], counts in w[]; malloc'ed, the caller frees all three), in tid
+ *  order.  Returns *n (0: nothing counted there). */
+uint32_t an_thread_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, uint32_t rank,
+                           uint64_t **tids, uint32_t **threads, double **w, uint32_t *n);
 /** *mean = the mean over r's present ranks of an_work_at.  Returns 1 when
  *  some loop below v was counted, else 0 (*mean 0). */
 int an_work_mean(const struct an_graph *g, const struct an_run *r, uint32_t v, double *mean);
@@ -730,6 +741,8 @@ struct an_cause {
     double cost_noise;         /* seconds: the cost's uncertainty (repetition spread, sampling) */
     int noise_exact;           /* the cost comes from exact times, bytes or counts, not samples:
                                 * cost_noise is the detector's, no sampling noise is added */
+    uint32_t *threads; uint32_t nthreads; /* thread indexes (prf_thread.index) of the first culprit
+                                * process involved (thread imbalance), heaviest first */
     char evidence[768];
     const char *cost_rule;     /* how cost was computed (report.json cost_rule), static text */
     const char *undecided;     /* static text: why the runs cannot decide it (then a candidate
@@ -793,6 +806,10 @@ double an_base_seconds(const struct an_analysis *a);
  *  1 - oversubscription / contention, 0 when the contention is the job's own
  *  (other jobs, OS noise; report.json runs[].other_load_share). */
 double an_other_load_share(const struct an_run *r);
+/** Warns for each process count whose representative run recorded no
+ *  sample although its processes used CPU time (the program blocked or
+ *  took the sampling signal): its computation is invisible (metrics.c). */
+void an_warn_unsampled(struct an_analysis *a);
 /** Warns (data quality) of shared cores: once for the process counts that are
  *  oversubscribed or contended (processes per core, slow-down), then of load
  *  from outside the job (other jobs, OS noise): the counts whose contention

@@ -8,26 +8,13 @@
  * category, or is new.  For each, the cost before and after and the time of its location at
  * every process count both builds ran; for the program, the wall time at
  * each such count.  The method is described in docs/analyzer.md. */
+#include "report_json.h"
 #include "analyzer.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *str(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
-static json_int_t integer(const json_t *o, const char *k) { return json_integer_value(json_object_get(o, k)); }
-
-static double real(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
@@ -43,24 +30,24 @@ static const json_t *vertex(const json_t *report, json_int_t id)
     if (id < 0 || (size_t)id >= json_array_size(vs)) return NULL;
     const json_t *v = json_array_get(vs, (size_t)id);
     /* the array is indexed by id; should it not be, search */
-    if (integer(v, "id") == id) return v;
+    if (an_jint(v, "id") == id) return v;
     size_t k;
     json_t *x;
-    json_array_foreach(vs, k, x) if (integer(x, "id") == id) return x;
+    json_array_foreach(vs, k, x) if (an_jint(x, "id") == id) return x;
     return NULL;
 }
 
 /* The function a person reads, or its linkage name when both have one. */
 static int same_function(const json_t *a, const json_t *b)
 {
-    const char *la = str(a, "linkage_name"), *lb = str(b, "linkage_name");
+    const char *la = an_jstr(a, "linkage_name"), *lb = an_jstr(b, "linkage_name");
     if (*la && *lb) return strcmp(la, lb) == 0;
-    return strcmp(str(a, "function"), str(b, "function")) == 0;
+    return strcmp(an_jstr(a, "function"), an_jstr(b, "function")) == 0;
 }
 
 static int same_file(const json_t *a, const json_t *b)
 {
-    const char *fa = str(a, "file"), *fb = str(b, "file");
+    const char *fa = an_jstr(a, "file"), *fb = an_jstr(b, "file");
     return strcmp(fa, fb) == 0 || strcmp(base_name(fa), base_name(fb)) == 0;
 }
 
@@ -77,8 +64,8 @@ struct side {
 
 static const char *fn_key(const json_t *v)
 {
-    const char *l = str(v, "linkage_name");
-    return *l ? l : str(v, "function");
+    const char *l = an_jstr(v, "linkage_name");
+    return *l ? l : an_jstr(v, "function");
 }
 
 static const json_t *side_vertex(const struct side *s, size_t i)
@@ -89,9 +76,9 @@ static const json_t *side_vertex(const struct side *s, size_t i)
 /* The group of a vertex: kind, function, file name. */
 static int group_cmp(const json_t *a, const json_t *b)
 {
-    int c = strcmp(str(a, "kind"), str(b, "kind"));
+    int c = strcmp(an_jstr(a, "kind"), an_jstr(b, "kind"));
     if (!c) c = strcmp(fn_key(a), fn_key(b));
-    if (!c) c = strcmp(base_name(str(a, "file")), base_name(str(b, "file")));
+    if (!c) c = strcmp(base_name(an_jstr(a, "file")), base_name(an_jstr(b, "file")));
     return c;
 }
 
@@ -100,8 +87,8 @@ static int by_place(const void *x, const void *y, void *ctx)
     const struct side *s = ctx;
     const json_t *a = side_vertex(s, *(const size_t *)x), *b = side_vertex(s, *(const size_t *)y);
     int c = group_cmp(a, b);
-    if (!c) c = (integer(a, "line") > integer(b, "line")) - (integer(a, "line") < integer(b, "line"));
-    if (!c) c = (integer(a, "column") > integer(b, "column")) - (integer(a, "column") < integer(b, "column"));
+    if (!c) c = (an_jint(a, "line") > an_jint(b, "line")) - (an_jint(a, "line") < an_jint(b, "line"));
+    if (!c) c = (an_jint(a, "column") > an_jint(b, "column")) - (an_jint(a, "column") < an_jint(b, "column"));
     return c;
 }
 
@@ -121,15 +108,15 @@ static void side_init(struct side *s, const json_t *report)
         const json_t *first = side_vertex(s, ix[g]);
         while (e < s->n) {
             const json_t *v = side_vertex(s, ix[e]);
-            if (strcmp(str(v, "kind"), str(first, "kind")) || strcmp(fn_key(v), fn_key(first)) ||
-                strcmp(base_name(str(v, "file")), base_name(str(first, "file"))))
+            if (strcmp(an_jstr(v, "kind"), an_jstr(first, "kind")) || strcmp(fn_key(v), fn_key(first)) ||
+                strcmp(base_name(an_jstr(v, "file")), base_name(an_jstr(first, "file"))))
                 break;
             e++;
         }
         int place = -1;
         for (size_t k = g; k < e; k++) {
             const json_t *v = side_vertex(s, ix[k]), *p = k > g ? side_vertex(s, ix[k - 1]) : NULL;
-            if (!p || integer(p, "line") != integer(v, "line") || integer(p, "column") != integer(v, "column")) place++;
+            if (!p || an_jint(p, "line") != an_jint(v, "line") || an_jint(p, "column") != an_jint(v, "column")) place++;
             s->ord[ix[k]] = place;
         }
         for (size_t k = g; k < e; k++) s->cnt[ix[k]] = place + 1;
@@ -143,7 +130,7 @@ static void side_free(struct side *s) { free(s->ord), free(s->cnt), free(s->ix);
 /* The place of v in s's vertices (-1 when it is not one of them). */
 static long side_index(const struct side *s, const json_t *v)
 {
-    json_int_t id = integer(v, "id");
+    json_int_t id = an_jint(v, "id");
     if (id >= 0 && (size_t)id < s->n && side_vertex(s, (size_t)id) == v) return (long)id;
     for (size_t i = 0; i < s->n; i++)
         if (side_vertex(s, i) == v) return (long)i;
@@ -161,9 +148,9 @@ static long location_distance_as(const struct side *b, const json_t *vb, const s
                                  int renamed)
 {
     if (!vb || !va) return -1;
-    if (strcmp(str(vb, "kind"), str(va, "kind")) != 0 || !same_file(vb, va)) return -1;
+    if (strcmp(an_jstr(vb, "kind"), an_jstr(va, "kind")) != 0 || !same_file(vb, va)) return -1;
     if (!renamed && !same_function(vb, va)) return -1;
-    long d = labs((long)(integer(vb, "line") - integer(va, "line")));
+    long d = labs((long)(an_jint(vb, "line") - an_jint(va, "line")));
     if (d <= AN_COMPARE_LINE_SHIFT) return d;
     if (renamed) return -1;
     long ib = side_index(b, vb), ia = side_index(a, va);
@@ -210,7 +197,7 @@ static const json_t *at_processes(const json_t *array, json_int_t P)
 {
     size_t k;
     json_t *m;
-    json_array_foreach(array, k, m) if (integer(m, "processes") == P) return m;
+    json_array_foreach(array, k, m) if (an_jint(m, "processes") == P) return m;
     return NULL;
 }
 
@@ -229,8 +216,8 @@ static json_int_t *common_counts(const json_t *rb, const json_t *ra, size_t *n)
     *n = 0;
     size_t i, j;
     json_t *x, *y;
-    json_array_foreach(b, i, x) json_array_foreach(a, j, y) if (integer(x, "processes") == integer(y, "processes")) {
-        v[(*n)++] = integer(x, "processes");
+    json_array_foreach(b, i, x) json_array_foreach(a, j, y) if (an_jint(x, "processes") == an_jint(y, "processes")) {
+        v[(*n)++] = an_jint(x, "processes");
         break;
     }
     return v;
@@ -252,8 +239,8 @@ static json_t *location_times(const json_t *rb, const json_t *vb, const json_t *
     for (size_t i = 0; i < ncounts; i++) {
         const json_t *mb = vb ? metrics_at(vb, counts[i]) : NULL, *ma = va ? metrics_at(va, counts[i]) : NULL;
         if (!mb && !ma) continue;
-        double bm = mb ? real(mb, "inclusive_mean_seconds") : 0, bx = mb ? real(mb, "inclusive_max_seconds") : 0;
-        double am = ma ? real(ma, "inclusive_mean_seconds") : 0, ax = ma ? real(ma, "inclusive_max_seconds") : 0;
+        double bm = mb ? an_jreal(mb, "inclusive_mean_seconds") : 0, bx = mb ? an_jreal(mb, "inclusive_max_seconds") : 0;
+        double am = ma ? an_jreal(ma, "inclusive_mean_seconds") : 0, ax = ma ? an_jreal(ma, "inclusive_max_seconds") : 0;
         json_t *o = json_object();
         json_object_set_new(o, "processes", json_integer(counts[i]));
         json_object_set_new(o, "before_mean_seconds", num(bm));
@@ -270,17 +257,17 @@ static json_t *location_times(const json_t *rb, const json_t *vb, const json_t *
 static json_t *cause_brief(const json_t *c)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "rank", json_integer(integer(c, "rank")));
-    json_object_set_new(o, "category", json_string(str(c, "category")));
-    json_object_set_new(o, "function", json_string(str(c, "function")));
-    json_object_set_new(o, "file", json_string(str(c, "file")));
-    json_object_set_new(o, "line", json_integer(integer(c, "line")));
-    json_object_set_new(o, "last_line", json_integer(integer(c, "last_line")));
-    json_object_set_new(o, "location", json_string(str(c, "location")));
-    json_object_set_new(o, "cost_seconds", num(real(c, "cost_seconds")));
-    json_object_set_new(o, "cost_percent", num(real(c, "cost_percent")));
+    json_object_set_new(o, "rank", json_integer(an_jint(c, "rank")));
+    json_object_set_new(o, "category", json_string(an_jstr(c, "category")));
+    json_object_set_new(o, "function", json_string(an_jstr(c, "function")));
+    json_object_set_new(o, "file", json_string(an_jstr(c, "file")));
+    json_object_set_new(o, "line", json_integer(an_jint(c, "line")));
+    json_object_set_new(o, "last_line", json_integer(an_jint(c, "last_line")));
+    json_object_set_new(o, "location", json_string(an_jstr(c, "location")));
+    json_object_set_new(o, "cost_seconds", num(an_jreal(c, "cost_seconds")));
+    json_object_set_new(o, "cost_percent", num(an_jreal(c, "cost_percent")));
     if (json_is_number(json_object_get(c, "cost_noise_seconds")))
-        json_object_set_new(o, "cost_noise_seconds", num(real(c, "cost_noise_seconds")));
+        json_object_set_new(o, "cost_noise_seconds", num(an_jreal(c, "cost_noise_seconds")));
     json_t *p = json_object_get(c, "processes");
     json_object_set_new(o, "processes", p ? json_deep_copy(p) : json_array());
     return o;
@@ -292,7 +279,7 @@ static json_int_t largest_count(const json_t *report)
     json_int_t P = 0;
     size_t k;
     json_t *r;
-    json_array_foreach(json_object_get(report, "runs"), k, r) if (integer(r, "processes") > P) P = integer(r, "processes");
+    json_array_foreach(json_object_get(report, "runs"), k, r) if (an_jint(r, "processes") > P) P = an_jint(r, "processes");
     return P;
 }
 
@@ -300,14 +287,14 @@ static json_t *program_side(const json_t *report)
 {
     json_t *o = json_object();
     const json_t *prog = json_object_get(report, "program");
-    json_object_set_new(o, "build_id", json_string(str(prog, "build_id")));
-    json_object_set_new(o, "executable", json_string(str(prog, "executable")));
-    json_object_set_new(o, "executable_source", json_string(str(prog, "executable_source")));
+    json_object_set_new(o, "build_id", json_string(an_jstr(prog, "build_id")));
+    json_object_set_new(o, "executable", json_string(an_jstr(prog, "executable")));
+    json_object_set_new(o, "executable_source", json_string(an_jstr(prog, "executable_source")));
     json_t *dirs = json_array(), *counts = json_array();
     size_t k, j;
     json_t *r, *d;
     json_array_foreach(json_object_get(report, "runs"), k, r) {
-        json_array_append_new(counts, json_integer(integer(r, "processes")));
+        json_array_append_new(counts, json_integer(an_jint(r, "processes")));
         json_array_foreach(json_object_get(r, "directories"), j, d) json_array_append(dirs, d);
     }
     json_object_set_new(o, "processes", counts);
@@ -336,7 +323,7 @@ void *an_compare_reports(const void *before_v, const void *after_v)
     json_t *scales = json_array();
     for (size_t i = 0; i < ncounts; i++) {
         const json_t *b = run_at(rb, counts[i]), *a = run_at(ra, counts[i]);
-        double wb = real(b, "wall_seconds"), wa = real(a, "wall_seconds");
+        double wb = an_jreal(b, "wall_seconds"), wa = an_jreal(a, "wall_seconds");
         json_t *o = json_object();
         json_object_set_new(o, "processes", json_integer(counts[i]));
         json_object_set_new(o, "before_wall_seconds", num(wb));
@@ -344,12 +331,12 @@ void *an_compare_reports(const void *before_v, const void *after_v)
         json_object_set_new(o, "saved_seconds", num(wb - wa));
         json_object_set_new(o, "saved_percent", num(wb > 0 ? (wb - wa) / wb * 100 : NAN));
         /* repetitions at a count give a spread: a saving below it is noise */
-        double sb = real(b, "wall_seconds_spread"), sa = real(a, "wall_seconds_spread");
+        double sb = an_jreal(b, "wall_seconds_spread"), sa = an_jreal(a, "wall_seconds_spread");
         json_object_set_new(o, "spread_seconds", num(fmax(isfinite(sb) ? sb : 0, isfinite(sa) ? sa : 0)));
-        json_object_set_new(o, "before_cpu_seconds_mean", num(real(b, "cpu_seconds_mean")));
-        json_object_set_new(o, "after_cpu_seconds_mean", num(real(a, "cpu_seconds_mean")));
-        json_object_set_new(o, "before_mpi_seconds_mean", num(real(b, "mpi_seconds_mean")));
-        json_object_set_new(o, "after_mpi_seconds_mean", num(real(a, "mpi_seconds_mean")));
+        json_object_set_new(o, "before_cpu_seconds_mean", num(an_jreal(b, "cpu_seconds_mean")));
+        json_object_set_new(o, "after_cpu_seconds_mean", num(an_jreal(a, "cpu_seconds_mean")));
+        json_object_set_new(o, "before_mpi_seconds_mean", num(an_jreal(b, "mpi_seconds_mean")));
+        json_object_set_new(o, "after_mpi_seconds_mean", num(an_jreal(a, "mpi_seconds_mean")));
         json_array_append_new(scales, o);
     }
     json_object_set_new(out, "scales", scales);
@@ -373,10 +360,10 @@ void *an_compare_reports(const void *before_v, const void *after_v)
                 for (size_t j = 0; j < na; j++) {
                     if (pair_a[j] >= 0) continue;
                     const json_t *y = json_array_get(ca, j);
-                    int same_cat = strcmp(str(x, "category"), str(y, "category")) == 0;
+                    int same_cat = strcmp(an_jstr(x, "category"), an_jstr(y, "category")) == 0;
                     if (pass < 2 ? !same_cat : same_cat) continue;
-                    long d = location_distance_as(&sb, vertex(rb, integer(x, "vertex")), &sa,
-                                                  vertex(ra, integer(y, "vertex")), pass == 1);
+                    long d = location_distance_as(&sb, vertex(rb, an_jint(x, "vertex")), &sa,
+                                                  vertex(ra, an_jint(y, "vertex")), pass == 1);
                     if (d >= 0 && (bd < 0 || d < bd)) bi = (long)i, bj = (long)j, bd = d;
                 }
             }
@@ -388,10 +375,10 @@ void *an_compare_reports(const void *before_v, const void *after_v)
     int n_gone = 0, n_remain = 0, n_changed = 0, n_new = 0;
     for (size_t i = 0; i < nb; i++) {
         const json_t *x = json_array_get(cb, i), *y = pair_b[i] >= 0 ? json_array_get(ca, (size_t)pair_b[i]) : NULL;
-        const json_t *vb = vertex(rb, integer(x, "vertex"));
-        const json_t *va = y ? vertex(ra, integer(y, "vertex")) : find_vertex(&sb, vb, &sa);
+        const json_t *vb = vertex(rb, an_jint(x, "vertex"));
+        const json_t *va = y ? vertex(ra, an_jint(y, "vertex")) : find_vertex(&sb, vb, &sa);
         const char *status = !y ? "gone" : changed_b[i] ? "changed" : "remains";
-        double cbs = real(x, "cost_seconds"), cas = y ? real(y, "cost_seconds") : 0;
+        double cbs = an_jreal(x, "cost_seconds"), cas = y ? an_jreal(y, "cost_seconds") : 0;
         /* gone from the root causes, but found under the thresholds: its cost is what is left */
         const json_t *cand = NULL;
         if (!y) {
@@ -399,18 +386,18 @@ void *an_compare_reports(const void *before_v, const void *after_v)
             size_t k;
             json_t *z;
             json_array_foreach(json_object_get(ra, "candidates"), k, z) {
-                if (strcmp(str(z, "category"), str(x, "category")) != 0) continue;
-                long d = location_distance(&sb, vb, &sa, vertex(ra, integer(z, "vertex")));
+                if (strcmp(an_jstr(z, "category"), an_jstr(x, "category")) != 0) continue;
+                long d = location_distance(&sb, vb, &sa, vertex(ra, an_jint(z, "vertex")));
                 if (d >= 0 && (bestd < 0 || d < bestd)) cand = z, bestd = d;
             }
-            if (cand && isfinite(real(cand, "cost_seconds"))) cas = real(cand, "cost_seconds");
+            if (cand && isfinite(an_jreal(cand, "cost_seconds"))) cas = an_jreal(cand, "cost_seconds");
         }
         json_t *o = json_object();
         json_object_set_new(o, "status", json_string(status));
-        json_object_set_new(o, "category", json_string(str(y && changed_b[i] ? y : x, "category")));
+        json_object_set_new(o, "category", json_string(an_jstr(y && changed_b[i] ? y : x, "category")));
         json_object_set_new(o, "before", cause_brief(x));
         json_object_set_new(o, "after", y ? cause_brief(y) : json_null());
-        if (renamed_b[i]) json_object_set_new(o, "renamed_from", json_string(str(x, "function")));
+        if (renamed_b[i]) json_object_set_new(o, "renamed_from", json_string(an_jstr(x, "function")));
         if (cand) json_object_set_new(o, "after_below_thresholds", cause_brief(cand));
         json_object_set_new(o, "cost_before_seconds", num(cbs));
         json_object_set_new(o, "cost_after_seconds", num(cas));
@@ -423,23 +410,23 @@ void *an_compare_reports(const void *before_v, const void *after_v)
     for (size_t j = 0; j < na; j++) {
         if (pair_a[j] >= 0) continue;
         const json_t *y = json_array_get(ca, j);
-        const json_t *va = vertex(ra, integer(y, "vertex"));
+        const json_t *va = vertex(ra, an_jint(y, "vertex"));
         const json_t *vb = find_vertex(&sa, va, &sb);
-        double cas = real(y, "cost_seconds"), cbs = 0;
+        double cas = an_jreal(y, "cost_seconds"), cbs = 0;
         /* new among the root causes, but there under the thresholds before: its cost then */
         const json_t *cand = NULL;
         long bestd = -1;
         size_t k;
         json_t *z;
         json_array_foreach(json_object_get(rb, "candidates"), k, z) {
-            if (strcmp(str(z, "category"), str(y, "category")) != 0) continue;
-            long d = location_distance(&sb, vertex(rb, integer(z, "vertex")), &sa, va);
+            if (strcmp(an_jstr(z, "category"), an_jstr(y, "category")) != 0) continue;
+            long d = location_distance(&sb, vertex(rb, an_jint(z, "vertex")), &sa, va);
             if (d >= 0 && (bestd < 0 || d < bestd)) cand = z, bestd = d;
         }
-        if (cand && isfinite(real(cand, "cost_seconds"))) cbs = real(cand, "cost_seconds");
+        if (cand && isfinite(an_jreal(cand, "cost_seconds"))) cbs = an_jreal(cand, "cost_seconds");
         json_t *o = json_object();
         json_object_set_new(o, "status", json_string("new"));
-        json_object_set_new(o, "category", json_string(str(y, "category")));
+        json_object_set_new(o, "category", json_string(an_jstr(y, "category")));
         json_object_set_new(o, "before", json_null());
         json_object_set_new(o, "after", cause_brief(y));
         if (cand) json_object_set_new(o, "before_below_thresholds", cause_brief(cand));

@@ -461,7 +461,7 @@ int an_covered_by_cause(const struct an_analysis *a, uint32_t v)
 
 static void free_cause(struct an_cause *c)
 {
-    free(c->procs), free(c->waiting), free(c->path);
+    free(c->procs), free(c->waiting), free(c->path), free(c->threads);
     memset(c, 0, sizeof *c);
 }
 

@@ -4,6 +4,7 @@
  * the gate; the verdict goes into report.json ("gate"), a JUnit XML file
  * (--junit) and a Markdown summary (--markdown).  docs/analyzer.md, "A gate
  * for CI", gives the rule and an example job. */
+#include "report_json.h"
 #include "gate.h"
 
 #include <errno.h>
@@ -12,21 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *str(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
-static double real(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static double real0(const json_t *o, const char *k)
 {
-    double x = real(o, k);
+    double x = an_jreal(o, k);
     return isfinite(x) ? x : 0;
 }
 
@@ -71,7 +60,7 @@ void *an_gate_judge(const void *comparison, const struct an_thresholds *th)
     size_t k;
     const json_t *c;
     json_array_foreach(json_object_get(cmp, "causes"), k, c) {
-        const char *status = str(c, "status");
+        const char *status = an_jstr(c, "status");
         const json_t *side = cause_side(c), *bs = before_side(c), *as = after_side(c);
         double before = real0(c, "cost_before_seconds"), after = real0(c, "cost_after_seconds");
         double nb = bs ? real0(bs, "cost_noise_seconds") : 0, na = as ? real0(as, "cost_noise_seconds") : 0;
@@ -90,18 +79,18 @@ void *an_gate_judge(const void *comparison, const struct an_thresholds *th)
         json_object_set_new(o, "verdict", json_string(verdict));
         json_object_set_new(o, "failed", json_boolean(fails));
         json_object_set_new(o, "status", json_string(status));
-        json_object_set_new(o, "category", json_string(str(c, "category")));
-        json_object_set_new(o, "function", json_string(str(side, "function")));
-        json_object_set_new(o, "file", json_string(str(side, "file")));
+        json_object_set_new(o, "category", json_string(an_jstr(c, "category")));
+        json_object_set_new(o, "function", json_string(an_jstr(side, "function")));
+        json_object_set_new(o, "file", json_string(an_jstr(side, "file")));
         json_object_set_new(o, "line", json_integer(json_integer_value(json_object_get(side, "line"))));
         json_object_set_new(o, "last_line", json_integer(json_integer_value(json_object_get(side, "last_line"))));
-        json_object_set_new(o, "location", json_string(str(side, "location")));
+        json_object_set_new(o, "location", json_string(an_jstr(side, "location")));
         json_object_set_new(o, "cost_before_seconds", num(before));
         json_object_set_new(o, "cost_after_seconds", num(after));
         json_object_set_new(o, "growth_seconds", num(growth));
         json_object_set_new(o, "band_seconds", num(band));
         if (json_is_string(json_object_get(c, "renamed_from")))
-            json_object_set_new(o, "renamed_from", json_string(str(c, "renamed_from")));
+            json_object_set_new(o, "renamed_from", json_string(an_jstr(c, "renamed_from")));
         json_array_append_new(arr, o);
     }
     json_object_set_new(gate, "failed", json_boolean(n_new + n_regressed > 0));
@@ -114,8 +103,8 @@ void *an_gate_judge(const void *comparison, const struct an_thresholds *th)
                                     "sqrt(noise_before^2 + noise_after^2), min_cost_percent of the cost before, "
                                     "min_cost_seconds)"));
     json_object_set_new(gate, "noise_sigmas", json_real(th->noise_sigmas));
-    json_object_set_new(gate, "before_build_id", json_string(str(json_object_get(cmp, "before"), "build_id")));
-    json_object_set_new(gate, "after_build_id", json_string(str(json_object_get(cmp, "after"), "build_id")));
+    json_object_set_new(gate, "before_build_id", json_string(an_jstr(json_object_get(cmp, "before"), "build_id")));
+    json_object_set_new(gate, "after_build_id", json_string(an_jstr(json_object_get(cmp, "after"), "build_id")));
     json_object_set_new(gate, "cost_processes_before",
                         json_integer(json_integer_value(json_object_get(cmp, "cost_processes_before"))));
     json_object_set_new(gate, "cost_processes_after",
@@ -147,18 +136,18 @@ static void xml_text(FILE *f, const char *s)
 /* "load_imbalance at load_imbalance.c:20-22 in relax_cells" into buf. */
 static const char *cause_title(const json_t *g, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s at %s:%lld-%lld in %s", str(g, "category"), base_name(str(g, "file")),
+    snprintf(buf, n, "%s at %s:%lld-%lld in %s", an_jstr(g, "category"), base_name(an_jstr(g, "file")),
              (long long)json_integer_value(json_object_get(g, "line")),
-             (long long)json_integer_value(json_object_get(g, "last_line")), str(g, "function"));
+             (long long)json_integer_value(json_object_get(g, "last_line")), an_jstr(g, "function"));
     return buf;
 }
 
 /* The failure text: file:line, category, cost before and after, band. */
 static const char *failure_text(const json_t *g, char *buf, size_t n)
 {
-    const char *v = str(g, "verdict");
+    const char *v = an_jstr(g, "verdict");
     snprintf(buf, n, "%s:%lld: %s: %s: cost before %.3g s, after %.3g s (%s %.3g s, noise band %.3g s)",
-             str(g, "file"), (long long)json_integer_value(json_object_get(g, "line")), str(g, "category"),
+             an_jstr(g, "file"), (long long)json_integer_value(json_object_get(g, "line")), an_jstr(g, "category"),
              !strcmp(v, "new") ? "new root cause" : "cost grew beyond the noise band", real0(g, "cost_before_seconds"),
              real0(g, "cost_after_seconds"), "grew by", real0(g, "growth_seconds"), real0(g, "band_seconds"));
     return buf;
@@ -178,23 +167,23 @@ int an_gate_write_junit(const void *gate_v, const char *path)
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     fprintf(f, "<testsuites name=\"scalana-gate\" tests=\"%zu\" failures=\"%ld\" errors=\"0\">\n", tests, failures);
     fputs("  <testsuite name=\"scalana-gate: build ", f);
-    xml_text(f, str(gate, "before_build_id"));
+    xml_text(f, an_jstr(gate, "before_build_id"));
     fputs(" -&gt; build ", f);
-    xml_text(f, str(gate, "after_build_id"));
+    xml_text(f, an_jstr(gate, "after_build_id"));
     fprintf(f, "\" tests=\"%zu\" failures=\"%ld\" errors=\"0\" skipped=\"0\">\n", tests, failures);
     char title[1024], text[2048];
     json_array_foreach(causes, k, g) {
         fputs("    <testcase classname=\"scalana.", f);
-        xml_text(f, str(g, "category"));
+        xml_text(f, an_jstr(g, "category"));
         fputs("\" name=\"", f);
         xml_text(f, cause_title(g, title, sizeof title));
         fputs("\" file=\"", f);
-        xml_text(f, str(g, "file"));
+        xml_text(f, an_jstr(g, "file"));
         fprintf(f, "\" line=\"%lld\"", (long long)json_integer_value(json_object_get(g, "line")));
         if (!json_is_true(json_object_get(g, "failed"))) {
             fputs(">\n      <system-out>", f);
             snprintf(text, sizeof text, "%s: cost before %.3g s, after %.3g s (noise band %.3g s)",
-                     str(g, "verdict"), real0(g, "cost_before_seconds"), real0(g, "cost_after_seconds"),
+                     an_jstr(g, "verdict"), real0(g, "cost_before_seconds"), real0(g, "cost_after_seconds"),
                      real0(g, "band_seconds"));
             xml_text(f, text);
             fputs("</system-out>\n    </testcase>\n", f);
@@ -202,12 +191,12 @@ int an_gate_write_junit(const void *gate_v, const char *path)
         }
         failure_text(g, text, sizeof text);
         fputs(">\n      <failure type=\"", f);
-        xml_text(f, str(g, "verdict"));
+        xml_text(f, an_jstr(g, "verdict"));
         fputs("\" message=\"", f);
         xml_text(f, text);
         fputs("\">", f);
         xml_text(f, text);
-        if (*str(g, "location")) fputs("\n", f), xml_text(f, str(g, "location"));
+        if (*an_jstr(g, "location")) fputs("\n", f), xml_text(f, an_jstr(g, "location"));
         fputs("</failure>\n    </testcase>\n", f);
     }
     if (!n) fputs("    <testcase classname=\"scalana\" name=\"no root cause in either build\"/>\n", f);
@@ -239,7 +228,7 @@ int an_gate_write_markdown(const void *gate_v, const void *comparison, const cha
     fprintf(f, "## ScalAna gate: %s\n\n", failed ? "FAIL" : "pass");
     fprintf(f, "Build `%.12s` → build `%.12s`: %lld new, %lld regressed, %lld fixed, %lld improved, %lld unchanged "
                "root cause(s); costs at %lld → %lld processes.\n\n",
-            str(gate, "before_build_id"), str(gate, "after_build_id"),
+            an_jstr(gate, "before_build_id"), an_jstr(gate, "after_build_id"),
             (long long)json_integer_value(json_object_get(cn, "new")),
             (long long)json_integer_value(json_object_get(cn, "regressed")),
             (long long)json_integer_value(json_object_get(cn, "fixed")),
@@ -254,16 +243,16 @@ int an_gate_write_markdown(const void *gate_v, const void *comparison, const cha
               "|---|---|---|---:|---:|---:|\n", f);
         json_array_foreach(json_object_get(gate, "causes"), k, g) {
             int fails = json_is_true(json_object_get(g, "failed"));
-            fprintf(f, "| %s%s%s | ", fails ? "**" : "", str(g, "verdict"), fails ? "**" : "");
-            md_cell(f, str(g, "category"));
+            fprintf(f, "| %s%s%s | ", fails ? "**" : "", an_jstr(g, "verdict"), fails ? "**" : "");
+            md_cell(f, an_jstr(g, "category"));
             fputs(" | `", f);
             char title[1024];
-            snprintf(title, sizeof title, "%s:%lld-%lld", base_name(str(g, "file")),
+            snprintf(title, sizeof title, "%s:%lld-%lld", base_name(an_jstr(g, "file")),
                      (long long)json_integer_value(json_object_get(g, "line")),
                      (long long)json_integer_value(json_object_get(g, "last_line")));
             md_cell(f, title);
             fputs("` in ", f);
-            md_cell(f, str(g, "function"));
+            md_cell(f, an_jstr(g, "function"));
             fprintf(f, " | %.3g | %.3g | %.3g |\n", real0(g, "cost_before_seconds"), real0(g, "cost_after_seconds"),
                     real0(g, "band_seconds"));
         }

@@ -125,7 +125,7 @@ static int choose_executable(struct reader *rd, struct an_run *r, const char *di
     const char *exe = o->exe ? o->exe : (have_info ? info->executable : NULL);
     const char *bid = have_info && info->build_id ? info->build_id : "";
     if (!have_info && !o->exe && !rd->ready) {
-        an_warn(a, "%s: no run.json and no --exe: the executable is unknown; run skipped", dir);
+        an_warn(a, "%s: no readable run.json and no --exe: the executable is unknown; run skipped", dir);
         r->bad = 1;
         return -1;
     }
@@ -489,17 +489,23 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     a.echo_warnings = an_par_rank() == 0;
     char **real = calloc((size_t)ndirs, sizeof *real);
     if (!real) abort();
-    for (int i = 0; i < ndirs; i++) {
-        real[i] = realpath(dirs[i], NULL);
-        int dup = 0;
-        for (int k = 0; k < i && real[i] && !dup; k++) dup = real[k] && strcmp(real[k], real[i]) == 0;
-        if (dup) {
-            an_warn(&a, "%s: given twice; counted once", dirs[i]);
-            a.runs[i].bad = 1;
-            continue;
+    for (int i = 0; i < ndirs; i++) real[i] = realpath(dirs[i], NULL);
+    /* Runs with a run.json first: a run without one is read with the
+     * executable the others name, whatever the order they were given in. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ndirs; i++) {
+            char rj[4200];
+            snprintf(rj, sizeof rj, "%s/run.json", dirs[i]);
+            if ((access(rj, R_OK) == 0) != (pass == 0)) continue;
+            int dup = 0;
+            for (int k = 0; k < i && real[i] && !dup; k++) dup = real[k] && strcmp(real[k], real[i]) == 0;
+            if (dup) {
+                an_warn(&a, "%s: given twice; counted once", dirs[i]);
+                a.runs[i].bad = 1;
+                continue;
+            }
+            read_run(&rd, &a.runs[i], dirs[i]);
         }
-        read_run(&rd, &a.runs[i], dirs[i]);
-    }
     for (int i = 0; i < ndirs; i++) free(real[i]);
     free(real);
     /* every process must have found the same runs (a shared file system): checked there */
@@ -538,6 +544,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     }
     if (a.nscales == 1) an_warn(&a, "one process count only: imbalance and waits are analysed, scaling is not");
     an_warn_contention(&a);
+    an_warn_unsampled(&a);
     for (uint32_t s = 0; s < a.nscales; s++) {
         const struct an_run *r = a.scales[s].rep;
         uint32_t unwritten = r->nmissing - r->nunreadable;
@@ -623,6 +630,43 @@ static void free_list(char **v, int n)
 {
     for (int i = 0; i < n; i++) free(v[i]);
     free(v);
+}
+
+/* --gate judges a change between two builds of one program: runs of one
+ * build on both sides (a CI cache mix-up) would always pass, and builds run
+ * at different largest counts compare costs of two machines: refused (1,
+ * with a line on stderr).  Executables of two names are compared with a
+ * warning (a renamed binary may be the same program). */
+static int gate_refuses(const json_t *before, const json_t *after)
+{
+    const json_t *pb = json_object_get(before, "program"), *pa = json_object_get(after, "program");
+    const char *bb = json_string_value(json_object_get(pb, "build_id"));
+    const char *ba = json_string_value(json_object_get(pa, "build_id"));
+    const char *eb = json_string_value(json_object_get(pb, "path"));
+    const char *ea = json_string_value(json_object_get(pa, "path"));
+    if (bb && ba && *bb && strcmp(bb, ba) == 0) {
+        fprintf(stderr, "scalana-analyze: error: --gate: the runs of --before and --after are of one build "
+                        "(build-id %.12s): give the runs of the old build and of the new one\n", bb);
+        return 1;
+    }
+    const char *nb = eb ? strrchr(eb, '/') : NULL, *na = ea ? strrchr(ea, '/') : NULL;
+    nb = nb ? nb + 1 : eb, na = na ? na + 1 : ea;
+    /* costs are compared at each build's largest count: they must be one */
+    const json_t *rb = json_object_get(before, "runs"), *ra = json_object_get(after, "runs");
+    size_t nb_ = json_array_size(rb), na_ = json_array_size(ra);
+    json_int_t Pb = nb_ ? json_integer_value(json_object_get(json_array_get(rb, nb_ - 1), "processes")) : 0;
+    json_int_t Pa = na_ ? json_integer_value(json_object_get(json_array_get(ra, na_ - 1), "processes")) : 0;
+    if (Pb != Pa) {
+        fprintf(stderr, "scalana-analyze: error: --gate: the builds' largest process counts differ (%lld "
+                        "before, %lld after): costs are compared there, so run both at the same counts\n",
+                (long long)Pb, (long long)Pa);
+        return 1;
+    }
+    /* a renamed binary may still be the same program: said, not refused */
+    if (nb && na && strcmp(nb, na) != 0)
+        fprintf(stderr, "scalana-analyze: warning: --gate: the runs of --before (%s) and --after (%s) are of "
+                        "programs of two names: compared as two builds of one program\n", eb, ea);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -717,7 +761,8 @@ int main(int argc, char **argv)
             rc = write_report(&opt, before, bdir, 1);
             if (an_par_rank() == 0) json_object_set_new(after, "comparison", an_compare_reports(before, after));
             if (an_par_rank() == 0 && opt.predict) an_predict(after, opt.predict, &opt.th);
-            if (an_par_rank() == 0 && opt.gate) gate_rc = an_gate_apply(&opt, after);
+            if (an_par_rank() == 0 && opt.gate && gate_refuses(before, after)) rc = 2;
+            else if (an_par_rank() == 0 && opt.gate) gate_rc = an_gate_apply(&opt, after);
             if (!rc) rc = write_report(&opt, after, opt.out_dir, opt.quiet);
             report = after;
         } else {

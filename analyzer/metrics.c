@@ -110,6 +110,21 @@ double an_other_load_share(const struct an_run *r)
     return r->contention > own ? 1 - own / r->contention : 0;
 }
 
+void an_warn_unsampled(struct an_analysis *a)
+{
+    for (uint32_t s = 0; s < a->nscales; s++) {
+        const struct an_run *r = a->scales[s].rep;
+        /* 0.05 CPU s per process: 10 samples at the default rate */
+        if (r->signals || !(r->cpu_mean > 0.05) || !r->rate_ranks || !r->sampler[0] ||
+            strcmp(r->sampler, "none") == 0)
+            continue;
+        an_warn(a, "%s: no sample at all although its processes used %.2g CPU s each: the program blocks or "
+                   "takes the sampling signal (SCALANA_SAMPLER's), so its computation is not seen; its MPI "
+                   "times and messages still are",
+                r->dir, r->cpu_mean);
+    }
+}
+
 void an_warn_contention(struct an_analysis *a)
 {
     /* the contention sentence once, with the figures of each process count */
@@ -422,11 +437,13 @@ void an_analysis_free(struct an_analysis *a)
     free(a->scales);
     free(a->vm), free(a->model), free(a->model_max), free(a->loss), free(a->vflags);
     for (uint32_t i = 0; i < a->ncauses; i++)
-        free(a->causes[i].procs), free(a->causes[i].waiting), free(a->causes[i].path);
+        free(a->causes[i].procs), free(a->causes[i].waiting), free(a->causes[i].path),
+            free(a->causes[i].threads);
     free(a->causes);
     free(a->peak_rss);
     for (uint32_t i = 0; i < a->ncandidates; i++)
-        free(a->candidates[i].procs), free(a->candidates[i].waiting), free(a->candidates[i].path);
+        free(a->candidates[i].procs), free(a->candidates[i].waiting), free(a->candidates[i].path),
+            free(a->candidates[i].threads);
     free(a->candidates);
     for (uint32_t i = 0; i < a->nwarnings; i++) free(a->warnings[i]);
     free(a->warnings);

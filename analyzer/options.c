@@ -46,7 +46,7 @@ static const struct threshold_def thresholds[] = {
      "POP CoE: parallel (scaling) efficiency below 0.8, i.e. measured/ideal above 1/0.8"},
     {"outlier_z", TH(outlier_z), 3.5, 0, INFINITY, 1, 1, "a z-score above 0",
      "modified z-score of an outlier (Iglewicz & Hoaglin 1993; stats.h SCALANA_OUTLIER_Z)"},
-    {"max_steps", TH(max_steps), 256, 1, INFINITY, 0, 1, "a step count, 1 or more",
+    {"max_steps", TH(max_steps), 256, 1, 1e6, 0, 0, "a step count from 1 to 1000000",
      "backtracking step bound (halo exchanges are cyclic)"},
     {"serial_share", TH(serial_share), 0.02, 0, 1, 0, 0, "a fraction from 0 to 1",
      "serial bottleneck: the other processes spend less than this share of the culprits' time there "
@@ -387,8 +387,8 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
             return -1;
         }
         if (optind < argc) {
-            fprintf(stderr, "scalana-analyze: '%s': with --before/--after every run directory goes after one "
-                            "of them\n", argv[optind]);
+            fprintf(stderr, "scalana-analyze: '%s': with --before/--after each run directory needs its own "
+                            "flag (--before a --before b ... --after c ...)\n", argv[optind]);
             return -1;
         }
         if (o->exe) {

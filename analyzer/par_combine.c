@@ -20,6 +20,7 @@
 #include "par_mpi.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,7 +234,30 @@ static void put_run(struct wbuf *b, const struct an_run *r, uint32_t nv)
     put_u32(b, r->work_ranks);
     put_u64(b, r->nwork);
     put(b, r->work, r->nwork * sizeof *r->work);
+    put_u64(b, r->ntwork);
+    put(b, r->twork, r->ntwork * sizeof *r->twork);
     free(ranks);
+}
+
+/* Appends a count and that many entries of elem bytes to *arr (*n entries,
+ * *cap allocated); each entry's uint32 world rank at rank_off must be < P. */
+static void get_appended(struct rbuf *b, void **arr, size_t *n, size_t *cap, size_t elem, size_t rank_off,
+                         uint32_t P)
+{
+    uint64_t k = get_u64(b);
+    if (b->bad || !fits(b, k, elem)) {
+        b->bad = 1;
+        return;
+    }
+    *arr = sc_xrealloc(*arr, (*n + k + 1) * elem);
+    unsigned char *p = (unsigned char *)*arr + *n * elem;
+    get(b, p, k * elem);
+    for (uint64_t i = 0; i < k && !b->bad; i++) {
+        uint32_t rank;
+        memcpy(&rank, p + i * elem + rank_off, sizeof rank);
+        if (rank >= P) b->bad = 1;
+    }
+    *n += k, *cap = *n + 1;
 }
 
 /* Merges one process's part of run r (whole: slice (0, P)). */
@@ -336,17 +360,10 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
     }
     /* work entries: appended, sorted by an_run_finish_totals */
     r->work_ranks += get_u32(b);
-    uint64_t nw = get_u64(b);
-    if (!b->bad && fits(b, nw, sizeof *r->work)) {
-        r->work = sc_xrealloc(r->work, (r->nwork + nw + 1) * sizeof *r->work);
-        get(b, r->work + r->nwork, nw * sizeof *r->work);
-        for (uint64_t i = 0; i < nw && !b->bad; i++)
-            if (r->work[r->nwork + i].rank >= P) b->bad = 1;
-        r->nwork += nw;
-        r->work_cap = r->nwork + 1;
-    } else {
-        b->bad = 1;
-    }
+    get_appended(b, (void **)&r->work, &r->nwork, &r->work_cap, sizeof *r->work,
+                 offsetof(struct an_work, rank), P);
+    get_appended(b, (void **)&r->twork, &r->ntwork, &r->twork_cap, sizeof *r->twork,
+                 offsetof(struct an_thread_work, rank), P);
     free(ranks);
 }
 

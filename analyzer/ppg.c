@@ -54,7 +54,7 @@ void an_run_free(struct an_run *r)
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
     for (uint32_t k = 0; k < r->nphases; k++) free(r->phases[k].time), free(r->phases[k].count);
-    free(r->work);
+    free(r->work), free(r->twork);
     for (uint32_t k = 0; k < r->nintervals; k++) {
         struct an_interval *x = &r->intervals[k];
         free(x->count), free(x->wall), free(x->wall_min), free(x->wall_max), free(x->wall_sq);

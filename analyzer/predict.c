@@ -5,6 +5,7 @@
  * dominates at P.  Works on report.json alone (vertices[].metrics), so it
  * sees what a user of the report sees.  docs/analyzer.md, "At the scale you
  * care about". */
+#include "report_json.h"
 #include "predict.h"
 #include "model.h"
 
@@ -12,18 +13,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *str(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
-static double real(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
@@ -75,7 +64,7 @@ static double heavy_light_gap(const json_t *m)
 {
     const json_t *pp = json_object_get(m, "per_process_seconds");
     size_t n = json_array_size(pp);
-    if (n < 2) return real(m, "inclusive_max_seconds") - real(m, "time_min_seconds");
+    if (n < 2) return an_jreal(m, "inclusive_max_seconds") - an_jreal(m, "time_min_seconds");
     double *x = malloc(n * sizeof *x);
     if (!x) abort();
     for (size_t i = 0; i < n; i++) x[i] = json_number_value(json_array_get(pp, i));
@@ -128,7 +117,7 @@ static void series_of(const json_t *v, struct series *s)
     if (!pts) abort();
     json_array_foreach(ms, k, m) {
         pts[3 * n] = (double)json_integer_value(json_object_get(m, "processes"));
-        pts[3 * n + 1] = real(m, "inclusive_mean_seconds");
+        pts[3 * n + 1] = an_jreal(m, "inclusive_mean_seconds");
         pts[3 * n + 2] = heavy_light_gap(m);
         if (pts[3 * n] >= 1 && isfinite(pts[3 * n + 1])) n++;
     }
@@ -175,12 +164,12 @@ static double scaled(const struct series *s, size_t skip, const struct scalana_m
 static int vertex_model(const json_t *v, struct scalana_model *m)
 {
     const json_t *o = json_object_get(v, "model");
-    if (!json_is_object(o) || strcmp(str(o, "metric"), "inclusive_mean_seconds") != 0) return 0;
+    if (!json_is_object(o) || strcmp(an_jstr(o, "metric"), "inclusive_mean_seconds") != 0) return 0;
     memset(m, 0, sizeof *m);
-    m->c0 = real(o, "c0"), m->c1 = real(o, "c1"), m->i = real(o, "i");
+    m->c0 = an_jreal(o, "c0"), m->c1 = an_jreal(o, "c1"), m->i = an_jreal(o, "i");
     m->j = (int)json_integer_value(json_object_get(o, "j"));
-    m->smape = real(o, "smape");
-    const char *q = str(o, "quality");
+    m->smape = an_jreal(o, "smape");
+    const char *q = an_jstr(o, "quality");
     m->quality = !strcmp(q, "cross-validated") ? SCALANA_MODEL_CROSS_VALIDATED
                  : !strcmp(q, "single point") ? SCALANA_MODEL_SINGLE_POINT : SCALANA_MODEL_INSUFFICIENT_POINTS;
     return isfinite(m->c0) && isfinite(m->c1) && isfinite(m->i);
@@ -191,17 +180,17 @@ static json_t *predict_cause(const json_t *report, const json_t *c, double Pc, d
                              const struct an_thresholds *th)
 {
     json_t *o = json_object();
-    const char *cat = str(c, "category");
+    const char *cat = an_jstr(c, "category");
     enum basis b = basis_of(cat);
-    double cost = real(c, "cost_seconds"), noise = real(c, "cost_noise_seconds");
+    double cost = an_jreal(c, "cost_seconds"), noise = an_jreal(c, "cost_noise_seconds");
     if (!isfinite(noise)) noise = 0;
     json_object_set_new(o, "rank", json_integer(json_integer_value(json_object_get(c, "rank"))));
     json_object_set_new(o, "category", json_string(cat));
-    json_object_set_new(o, "function", json_string(str(c, "function")));
-    json_object_set_new(o, "file", json_string(str(c, "file")));
+    json_object_set_new(o, "function", json_string(an_jstr(c, "function")));
+    json_object_set_new(o, "file", json_string(an_jstr(c, "file")));
     json_object_set_new(o, "line", json_integer(json_integer_value(json_object_get(c, "line"))));
     json_object_set_new(o, "last_line", json_integer(json_integer_value(json_object_get(c, "last_line"))));
-    json_object_set_new(o, "location", json_string(str(c, "location")));
+    json_object_set_new(o, "location", json_string(an_jstr(c, "location")));
     json_object_set_new(o, "cost_seconds", num(cost));
     json_object_set_new(o, "cost_processes", json_integer((json_int_t)Pc));
     json_object_set_new(o, "basis", json_string(basis_text(b)));
@@ -239,6 +228,9 @@ static json_t *predict_cause(const json_t *report, const json_t *c, double Pc, d
     }
     double ratio = cost > 0 ? pred / cost : 1, wid = th->noise_sigmas * noise * ratio;
     lo = fmax(0, lo - wid), hi += wid;
+    /* the band holds the prediction it is around (the vertex's own model can
+     * predict outside the spread of the fits of the excess) */
+    lo = fmin(lo, pred), hi = fmax(hi, pred);
     char formula[128];
     scalana_model_formula(&md, formula, sizeof formula);
     json_object_set_new(o, "predicted_cost_seconds", num(pred));
@@ -254,14 +246,14 @@ static json_t *predict_cause(const json_t *report, const json_t *c, double Pc, d
 void an_predict(void *report_v, double P, const struct an_thresholds *th)
 {
     json_t *report = report_v;
-    int weak = !strcmp(str(report, "scaling"), "weak");
+    int weak = !strcmp(an_jstr(report, "scaling"), "weak");
     /* the measured counts, and the run time with a core per process at each */
     double rp[64], rt[64], Pc = 0;
     size_t nr = 0, k;
     json_t *r, *counts = json_array();
     json_array_foreach(json_object_get(report, "runs"), k, r) {
         double pp = (double)json_integer_value(json_object_get(r, "processes"));
-        double wall = real(r, "wall_seconds"), cont = real(r, "contention");
+        double wall = an_jreal(r, "wall_seconds"), cont = an_jreal(r, "contention");
         json_array_append_new(counts, json_integer((json_int_t)pp));
         if (pp > Pc) Pc = pp;
         if (nr < 64 && pp >= 1 && wall > 0) rp[nr] = pp, rt[nr] = cont >= 1 ? wall / cont : wall, nr++;
@@ -274,7 +266,9 @@ void an_predict(void *report_v, double P, const struct an_thresholds *th)
     if (nr && scalana_model_fit(rp, rt, nr, &rm) == 0) {
         char formula[128];
         scalana_model_formula(&rm, formula, sizeof formula);
-        json_object_set_new(o, "run_seconds", num(fmax(0, scalana_model_eval(&rm, P))));
+        /* a model of the run time that falls to 0 at P says nothing there */
+        double run = scalana_model_eval(&rm, P);
+        json_object_set_new(o, "run_seconds", run > 0 ? num(run) : json_null());
         json_object_set_new(o, "run_model", json_string(formula));
     }
     json_t *arr = json_array();
@@ -283,8 +277,9 @@ void an_predict(void *report_v, double P, const struct an_thresholds *th)
     const json_t *c;
     json_array_foreach(json_object_get(report, "root_causes"), k, c) {
         json_t *pc = predict_cause(report, c, Pc, P, weak, th);
-        double x = real(pc, "predicted_cost_seconds");
-        if (isfinite(x) && x > best) best = x, dominant = json_integer_value(json_object_get(c, "rank"));
+        double x = an_jreal(pc, "predicted_cost_seconds");
+        /* a cause predicted to vanish at P dominates nothing */
+        if (isfinite(x) && x > 0 && x > best) best = x, dominant = json_integer_value(json_object_get(c, "rank"));
         json_array_append_new(arr, pc);
     }
     json_object_set_new(o, "causes", arr);

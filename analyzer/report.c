@@ -407,6 +407,12 @@ static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of
         json_t *wp = json_array();
         for (uint32_t i = 0; i < c->nwaiting && i < 1024; i++) json_array_append_new(wp, json_integer(c->waiting[i]));
         json_object_set_new(o, "waiting_processes", wp);
+        if (c->nthreads) {
+            json_t *th = json_array();
+            for (uint32_t i = 0; i < c->nthreads; i++)
+                json_array_append_new(th, c->threads[i] == AN_NONE ? json_null() : json_integer(c->threads[i]));
+            json_object_set_new(o, "threads", th);
+        }
         json_object_set_new(o, "model", model_json(&a->model[c->vertex]));
         json_object_set_new(o, "evidence", json_string(c->evidence));
         if (x->kind == PSG_LOOP || x->kind == PSG_COMPUTE || x->kind == PSG_BRANCH)

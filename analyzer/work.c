@@ -25,7 +25,22 @@ void an_run_add_work(struct an_run *r, uint32_t rank, const struct prf_rank_data
             r->work = sc_xrealloc(r->work, r->work_cap * sizeof *r->work);
         }
         r->work[r->nwork++] = (struct an_work){d->work[k].stable_id, rank, (double)d->work[k].count};
+        if (r->ntwork == r->twork_cap) {
+            r->twork_cap = r->twork_cap ? 2 * r->twork_cap : 256;
+            r->twork = sc_xrealloc(r->twork, r->twork_cap * sizeof *r->twork);
+        }
+        uint32_t th = d->work[k].thread == PRF_NONE ? AN_NONE : d->work[k].thread;
+        r->twork[r->ntwork++] = (struct an_thread_work){d->work[k].stable_id, d->work[k].tid, rank, th,
+                                                        (double)d->work[k].count};
     }
+}
+
+static int by_id_rank_tid(const void *a, const void *b)
+{
+    const struct an_thread_work *x = a, *y = b;
+    if (x->stable_id != y->stable_id) return x->stable_id < y->stable_id ? -1 : 1;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
 static int by_id_rank(const void *a, const void *b)
@@ -48,6 +63,7 @@ void an_run_finish_work(struct an_run *r)
             r->work[n++] = r->work[i];
     }
     r->nwork = n;
+    qsort(r->twork, r->ntwork, sizeof *r->twork, by_id_rank_tid);
 }
 
 const char *an_work_measure(const struct an_run *r)
@@ -61,12 +77,10 @@ static int by_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int an_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, double *w)
+/* The stable ids of the LOOP vertices in v's subtree, sorted, each once (a
+ * loop reached through two call sites is one counter); *nid of them. */
+static uint64_t *loops_below(const struct an_graph *g, uint32_t v, size_t *nid_out)
 {
-    memset(w, 0, (size_t)r->P * sizeof *w);
-    if (!r->nwork || v >= g->n) return 0;
-    /* the stable ids of the loops below v, each once (a loop reached through
-     * two call sites is one counter) */
     size_t nid = 0, cap = 64;
     uint64_t *ids = sc_xmalloc(cap * sizeof *ids);
     uint32_t *stack = sc_xmalloc(((size_t)g->n + 1) * sizeof *stack), top = 0;
@@ -82,9 +96,21 @@ int an_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, dou
     }
     free(stack);
     qsort(ids, nid, sizeof *ids, by_u64);
+    size_t n = 0;
+    for (size_t i = 0; i < nid; i++)
+        if (!n || ids[i] != ids[n - 1]) ids[n++] = ids[i];
+    *nid_out = n;
+    return ids;
+}
+
+int an_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, double *w)
+{
+    memset(w, 0, (size_t)r->P * sizeof *w);
+    if (!r->nwork || v >= g->n) return 0;
+    size_t nid;
+    uint64_t *ids = loops_below(g, v, &nid);
     int any = 0;
     for (size_t i = 0; i < nid; i++) {
-        if (i && ids[i] == ids[i - 1]) continue;
         size_t lo = 0, hi = r->nwork;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
@@ -96,6 +122,42 @@ int an_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, dou
     }
     free(ids);
     return any;
+}
+
+uint32_t an_thread_work_at(const struct an_graph *g, const struct an_run *r, uint32_t v, uint32_t rank,
+                           uint64_t **tids, uint32_t **threads, double **w, uint32_t *n)
+{
+    *tids = NULL, *threads = NULL, *w = NULL, *n = 0;
+    if (!r->ntwork || v >= g->n) return 0;
+    size_t nid, cap = 0;
+    uint64_t *ids = loops_below(g, v, &nid);
+    for (size_t i = 0; i < nid; i++) {
+        size_t lo = 0, hi = r->ntwork;
+        while (lo < hi) { /* first entry of (id, rank) */
+            size_t mid = (lo + hi) / 2;
+            const struct an_thread_work *x = &r->twork[mid];
+            if (x->stable_id < ids[i] || (x->stable_id == ids[i] && x->rank < rank)) lo = mid + 1;
+            else hi = mid;
+        }
+        for (; lo < r->ntwork && r->twork[lo].stable_id == ids[i] && r->twork[lo].rank == rank; lo++) {
+            const struct an_thread_work *x = &r->twork[lo];
+            uint32_t k = 0;
+            while (k < *n && (*tids)[k] != x->tid) k++;
+            if (k == *n) {
+                if (*n == cap) {
+                    cap = cap ? 2 * cap : 8;
+                    *tids = sc_xrealloc(*tids, cap * sizeof **tids);
+                    *threads = sc_xrealloc(*threads, cap * sizeof **threads);
+                    *w = sc_xrealloc(*w, cap * sizeof **w);
+                }
+                (*tids)[k] = x->tid, (*threads)[k] = x->thread, (*w)[k] = 0;
+                (*n)++;
+            }
+            (*w)[k] += x->count;
+        }
+    }
+    free(ids);
+    return *n;
 }
 
 int an_work_mean(const struct an_graph *g, const struct an_run *r, uint32_t v, double *mean)

@@ -238,6 +238,25 @@ static int validate(const struct prf_rank_data *d, char *err, size_t errlen)
     return 0;
 }
 
+/* A record that is a head whose first field is a uint32 entry count, then
+ * that many entries of elem bytes (INTERVALS, WORK): 0 when well formed and
+ * the first of its type (dup 0), else -1 with the reason in err. */
+static int table_record(const char *name, int dup, size_t at, uint32_t payload, const void *pl, size_t head,
+                        size_t elem, char *err, size_t errlen)
+{
+    if (dup)
+        return sc_fail(err, errlen, "duplicate %s record at byte %zu", name, at);
+    if (payload < head)
+        return sc_fail(err, errlen, "%s record at byte %zu is %u bytes, shorter than its %zu-byte head", name,
+                       at, payload, head);
+    uint32_t count;
+    memcpy(&count, pl, sizeof count);
+    if ((uint64_t)count * elem != payload - head)
+        return sc_fail(err, errlen, "%s record at byte %zu: %u entries but %zu bytes after the head", name, at,
+                       count, (size_t)payload - head);
+    return 0;
+}
+
 int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char *err,
                     size_t errlen)
 {
@@ -327,21 +346,12 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
             break;
         case PRF_REC_INTERVALS: {
             struct prf_interval_table t;
-            if (out->has_intervals) {
+            if (table_record("INTERVALS", out->has_intervals, at, h.payload_bytes, pl, sizeof t,
+                             sizeof(struct prf_interval), err, errlen)) {
                 prf_rank_free(out);
-                return sc_fail(err, errlen, "duplicate INTERVALS record at byte %zu", at);
-            }
-            if (h.payload_bytes < sizeof t) {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "INTERVALS record at byte %zu is %u bytes, shorter than "
-                            "its %zu-byte head", at, h.payload_bytes, sizeof t);
+                return -1;
             }
             memcpy(&t, pl, sizeof t);
-            if ((uint64_t)t.count * sizeof(struct prf_interval) != h.payload_bytes - sizeof t) {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "INTERVALS record at byte %zu: %u entries but %zu bytes "
-                            "after the head", at, t.count, (size_t)h.payload_bytes - sizeof t);
-            }
             out->has_intervals = 1;
             out->interval_info = t;
             out->intervals = t.count ? (struct prf_interval *)(void *)((unsigned char *)pl + sizeof t)
@@ -351,21 +361,12 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
         }
         case PRF_REC_WORK: {
             struct prf_work_table t;
-            if (out->has_work) {
+            if (table_record("WORK", out->has_work, at, h.payload_bytes, pl, sizeof t, sizeof(struct prf_work),
+                             err, errlen)) {
                 prf_rank_free(out);
-                return sc_fail(err, errlen, "duplicate WORK record at byte %zu", at);
-            }
-            if (h.payload_bytes < sizeof t) {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "WORK record at byte %zu is %u bytes, shorter than "
-                            "its %zu-byte head", at, h.payload_bytes, sizeof t);
+                return -1;
             }
             memcpy(&t, pl, sizeof t);
-            if ((uint64_t)t.count * sizeof(struct prf_work) != h.payload_bytes - sizeof t) {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "WORK record at byte %zu: %u entries but %zu bytes "
-                            "after the head", at, t.count, (size_t)h.payload_bytes - sizeof t);
-            }
             if (t.measure != PRF_WORK_LOOP_ITERATIONS) {
                 prf_rank_free(out);
                 return sc_fail(err, errlen, "WORK record at byte %zu has unknown measure %u", at,

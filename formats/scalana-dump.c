@@ -440,6 +440,8 @@ static int dump_run(const char *dir, int as_json, long only_rank)
     uint32_t world = 0; /* the run's world size, from its profile headers */
     uint32_t processes = 0; /* run.json's */
     uint32_t *have = NULL, nhave = 0, caphave = 0; /* world ranks with a profile */
+    uint64_t first_hash = 0; /* the run's executable hash: of run.json's build-id, else the first file's */
+    int have_hash = 0;
     struct scalana_run_info ri;
     json_t *out = as_json ? json_object() : NULL;
     int single_file = scalana_profile_path_has_suffix(dir);
@@ -450,6 +452,9 @@ static int dump_run(const char *dir, int as_json, long only_rank)
         status = 1;
     } else {
         processes = ri.processes;
+        /* the hash the runtime writes into every file header (rt_exe_hash) */
+        if (ri.build_id && *ri.build_id)
+            first_hash = psg_fnv1a64(ri.build_id, strlen(ri.build_id), PSG_FNV_SEED), have_hash = 1;
         if (as_json) {
             json_object_set_new(out, "processes", json_integer(ri.processes));
             json_object_set_new(out, "executable", json_string(ri.executable));
@@ -494,6 +499,25 @@ static int dump_run(const char *dir, int as_json, long only_rank)
             free(files[fi]);
             continue;
         }
+        /* A file of another run (another world size or binary) mixed into
+         * the directory is named and left out, as the analyzer refuses it. */
+        int other_size = processes && f.header.world_size != processes;
+        int other_exe = !other_size && have_hash && f.header.exe_hash && f.header.exe_hash != first_hash;
+        if (other_size)
+            fprintf(stderr, "scalana-dump: %s: a profile of a %u-process run in a run of %u processes "
+                            "(another run's file?): left out\n", files[fi], f.header.world_size, processes);
+        if (other_exe)
+            fprintf(stderr, "scalana-dump: %s: a profile of another binary than the run's (executable "
+                            "hash %016" PRIx64 ", not %016" PRIx64 "): left out\n", files[fi],
+                    f.header.exe_hash, first_hash);
+        if (other_size || other_exe) {
+            status = 1;
+            prf_file_close(&f);
+            free(files[fi]);
+            continue;
+        }
+        if (!have_hash && f.header.exe_hash)
+            first_hash = f.header.exe_hash, have_hash = 1; /* no run.json: the first file's */
         if (f.header.world_size > world) world = f.header.world_size;
         for (uint32_t i = 0; i < f.header.rank_count; i++) {
             if (only_rank >= 0 && (long)(f.header.first_rank + i) != only_rank)
@@ -509,6 +533,16 @@ static int dump_run(const char *dir, int as_json, long only_rank)
             if (rc == 0) {
                 if (!as_json)
                     printf("rank %u: missing (did not write)\n", f.header.first_rank + i);
+                continue;
+            }
+            int again = 0;
+            for (uint32_t k = 0; k < nhave && !again; k++)
+                again = have[k] == f.header.first_rank + i;
+            if (again) {
+                fprintf(stderr, "scalana-dump: %s: world rank %u again (already in another profile file of "
+                                "the run): left out\n", files[fi], f.header.first_rank + i);
+                status = 1;
+                prf_rank_free(&d);
                 continue;
             }
             if (nhave == caphave) {

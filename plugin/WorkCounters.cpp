@@ -176,9 +176,22 @@ unsigned addWorkCounters(Module &M, const std::vector<CountedLoop> &Loops,
   for (auto &[F, List] : ByFunction) {
     DominatorTree DT(*F);
     LoopInfo LI(DT);
+    SmallPtrSet<const BasicBlock *, 16> Headers;
+    for (auto &HK : List)
+      Headers.insert(HK.first);
     for (auto &[H, K] : List) {
+      // A loop that holds another counted loop is left uncounted: its work
+      // is its inner loops' (the analyzer sums a vertex's subtree), and
+      // every counter costs the function size that decides whether the
+      // inliner takes it (modproc.f90's relax, two nests of two loops, was no
+      // longer inlined at -O2 with all four counted).
+      Loop *L = LI.getLoopFor(H);
+      bool Holds = false;
+      if (L && L->getHeader() == H)
+        for (Loop *Sub : L->getLoopsInPreorder())
+          Holds |= Sub != L && Headers.count(Sub->getHeader());
       // An uncounted slot keeps id 0: the runtime skips it.
-      if (countLoop(*F, LI, H, K, S, Flushes)) {
+      if (!Holds && countLoop(*F, LI, H, K, S, Flushes)) {
         Ids[K] = Loops[K].StableId;
         ++Counted;
       }

@@ -96,6 +96,18 @@ static void bad_option(int c, char **argv)
         fprintf(stderr, "scalana-view: unknown option '%s' (see scalana-view --help)\n", word);
 }
 
+/* What to name in the "wrote" line: index.html when written, else the
+ * files of the first output written (outputs.def order), else the mark. */
+static const char *written_name(unsigned outputs)
+{
+    if (outputs & SCALANA_OUT_BIT(SCALANA_OUT_HTML)) return "index.html";
+#define SCALANA_OUTPUT(NAME, flag, files, writer, what) \
+    if (outputs & SCALANA_OUT_BIT(SCALANA_OUT_##NAME)) return files;
+#include "scalana/outputs.def"
+#undef SCALANA_OUTPUT
+    return ".scalana-report (every output turned off)";
+}
+
 int main(int argc, char **argv)
 {
     enum { O_SRC = 256, O_MAXV, O_COLOR, O_FORCE };
@@ -230,7 +242,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "scalana-view: %s\n", err);
             rc = 1;
         } else if (!quiet) {
-            fprintf(stderr, "scalana-view: wrote %s/%s\n", out, (opt.outputs & SCALANA_OUT_BIT(SCALANA_OUT_HTML)) ? "index.html" : "psg.dot");
+            fprintf(stderr, "scalana-view: wrote %s/%s\n", out, written_name(opt.outputs));
         }
     }
     if (!quiet || summary_only) scalana_viewer_print_summary(stdout, report, color);

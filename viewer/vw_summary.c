@@ -14,8 +14,14 @@ int vw_sampling_line(const json_t *runs, char *buf, size_t n)
     double eff = vw_dbl(run, "sample_rate_effective_hz", 0), res = vw_dbl(run, "sampler_resolution_seconds", 0);
     if (!(asked > 0))
         return 0;
-    int len = snprintf(buf, n, "%s sampler: asked %.0f Hz, obtained %.0f Hz per thread",
-                       vw_str(run, "sampler", "?"), asked, got > 0 ? got : eff);
+    /* obtained 0 with no signal is a run that got no sample (the program
+     * blocked the signal); 0 with signals is an older profile that did not
+     * say (then the rate the timer can deliver) */
+    const json_t *sig = json_object_get(run, "signals");
+    int none = !(got > 0) && json_is_integer(sig) && json_integer_value(sig) == 0;
+    int len = snprintf(buf, n, "%s sampler: asked %.0f Hz, obtained %.0f Hz per thread%s",
+                       vw_str(run, "sampler", "?"), asked, none ? 0 : got > 0 ? got : eff,
+                       none ? " (no sample at all: see Data quality)" : "");
     if (json_is_true(json_object_get(run, "sample_rate_capped")) && len > 0 && (size_t)len < n)
         snprintf(buf + len, n - (size_t)len, " (capped at %.0f Hz by the %.3g ms kernel tick: a higher "
                  "SCALANA_FREQ gives no more samples; SCALANA_SAMPLER=taskclock is not capped)", eff, res * 1e3);

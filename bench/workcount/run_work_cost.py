@@ -23,18 +23,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def launcher(mpi, np, env):
-    if mpi == "openmpi":
-        cmd = ["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "-n", str(np)]
-        for k in env:
-            cmd += ["-x", k]
-        return cmd
-    cmd = ["mpirun.mpich", "-n", str(np)]
-    for k, v in env.items():
-        cmd += ["-genv", k, v]
-    return cmd
+sys.path.insert(0, os.path.join(HERE, "..", "overhead"))
+from run_overhead import launcher, spread  # noqa: E402  (the same mpirun lines and ratio spread)
 
 
 def run(a, exe, args, outdir, own_times):
@@ -52,11 +42,6 @@ def run(a, exe, args, outdir, own_times):
         return t, t
     f = p.stdout.split()
     return float(f[f.index("wall") + 1]), float(f[f.index("cpu") + 1])
-
-
-def spread(v):
-    q = statistics.quantiles(v, n=4) if len(v) >= 2 else [v[0]] * 3
-    return f"min {min(v):.3f} q1 {q[0]:.3f} q3 {q[2]:.3f} max {max(v):.3f}"
 
 
 def measure(a, name, on, off, args, own_times, target):

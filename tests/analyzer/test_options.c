@@ -1,4 +1,5 @@
 /* test_options.c — cmocka unit tests of the command line (analyzer/options.c). */
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -36,6 +37,23 @@ static void t_options(void **state)
     char ns[] = "nosuch=1";
     char *bad[] = {"scalana-analyze", "-t", ns, "d", NULL};
     assert_int_equal(an_options_parse(&o, 4, bad), -1);
+    an_options_free(&o);
+    /* a step bound beyond the range (3e9 asked the walk for more memory than
+     * exists; 4294967296 wrapped to 0 and switched the walk off) */
+    const char *big[] = {"max_steps=3e9", "max_steps=4294967296", "max_steps=1e300", "max_steps=0"};
+    for (size_t k = 0; k < sizeof big / sizeof *big; k++) {
+        an_options_defaults(&o);
+        char v[32];
+        snprintf(v, sizeof v, "%s", big[k]);
+        char *bv[] = {"scalana-analyze", "-t", v, "d", NULL};
+        assert_int_equal(an_options_parse(&o, 4, bv), -1);
+        an_options_free(&o);
+    }
+    an_options_defaults(&o);
+    char ok_steps[] = "max_steps=1000000";
+    char *okv[] = {"scalana-analyze", "-t", ok_steps, "d", NULL};
+    assert_int_equal(an_options_parse(&o, 4, okv), 0);
+    assert_true(o.th.max_steps == 1e6);
     an_options_free(&o);
     assert_string_equal(an_mpi_name(203), "MPI_Allreduce");
     assert_int_equal(an_mpi_role(203), AN_MPI_COLLECTIVE);

@@ -27,18 +27,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-
-class Failure(Exception):
-    pass
-
-
-def log(msg):
-    print(msg, flush=True)
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_check import Failure, check, log  # noqa: E402
 
 
 def planted_loop(source):
@@ -156,6 +146,9 @@ def main():
     rc, _, err = analyze("--gate", "--junit", os.path.join(w, "no-such-dir", "g.xml"), "--before", old, "--after",
                          new, "-o", os.path.join(w, "report-y"))
     check(rc == 2 and "cannot write" in err, "unwritable JUnit file: exit %d: %s" % (rc, err[-2000:]))
+    # the runs of one build on both sides (a CI cache mix-up) would always pass
+    rc, _, err = analyze("--gate", "--before", old, "--after", old, "-o", os.path.join(w, "report-same"))
+    check(rc == 2 and "one build" in err, "--gate with one build on both sides: exit %d: %s" % (rc, err[-2000:]))
     log("OK: the gate fails on the planted loop turned on and passes with it turned off")
     return 0
 

@@ -27,20 +27,10 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_check import Failure, check, log  # noqa: E402
+
 TOLERANCE = 0.25
-
-
-class Failure(Exception):
-    pass
-
-
-def log(msg):
-    print(msg, flush=True)
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
 
 
 def main():

@@ -30,5 +30,20 @@ grep -qx "scalana-dump: /bin/sh is an executable, not a run directory (and it ha
   fail "a binary without --psg: message"
 "$dump" --json /bin/sh > /dev/null 2> "$dir/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "is an executable, not a run directory" "$dir/err" || fail "--json of a binary: exit status $rc"
+# A profile of another run copied into the directory (another world size),
+# and one world rank in two files: each named, left out, exit status 1.
+"$synth" "$dir/run-4" imbalance 4 1 || fail "synth 4"
+mkdir -p "$dir/mixed" && cp "$dir/run-2/run.json" "$dir/run-2"/profile-*.sclp "$dir/mixed/" || fail "copy"
+cp "$dir/run-4"/profile-*.sclp "$dir/mixed/profile-000002-000005.sclp"
+"$dump" "$dir/mixed" > "$dir/out" 2> "$dir/err"; rc=$?
+[ $rc -eq 1 ] || fail "a 4-process profile in a 2-process run: exit status $rc"
+grep -q "profile-000002-000005.sclp: a profile of a 4-process run in a run of 2 processes" "$dir/err" ||
+  fail "the foreign profile is not named"
+! grep -q "^rank [0-9]*/4 " "$dir/out" || fail "the foreign profile's ranks were printed"
+rm "$dir/mixed/profile-000002-000005.sclp"
+cp "$dir/run-2"/profile-*.sclp "$dir/mixed/profile-000001-000001.sclp"
+"$dump" "$dir/mixed" > "$dir/out" 2> "$dir/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "world rank 0 again" "$dir/err" || fail "one rank in two files: exit status $rc"
+[ "$(grep -c '^rank 0/2 ' "$dir/out")" -eq 1 ] || fail "rank 0 printed more than once"
 "$dump" --help | grep -q "3 nothing to show" || fail "--help does not document exit status 3"
 echo ok

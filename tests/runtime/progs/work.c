@@ -1,7 +1,8 @@
 /* work.c — loops with known header counts for test_work.py (built there
  * with scalana-cc): every count below is what PRF_REC_WORK must hold.
- *   - tri:      outer header runs (n + 1) per call, inner sum(i + 2), i < n;
- *               world rank r calls it with n = 100 (r + 1), 3 times
+ *   - tri:      inner header runs sum(i + 2), i < n (the outer loop holds a
+ *               counted loop: not counted itself); world rank r calls it with
+ *               n = 100 (r + 1), 3 times
  *   - find:     a loop left by `return` at i = 7 (8 header runs per call),
  *               5 calls
  *   - brk:      a loop left by `break` at i = 4 (5 header runs), 5 calls
