@@ -89,13 +89,25 @@ def main():
         reports[mode] = (json.load(open(os.path.join(w, "report-" + mode, "report.json"))), p.stdout)
     rep, terminal = reports["on"]
     causes = rep["root_causes"]
-    names = [(c["category"], c["function"]) for c in causes[:2]]
-    check(names == [("load_imbalance", "smooth_rows"), ("load_imbalance", "sweep_columns")],
-          "root causes #1 and #2 are %s, planted smooth_rows then sweep_columns" % names)
+    # The two planted causes: smooth_rows #1, sweep_columns after it.  The waits
+    # detector may also name rank 0's wait at the MPI_Allreduce as a
+    # wait_at_collective that no computation explains (0.30-0.31 s, on either side
+    # of sweep_columns' 0.29-0.33 s, with the work counters on or off: the wait is
+    # smooth_rows' and is not linked to it, a known limit in docs/analyzer.md); the
+    # step that fixes causes 1..k with both planted ones in it is the prediction.
+    planted = {c["function"]: c["rank"] for c in causes if c["category"] == "load_imbalance"}
+    check(causes and (causes[0]["category"], causes[0]["function"]) == ("load_imbalance", "smooth_rows")
+          and "sweep_columns" in planted,
+          "root causes are %s, planted smooth_rows (#1) and sweep_columns"
+          % [(c["category"], c["function"]) for c in causes])
+    k = max(planted["smooth_rows"], planted["sweep_columns"])
+    extra = [(c["category"], c["function"]) for c in causes[:k] if c["function"] not in planted]
+    check(all(cat == "wait_at_collective" for cat, _ in extra),
+          "between the planted causes: %s" % extra)
     wi = rep.get("what_if")
-    check(wi and len(wi["steps"]) >= 2, "no what_if with two steps: %r" % wi)
-    both = wi["steps"][1]
-    check(both["causes"] == [1, 2], "the second step fixes %s" % both["causes"])
+    check(wi and len(wi["steps"]) >= k, "no what_if with %d steps: %r" % (k, wi))
+    both = wi["steps"][k - 1]
+    check(both["causes"] == list(range(1, k + 1)), "step %d fixes %s" % (k, both["causes"]))
     # The loop's time with a core per process, as the program measured it with both
     # defects on, less the replayed saving, is the prediction for the program with
     # both off; the costs' sum would predict less.  (Wall times of a shared 2-core
@@ -106,7 +118,8 @@ def main():
     log("costs %.3f + %.3f = %.3f s; replayed saving of both %.3f s (alone: %s); with both fixed predicted "
         "%.3f s (the costs' sum: %.3f s), measured with both off %.3f s (with a core per process; with both on "
         "%.3f s); report: %.3f -> %.3f s"
-        % (causes[0]["cost_seconds"], causes[1]["cost_seconds"], both["sum_of_costs_seconds"], both["saving_seconds"],
+        % (causes[0]["cost_seconds"], causes[planted["sweep_columns"] - 1]["cost_seconds"],
+           both["sum_of_costs_seconds"], both["saving_seconds"],
            [round(a["replayed_saving_seconds"], 3) for a in wi["alone"][:2]], predicted, by_sum, crit["off"],
            crit["on"], wi["base_seconds"], both["predicted_seconds"]))
     check(both["sum_of_costs_seconds"] >= 1.25 * both["saving_seconds"],
@@ -122,7 +135,8 @@ def main():
     check(abs(both["predicted_seconds"] - (wi["base_seconds"] - both["saving_seconds"]))
           <= 1e-5 * max(1.0, wi["base_seconds"]),
           "predicted_seconds is not base_seconds - saving_seconds")
-    check("fixing #1 and #2:" in terminal, "no what-if line on the terminal:\n" + terminal[-1500:])
+    check("fixing #1 and #2:" in terminal or "fixing #1, #2 and #3:" in terminal,
+          "no what-if line on the terminal:\n" + terminal[-1500:])
     try:
         import jsonschema
         jsonschema.validate(rep, json.load(open(os.path.join(args.source_dir, "docs", "report.schema.json"))))
