@@ -9,7 +9,8 @@ with scalana-cc -fopenmp runs with OMP_NUM_THREADS=2 at 1 and 2 processes.
            the whole nest), on
            every process, with the process's two threads listed; its
            evidence gives the threads' iterations 1:3 (max/mean 1.5 within
-           a few per cent: rows split in two contiguous halves)
+           a few per cent: rows split in two contiguous halves); the
+           report validates against docs/report.schema.json
   dynamic: no thread_imbalance, root cause or candidate (the fix)
 
 usage: openmp_threads.py --bindir DIR --workdir DIR [--mpirun mpirun.openmpi]"""
@@ -88,6 +89,9 @@ def main():
         fail(f"static: processes {c['processes']}, want [0, 1]")
     if len(c.get("threads") or []) != 2:
         fail(f"static: threads {c.get('threads')}, want the process's 2 threads")
+    import jsonschema  # Debian's python3-jsonschema (install-deps)
+    with open(os.path.join(HERE, "..", "..", "docs", "report.schema.json")) as f:
+        jsonschema.validate(r, json.load(f))
     m = re.search(r"max/mean (\d+\.\d+)", c["evidence"])
     if not m or abs(float(m.group(1)) - 1.5) > 0.05:
         fail(f"static: the threads' iterations should split 1:3 (max/mean 1.5): {c['evidence']}")

@@ -307,12 +307,17 @@ def case_exitall(a, tmp):
     rank's own profile complete or absent, run.json's profile_files exactly
     the files present, scalana-dump naming the ranks without one.  Open MPI's
     SIGTERM is held while a rank writes: all present there; hydra's SIGKILL
-    may still take a rank before its write."""
+    may still take a rank before its write, or after its profile and before
+    its line in run.json (then the file is there and run.json lacks it; the
+    analyzer lists the directory).  Hydra kills the others when the first
+    rank exits without MPI_Finalize: the job's status is 0 or 9, whichever
+    comes first, as for exit4 (the runtime's exit-time write shifts the race;
+    a loaded CI machine gave 9 twice in a row)."""
     args = ["exit9", "0"]
     plain = mpirun(a, tmp, args, runtime=False)
     rundir = os.path.join(tmp, "run")
     p = mpirun(a, tmp, args, {"SCALANA_OUTPUT": rundir})
-    same_as_plain(a, tmp, args, p, plain, "exitall", sort=True)
+    same_as_plain(a, tmp, args, p, plain, "exitall", sort=True, race=(0, 9) if a.mpi == "mpich" else ())
     check(not ours(p), f"lines of ours: {ours(p)}")
     if a.mpi == "openmpi":
         no_debris(rundir)
@@ -322,7 +327,9 @@ def case_exitall(a, tmp):
     if not ri:
         return
     present = sorted(f for f in os.listdir(rundir) if f.endswith(".sclp"))
-    check(sorted(ri["profile_files"]) == present,
+    listed = sorted(ri["profile_files"])
+    killed = a.mpi == "mpich" and p.returncode == 9
+    check(listed == present or (killed and set(listed) <= set(present)),
           f"run.json profile_files {ri['profile_files']}, the directory holds {present}")
     data = dump(a, rundir)
     if not data:
