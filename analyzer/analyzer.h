@@ -750,12 +750,19 @@ struct an_cause {
     int merged;
 };
 
+/** Writes the cause's culprit processes (world ranks) as "0, 3, 5" into
+ *  buf (n bytes), ending ", ..." when the list was cut (nprocs_total >
+ *  nprocs, or buf full); returns buf. */
+char *an_cause_procs_text(const struct an_cause *c, char *buf, size_t n);
+
 /** How the scaling mode (strong or weak) was chosen: report.json scaling_mode. */
 struct an_scaling_mode {
     int weak;                  /* the mode used */
     int from_flag;             /* 1: --strong/--weak; 0: detected from the runs */
     int uncertain;             /* detected with a slope inside the uncertain band */
     double work_slope;         /* log-log slope of the total work (CPU s over processes) vs p */
+    int iterations;            /* work_slope is from the loops' iterations (every run counted
+                                * them), not from CPU seconds */
     uint32_t counts;           /* process counts the slope was fitted on */
 };
 

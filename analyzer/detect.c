@@ -240,6 +240,16 @@ void an_cause_procs(struct an_cause *c, uint32_t *procs, uint32_t n)
     c->procs = procs, c->nprocs = c->nprocs_total = n;
 }
 
+char *an_cause_procs_text(const struct an_cause *c, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (n) buf[0] = 0;
+    for (uint32_t i = 0; i < c->nprocs && k + 16 < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%u", i ? ", " : "", c->procs[i]);
+    if (c->nprocs_total > c->nprocs && k + 8 < n) snprintf(buf + k, n - k, ", ...");
+    return buf;
+}
+
 void an_cause_evidence(struct an_cause *c, const char *fmt, ...)
 {
     char text[768];

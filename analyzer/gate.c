@@ -80,11 +80,7 @@ void *an_gate_judge(const void *comparison, const struct an_thresholds *th)
         json_object_set_new(o, "failed", json_boolean(fails));
         json_object_set_new(o, "status", json_string(status));
         json_object_set_new(o, "category", json_string(an_jstr(c, "category")));
-        json_object_set_new(o, "function", json_string(an_jstr(side, "function")));
-        json_object_set_new(o, "file", json_string(an_jstr(side, "file")));
-        json_object_set_new(o, "line", json_integer(json_integer_value(json_object_get(side, "line"))));
-        json_object_set_new(o, "last_line", json_integer(json_integer_value(json_object_get(side, "last_line"))));
-        json_object_set_new(o, "location", json_string(an_jstr(side, "location")));
+        an_jcopy_location(o, side);
         json_object_set_new(o, "cost_before_seconds", num(before));
         json_object_set_new(o, "cost_after_seconds", num(after));
         json_object_set_new(o, "growth_seconds", num(growth));
@@ -117,6 +113,18 @@ int an_gate_failed(const void *gate) { return json_is_true(json_object_get((cons
 
 /* s with the five XML special characters escaped (attribute-safe); control
  * characters other than tab and newline, which XML 1.0 forbids, dropped. */
+/* Closes f, a file written to: 0, or -1 with errno set (EIO when a write
+ * failed without one) when a write or the close failed. */
+static int close_checked(FILE *f)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        if (!errno) errno = EIO;
+        return -1;
+    }
+    return 0;
+}
+
 static void xml_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
@@ -201,12 +209,7 @@ int an_gate_write_junit(const void *gate_v, const char *path)
     }
     if (!n) fputs("    <testcase classname=\"scalana\" name=\"no root cause in either build\"/>\n", f);
     fputs("  </testsuite>\n</testsuites>\n", f);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        if (!errno) errno = EIO;
-        return -1;
-    }
-    return 0;
+    return close_checked(f);
 }
 
 /* Markdown table cell text: | and newlines would break the row. */
@@ -268,12 +271,7 @@ int an_gate_write_markdown(const void *gate_v, const void *comparison, const cha
                     real0(g, "after_wall_seconds"), real0(g, "saved_seconds"), real0(g, "spread_seconds"));
         fputc('\n', f);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        if (!errno) errno = EIO;
-        return -1;
-    }
-    return 0;
+    return close_checked(f);
 }
 
 void an_gate_print(FILE *f, const void *gate_v)

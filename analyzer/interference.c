@@ -60,10 +60,7 @@ int an_interference_judge_cause(struct an_analysis *a, const struct an_run *r, s
      * its process 2x. */
     if (!(qc >= 1.3 && qc >= 1.3 * qo)) return 0;
     char procs[160];
-    size_t k = 0;
-    for (uint32_t i = 0; i < c->nprocs && k + 16 < sizeof procs; i++)
-        k += (size_t)snprintf(procs + k, sizeof procs - k, "%s%u", i ? ", " : "", c->procs[i]);
-    if (c->nprocs_total > c->nprocs && k + 8 < sizeof procs) snprintf(procs + k, sizeof procs - k, ", ...");
+    an_cause_procs_text(c, procs, sizeof procs);
     const struct an_vertex *x = &a->g.v[c->vertex];
     const char *file = x->file ? strrchr(x->file, '/') : NULL;
     file = file ? file + 1 : (x->file ? x->file : "?");

@@ -186,11 +186,7 @@ static json_t *predict_cause(const json_t *report, const json_t *c, double Pc, d
     if (!isfinite(noise)) noise = 0;
     json_object_set_new(o, "rank", json_integer(json_integer_value(json_object_get(c, "rank"))));
     json_object_set_new(o, "category", json_string(cat));
-    json_object_set_new(o, "function", json_string(an_jstr(c, "function")));
-    json_object_set_new(o, "file", json_string(an_jstr(c, "file")));
-    json_object_set_new(o, "line", json_integer(json_integer_value(json_object_get(c, "line"))));
-    json_object_set_new(o, "last_line", json_integer(json_integer_value(json_object_get(c, "last_line"))));
-    json_object_set_new(o, "location", json_string(an_jstr(c, "location")));
+    an_jcopy_location(o, c);
     json_object_set_new(o, "cost_seconds", num(cost));
     json_object_set_new(o, "cost_processes", json_integer((json_int_t)Pc));
     json_object_set_new(o, "basis", json_string(basis_text(b)));

@@ -728,6 +728,7 @@ void *an_report_build(const struct an_analysis *a)
     json_object_set_new(sm, "source", json_string(a->scaling.from_flag ? "flag" : a->scaling.counts < 2 || !isfinite(a->scaling.work_slope) ? "default" : "detected"));
     json_object_set_new(sm, "uncertain", json_boolean(a->scaling.uncertain));
     json_object_set_new(sm, "work_slope", isfinite(a->scaling.work_slope) ? json_real(a->scaling.work_slope) : json_null());
+    json_object_set_new(sm, "work_measure", json_string(a->scaling.iterations ? "loop_iterations" : "cpu_seconds"));
     json_object_set_new(root, "scaling_mode", sm);
     json_t *th = json_object();
     const char *name;

@@ -24,4 +24,16 @@ static inline double an_jreal(const json_t *o, const char *k)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/** Copies a cause's location fields (function, file, line, last_line,
+ *  location; report.schema.json "location fields") from src to dst: "" and
+ *  0 for what src lacks.  dst must be an object. */
+static inline void an_jcopy_location(json_t *dst, const json_t *src)
+{
+    json_object_set_new(dst, "function", json_string(an_jstr(src, "function")));
+    json_object_set_new(dst, "file", json_string(an_jstr(src, "file")));
+    json_object_set_new(dst, "line", json_integer(an_jint(src, "line")));
+    json_object_set_new(dst, "last_line", json_integer(an_jint(src, "last_line")));
+    json_object_set_new(dst, "location", json_string(an_jstr(src, "location")));
+}
+
 #endif

@@ -245,10 +245,7 @@ enum an_work_verdict an_work_judge_cause(struct an_analysis *a, const struct an_
     }
     char where[512], procs[160];
     vertex_text(&a->g, c->vertex, where, sizeof where);
-    size_t k = 0;
-    for (uint32_t i = 0; i < c->nprocs && k + 16 < sizeof procs; i++)
-        k += (size_t)snprintf(procs + k, sizeof procs - k, "%s%u", i ? ", " : "", c->procs[i]);
-    if (c->nprocs_total > c->nprocs && k + 8 < sizeof procs) snprintf(procs + k, sizeof procs - k, ", ...");
+    an_cause_procs_text(c, procs, sizeof procs);
     an_warn(a, "speed, not work: at %u processes, process%s [%s] spent %.0f %% more CPU time in %s than "
                "the others with the same loop iterations (%+.1f %%): they ran slower (another job on "
                "their cores, a slower core or node), which no change to the code fixes; not reported "

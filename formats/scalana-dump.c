@@ -20,6 +20,9 @@
 #define SCALANA_VERSION_STRING "0.1.0"
 #endif
 
+/* An index into a profile array as JSON: -1 for PRF_NONE (none). */
+static json_int_t json_index(uint32_t x) { return x == PRF_NONE ? (json_int_t)-1 : (json_int_t)x; }
+
 static const char usage[] =
     "usage: scalana-dump [--json] [--rank N] RUN_DIR | PROFILE.sclp\n"
     "       scalana-dump --psg [--json | --dot] BINARY...\n"
@@ -129,11 +132,9 @@ static json_t *rank_json(const struct prf_rank_data *d)
     for (uint32_t k = 0; k < d->cct_count; k++) {
         const struct prf_cct_node *c = &d->cct[k];
         json_array_append_new(cct, json_pack("{sI ss sI sI}", "parent",
-                                             c->parent == PRF_NONE ? (json_int_t)-1
-                                                                   : (json_int_t)c->parent,
+                                             json_index(c->parent),
                                              "kind", cct_kind_name(c->kind), "module",
-                                             c->module == PRF_NONE ? (json_int_t)-1
-                                                                   : (json_int_t)c->module,
+                                             json_index(c->module),
                                              "address", (json_int_t)c->address));
     }
     json_object_set_new(r, "cct", cct);
@@ -154,7 +155,7 @@ static json_t *rank_json(const struct prf_rank_data *d)
         json_t *o = json_pack("{sI ss ss sI sI sb sI sI sI sI sI sI}", "id", (json_int_t)m->id,
                               "op", scalana_mpi_op_name(m->op), "class",
                               scalana_mpi_class_name(scalana_mpi_op_class(m->op)), "node",
-                              m->node == PRF_NONE ? (json_int_t)-1 : (json_int_t)m->node,
+                              json_index(m->node),
                               "comm_id", (json_int_t)m->comm_id, "fortran",
                               (m->flags & PRF_MPI_FORTRAN) != 0, "calls", (json_int_t)m->calls,
                               "bytes_sent", (json_int_t)m->bytes_sent, "bytes_received",
@@ -198,8 +199,7 @@ static json_t *rank_json(const struct prf_rank_data *d)
     for (uint32_t k = 0; k < d->gpu_count; k++) {
         const struct prf_gpu_activity *g = &d->gpu[k];
         json_array_append_new(gpu, json_pack("{sI ss ss sI sI sI sI sI}", "node",
-                                             g->node == PRF_NONE ? (json_int_t)-1
-                                                                 : (json_int_t)g->node,
+                                             json_index(g->node),
                                              "kind", gpu_kind_name(g->kind), "name",
                                              prf_string(d, g->name), "device",
                                              (json_int_t)g->device, "count", (json_int_t)g->count,
@@ -245,9 +245,9 @@ static json_t *rank_json(const struct prf_rank_data *d)
             const struct prf_interval *v = &d->intervals[k];
             json_array_append_new(
                 iv, json_pack("{sI sI sI sI sI sI sI sf sI sI sI sI}", "prev_context",
-                              v->prev_context == PRF_NONE ? (json_int_t)-1 : (json_int_t)v->prev_context,
+                              json_index(v->prev_context),
                               "next_context",
-                              v->next_context == PRF_NONE ? (json_int_t)-1 : (json_int_t)v->next_context,
+                              json_index(v->next_context),
                               "thread", (json_int_t)v->thread, "count", (json_int_t)v->count,
                               "wall_ns", (json_int_t)v->wall_ns, "wall_min_ns",
                               (json_int_t)v->wall_min_ns, "wall_max_ns", (json_int_t)v->wall_max_ns,
@@ -270,7 +270,7 @@ static json_t *rank_json(const struct prf_rank_data *d)
             snprintf(id, sizeof id, "%016" PRIx64, x->stable_id);
             json_array_append_new(
                 w, json_pack("{ss sI sI sI}", "stable_id", id, "thread",
-                             x->thread == PRF_NONE ? (json_int_t)-1 : (json_int_t)x->thread, "tid",
+                             json_index(x->thread), "tid",
                              (json_int_t)x->tid, "count", (json_int_t)x->count));
         }
         json_object_set_new(r, "work",
