@@ -276,11 +276,17 @@ static void detect_scaling_mode(struct an_analysis *a)
         }
         double lp[256], lw[256], w0 = 0;
         uint32_t k = 0;
+        int bal = 1;
         for (uint32_t s = 0; s < S && k < 256; s++) {
             const struct an_vmetrics *vm = &a->vm[(size_t)s * N + v];
             double tot = vm->present ? vm->cpu_mean * a->scales[s].P : 0;
             if (!(tot > 0)) continue;
             if (!k) w0 = tot;
+            /* sampled times: 1.25x the mean, plus three standard deviations
+             * of a process's Poisson sample count (n per process: 3/sqrt(n)),
+             * so that sampling alone does not make small code look uneven */
+            double per = vm->samples / a->scales[s].P;
+            if (a->scales[s].P > 1 && vm->max > (1.25 + 3 / sqrt(fmax(1, per))) * vm->mean) bal = 0;
             lp[k] = log((double)a->scales[s].P), lw[k] = log(tot), k++;
         }
         if (k < 2 || !(w0 > 0)) continue;
@@ -289,14 +295,14 @@ static void detect_scaling_mode(struct an_analysis *a)
         mx /= k, my /= k;
         for (uint32_t q = 0; q < k; q++) sxx += (lp[q] - mx) * (lp[q] - mx), sxy += (lp[q] - mx) * (lw[q] - my);
         if (!(sxx > 0)) continue;
-        slope[n] = sxy / sxx, wt[n] = w0, wsum += w0, n++;
+        slope[n] = sxy / sxx, wt[n] = w0, wsum += w0, balanced[n] = bal, n++;
     }
-    if (m->iterations) {
-        /* Loops the processes share evenly tell the mode without doubt: an
+    {
+        /* Code the processes share evenly tells the mode without doubt: an
          * imbalanced loop's total can grow less than p in weak scaling (LULESH:
          * rank 0 alone owns the costly regions, at 1 process and at 8) or more
-         * in strong scaling.  When such loops hold a quarter of the counted
-         * loops' time at the smallest count, they alone decide. */
+         * in strong scaling.  When such code holds a quarter of the weight at
+         * the smallest count, it alone decides. */
         double bsum = 0;
         for (uint32_t i = 0; i < n; i++) bsum += balanced[i] ? wt[i] : 0;
         if (bsum >= 0.25 * wsum && bsum > 0) {
