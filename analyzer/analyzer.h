@@ -198,6 +198,11 @@ const char *an_short_function(struct an_strpool *pool, const char *name);
 /** Whether name is a frame of an OpenMP runtime (libgomp's GOMP_ and gomp_,
  *  libomp's __kmpc_ and __kmp_, omp_ and ompt_ entries). */
 int an_omp_runtime_function(const char *name);
+/** Which of rank d's modules (PRF_REC_MODULES) are an OpenMP runtime
+ *  (libgomp.so*, libomp.so*, libiomp5.so by file name): a malloc'ed array of
+ *  d->module_count flags (1: runtime) that the caller frees; aborts when
+ *  out of memory. */
+uint8_t *an_omp_runtime_modules(const struct prf_rank_data *d);
 /** Whether name is a runtime entry that forks a parallel region or teams
  *  (GOMP_parallel*, GOMP_teams*, __kmpc_fork_call, __kmpc_fork_teams). */
 int an_omp_fork_entry(const char *name);
@@ -352,7 +357,7 @@ struct an_vrun {
     uint64_t *comm; /* [P] communicator id per rank (collectives only) */
     double samples;     /* sample weight outside MPI, all ranks */
     double samples_incl;/* sample weight of the descendants (samples_incl + samples: inclusive) */
-    double mpi_samples; /* sample weight inside MPI */
+    double mpi_samples; /* sample weight inside a wait: MPI, GPU synchronisation, the OpenMP runtime */
     double signals;     /* signals (independent observations) outside MPI, all ranks: what
                            statistical tests count (a signal of weight w stands for w periods) */
     double signals_incl;/* signals of the descendants */
@@ -409,6 +414,9 @@ struct an_run {
     /* per rank */
     double *wall, *cpu, *mpi;   /* [P] seconds */
     double *cpu_wait;           /* [P] CPU seconds sampled inside MPI or GPU synchronisation */
+    double *omp_wait;           /* [P] CPU seconds sampled inside the OpenMP runtime (libgomp,
+                                 * libomp: threads spinning at barriers, scheduling): no vertex's
+                                 * computation, but not in cpu_wait (the thread held its core) */
     double *gpu_sync;           /* [P] host wall seconds blocked in GPU synchronisation */
     double *gpu_busy;           /* [P] GPU device seconds (kernels, copies, memsets) */
     double *startup;            /* [P] wall seconds in MPI_Init/Finalize, by an_run_finish */
@@ -823,6 +831,14 @@ void an_warn_unsampled(struct an_analysis *a);
  *  exceeds contention_max times their processes per core, with
  *  an_other_load_share of each. */
 void an_warn_contention(struct an_analysis *a);
+/** Share (0..1) of run r's CPU time (all threads, present processes)
+ *  sampled inside the OpenMP runtime (an_run.omp_wait); *seconds (if not
+ *  NULL): those CPU seconds, mean per process. */
+double an_omp_runtime_share(const struct an_run *r, double *seconds);
+/** Warns, per process count, when at least a tenth of the threads' CPU time
+ *  was spent inside the OpenMP runtime (barrier and lock spinning,
+ *  scheduling), with the wait policy that lets such threads sleep. */
+void an_warn_omp_runtime(struct an_analysis *a);
 /** The smallest cost that may be reported (seconds): max(min_cost_seconds,
  *  min_cost_percent of an_base_seconds). */
 double an_min_cost(const struct an_analysis *a);

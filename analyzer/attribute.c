@@ -490,6 +490,7 @@ int an_attribute_rank(struct an_attr_ctx *c, const struct prf_rank_data *d, uint
         free(st), free(mods), free(stack), free(root_of);
         return -1;
     }
+    uint8_t *omp_module = an_omp_runtime_modules(d);
     for (uint32_t m = 0; m < d->module_count; m++) {
         char warn[1024];
         mods[m] = an_sym_module(c->sym, prf_string(d, d->modules[m].path),
@@ -528,10 +529,14 @@ int an_attribute_rank(struct an_attr_ctx *c, const struct prf_rank_data *d, uint
                 const struct prf_cct_node *n = &d->cct[y];
                 struct state s = {AN_NONE, MODE_PRE, 0, 0};
                 if (n->kind == PRF_CCT_ROOT) {
-                    /* a thread created at a known call site continues its creator's context */
+                    /* a thread created at a known call site continues its creator's context;
+                     * not a thread of the OpenMP runtime's pool (created where the first
+                     * region forked, it runs every region: each body joins the master's
+                     * instance of that region by name, below) */
                     for (uint32_t t = 0; t < d->thread_count; t++) {
                         if (d->threads[t].index != n->address || d->threads[t].creator >= nn) continue;
                         uint32_t cr = d->threads[t].creator;
+                        if (d->cct[cr].module < d->module_count && omp_module[d->cct[cr].module]) continue;
                         if (st[cr].done && st[cr].mode != MODE_PRE) s.v = st[cr].v, s.mode = MODE_PRE;
                     }
                 } else if (n->parent < nn && st[n->parent].done) {
@@ -562,6 +567,6 @@ int an_attribute_rank(struct an_attr_ctx *c, const struct prf_rank_data *d, uint
         }
         node_vertex[i] = v;
     }
-    free(st), free(mods), free(stack), free(root_of);
+    free(st), free(mods), free(stack), free(root_of), free(omp_module);
     return 0;
 }

@@ -545,6 +545,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     if (a.nscales == 1) an_warn(&a, "one process count only: imbalance and waits are analysed, scaling is not");
     an_warn_contention(&a);
     an_warn_unsampled(&a);
+    an_warn_omp_runtime(&a);
     for (uint32_t s = 0; s < a.nscales; s++) {
         const struct an_run *r = a.scales[s].rep;
         uint32_t unwritten = r->nmissing - r->nunreadable;

@@ -125,6 +125,40 @@ void an_warn_unsampled(struct an_analysis *a)
     }
 }
 
+double an_omp_runtime_share(const struct an_run *r, double *seconds)
+{
+    double omp = 0, cpu = 0;
+    for (uint32_t i = 0; i < r->P; i++)
+        if (r->present[i]) omp += r->omp_wait[i], cpu += r->cpu[i];
+    if (seconds) *seconds = r->present_count ? omp / r->present_count : 0;
+    return cpu > 0 ? fmin(1, omp / cpu) : 0;
+}
+
+void an_warn_omp_runtime(struct an_analysis *a)
+{
+    char at_p[512] = "", at_share[512] = "", at_s[512] = "";
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < a->nscales; s++) {
+        const struct an_run *r = a->scales[s].rep;
+        double sec, share = an_omp_runtime_share(r, &sec);
+        /* a tenth of the CPU time: beyond the fork and join cost of regions
+         * that are each long against a barrier */
+        if (!(share >= 0.1)) continue;
+        const char *sep = n++ ? ", " : "";
+        size_t lp = strlen(at_p), ls = strlen(at_share), lt = strlen(at_s);
+        snprintf(at_p + lp, sizeof at_p - lp, "%s%u", sep, r->P);
+        snprintf(at_share + ls, sizeof at_share - ls, "%s%.0f %%", sep, 100 * share);
+        snprintf(at_s + lt, sizeof at_s - lt, "%s%.3g s", sep, sec);
+    }
+    if (n)
+        an_warn(a, "OpenMP runtime: at %s process%s the threads spent %s of their CPU time (%s per process) "
+                   "inside the OpenMP runtime, spinning at barriers and locks while a thread of their team was "
+                   "late, or scheduling; it is counted as waiting, not as computation of the code around it.  "
+                   "Where threads outnumber cores, OMP_WAIT_POLICY=passive (LLVM's libomp: KMP_BLOCKTIME=0) "
+                   "lets waiting threads sleep instead of taking the core from the late one",
+                at_p, n == 1 && !strcmp(at_p, "1") ? "" : "es", at_share, at_s);
+}
+
 void an_warn_contention(struct an_analysis *a)
 {
     /* the contention sentence once, with the figures of each process count */

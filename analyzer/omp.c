@@ -21,6 +21,19 @@ int an_omp_runtime_function(const char *name)
     return 0;
 }
 
+uint8_t *an_omp_runtime_modules(const struct prf_rank_data *d)
+{
+    uint8_t *is = sc_xcalloc((size_t)d->module_count + 1, 1);
+    static const char *const lib[] = {"libgomp.so", "libomp.so", "libiomp5.so"};
+    for (uint32_t m = 0; m < d->module_count; m++) {
+        const char *path = prf_string(d, d->modules[m].path), *base = path ? strrchr(path, '/') : NULL;
+        base = base ? base + 1 : path;
+        for (size_t i = 0; base && i < sizeof lib / sizeof lib[0]; i++)
+            if (starts(base, lib[i])) is[m] = 1;
+    }
+    return is;
+}
+
 int an_omp_fork_entry(const char *name)
 {
     if (!name) return 0;

@@ -197,7 +197,7 @@ static void put_run(struct wbuf *b, const struct an_run *r, uint32_t nv)
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = ranks[i];
         double d[] = {r->wall[k], r->cpu[k], r->mpi[k], r->cpu_wait[k], r->gpu_sync[k],
-                      r->startup ? r->startup[k] : 0, r->gpu_busy[k]};
+                      r->startup ? r->startup[k] : 0, r->gpu_busy[k], r->omp_wait[k]};
         put(b, d, sizeof d);
         put_u32(b, r->ranks_on_host[k]), put_u32(b, r->usable_cores[k]);
     }
@@ -299,11 +299,11 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         if (ranks[i] >= P) b->bad = 1;
     for (uint32_t i = 0; i < n && !b->bad; i++) {
         uint32_t k = ranks[i];
-        double d[7];
+        double d[8];
         get(b, d, sizeof d);
         r->present[k] = 1;
         r->wall[k] = d[0], r->cpu[k] = d[1], r->mpi[k] = d[2], r->cpu_wait[k] = d[3], r->gpu_sync[k] = d[4];
-        r->startup[k] = d[5], r->gpu_busy[k] = d[6];
+        r->startup[k] = d[5], r->gpu_busy[k] = d[6], r->omp_wait[k] = d[7];
         r->ranks_on_host[k] = get_u32(b), r->usable_cores[k] = get_u32(b);
     }
     uint32_t nu = get_u32(b);

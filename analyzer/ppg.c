@@ -19,6 +19,7 @@ void an_run_init(struct an_run *r, uint32_t P)
     r->cpu = sc_xcalloc(P, sizeof *r->cpu);
     r->mpi = sc_xcalloc(P, sizeof *r->mpi);
     r->cpu_wait = sc_xcalloc(P, sizeof *r->cpu_wait);
+    r->omp_wait = sc_xcalloc(P, sizeof *r->omp_wait);
     r->gpu_sync = sc_xcalloc(P, sizeof *r->gpu_sync);
     r->gpu_busy = sc_xcalloc(P, sizeof *r->gpu_busy);
     r->present = sc_xcalloc(P, 1);
@@ -52,7 +53,7 @@ void an_run_free(struct an_run *r)
     for (uint32_t v = 0; v < r->nvr; v++) vrun_free_arrays(&r->vr[v]);
     free(r->vr);
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
-    free(r->cpu_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
+    free(r->cpu_wait), free(r->omp_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
     for (uint32_t k = 0; k < r->nphases; k++) free(r->phases[k].time), free(r->phases[k].count);
     free(r->work), free(r->twork);
     for (uint32_t k = 0; k < r->nintervals; k++) {
@@ -256,13 +257,24 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             x->comm[li] = m->comm_id;
         }
     }
+    uint8_t *omp_module = an_omp_runtime_modules(d);
     for (uint32_t k = 0; k < d->sample_count; k++) {
         const struct prf_sample *s = &d->samples[k];
         if (s->node >= d->cct_count) continue;
         struct an_vrun *x = an_run_vertex(r, nv[s->node]);
         r->signals += s->count;
         r->weight += s->weight;
-        if (s->flags & (PRF_SAMPLE_IN_MPI | PRF_SAMPLE_IN_GPU_SYNC)) {
+        /* a thread interrupted inside the OpenMP runtime spins at a barrier
+         * (libgomp and libomp spin before they sleep), waits for a lock or
+         * schedules: a wait state, never computation of the code around it */
+        const struct prf_cct_node *leaf = &d->cct[s->node];
+        int in_omp = leaf->kind == PRF_CCT_PC && leaf->module < d->module_count && omp_module[leaf->module];
+        if (in_omp) {
+            /* not cpu_wait: the spinning thread holds its core, which is what
+             * contention (wall over CPU) must see */
+            x->mpi_samples += (double)s->weight;
+            r->omp_wait[rank] += s->weight * period;
+        } else if (s->flags & (PRF_SAMPLE_IN_MPI | PRF_SAMPLE_IN_GPU_SYNC)) {
             x->mpi_samples += (double)s->weight;
             r->cpu_wait[rank] += s->weight * period;
         } else {
@@ -272,6 +284,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             x->signals += (double)s->count;
         }
     }
+    free(omp_module);
     for (uint32_t k = 0; k < d->gpu_count; k++) {
         const struct prf_gpu_activity *ga = &d->gpu[k];
         if (ga->node >= d->cct_count) continue;

@@ -72,6 +72,7 @@ static json_t *runs_json(const struct an_analysis *a)
                                     ? (double)r->invol_switches / r->present_count / r->wall_max : 0));
         if (r->sampler[0]) json_object_set_new(o, "sampler", json_string(r->sampler));
         json_object_set_new(o, "work_measure", json_string(an_work_measure(r)));
+        json_object_set_new(o, "omp_runtime_cpu_percent", num(100 * an_omp_runtime_share(r, NULL)));
         json_object_set_new(o, "sample_period_seconds", num(r->period_s));
         /* the rate asked for and the rate obtained (per thread): a CPU-time timer
          * fires at kernel ticks, whatever SCALANA_FREQ asks */
@@ -672,6 +673,13 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
                             where, sec, wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0, ctx);
         }
     }
+    double omp_s, omp_share = an_omp_runtime_share(r, &omp_s);
+    json_object_set_new(o, "omp_runtime_seconds_mean", num(omp_s));
+    json_object_set_new(o, "omp_runtime_cpu_percent", num(100 * omp_share));
+    if (omp_share >= 0.05 && len > 0 && (size_t)len < sizeof text)
+        len += snprintf(text + len, sizeof text - len,
+                        "; the threads spent %.0f%% of their CPU time waiting in the OpenMP runtime (%.3g s per "
+                        "process)", 100 * omp_share, omp_s);
     double rest = 100 - comp_pct - mpi_pct;
     if (rest >= 10 && len > 0 && (size_t)len < sizeof text)
         len += snprintf(text + len, sizeof text - len,

@@ -217,11 +217,12 @@ static json_t *rank_json(const struct prf_rank_data *d)
     json_object_set_new(r, "phases", phases);
     json_t *threads = json_array();
     for (uint32_t k = 0; k < d->thread_count; k++)
-        json_array_append_new(threads, json_pack("{sI sI sI sI}", "index",
+        json_array_append_new(threads, json_pack("{sI sI sI sI sI}", "index",
                                                  (json_int_t)d->threads[k].index, "kind",
                                                  (json_int_t)d->threads[k].kind, "tid",
                                                  (json_int_t)d->threads[k].tid, "samples",
-                                                 (json_int_t)d->threads[k].samples));
+                                                 (json_int_t)d->threads[k].samples, "creator",
+                                                 json_index(d->threads[k].creator)));
     json_object_set_new(r, "threads", threads);
     json_t *errors = json_array();
     for (uint32_t k = 0; k < d->error_count; k++)

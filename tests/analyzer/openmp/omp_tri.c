@@ -1,10 +1,10 @@
-/* omp_tri.c — a hybrid MPI + OpenMP program for e2e_openmp.py: a triangular
- * loop in a parallel region (the pragma on line 15), reduced over the
- * processes each iteration.  Almost all its time is the loop at 16-18. */
+/* omp_tri.c — for e2e_openmp.py: a triangular schedule(static) loop in a parallel region (pragma at line 15,
+ * loops 16-18: thread 0 waits for thread 1 at its barrier), reduced over the processes; then tail_sweep's
+ * region (its loop at 32-34), forked after the first: the worker threads created at line 15 run it too. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
-
+static double tail_sweep(int n);
 int main(int argc, char **argv)
 {
     int prov, rank;
@@ -18,7 +18,19 @@ int main(int argc, char **argv)
                 s += 1.0 / (1.0 + j + i);
         MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     }
-    if (!rank) printf("t=%g\n", t);
+    double u = 0;
+    for (int it = 0; it < 40; it++) u += tail_sweep(1000000);
+    if (!rank) printf("t=%g u=%g\n", t, u);
     MPI_Finalize();
     return 0;
+}
+
+/* the second region: in a function of its own, not inlined */
+__attribute__((noinline)) static double tail_sweep(int n)
+{
+    double u = 0;
+#pragma omp parallel for reduction(+ : u) schedule(static)
+    for (int i = 0; i < n; i++)
+        u += sqrt(1.0 + i);
+    return u;
 }
