@@ -138,6 +138,8 @@ struct an_thresholds {
     double scaling_band;      /* |slope - weak_slope| under which the detected mode is uncertain */
     double back_to_back_share;/* share of a collective's calls made back to back to judge it on them */
     double noise_sigmas;      /* a root cause's cost must be this many of its noise's standard deviations */
+    double contended_imbalance; /* culprits' CPU over the others' under which a load imbalance seen on
+                                 * contended runs only, without a work measure, is undecided */
 };
 
 struct an_options {

@@ -20,6 +20,35 @@ static double beyond_own(const struct an_run *r, uint32_t i)
     return isfinite(q) ? fmax(1, q / fmax(1, own)) : NAN;
 }
 
+/* A load imbalance of CPU time that only a contended run shows, in a build
+ * without a work measure: a process given more work and one whose CPU time
+ * the machine inflated (cache and memory bandwidth shared with other
+ * processes, a busy sibling hyperthread: miniFE's memory-bound matvec spent
+ * 1.44x the CPU time on one of 8 processes beside two CPU hogs, with equal
+ * rows everywhere) look alike.  Below contended_imbalance times the others'
+ * CPU time, and when no run with a core per process (P >= 2) can confirm it,
+ * the cause is undecided.  Returns 1 when it judged c so. */
+static int contended_speed(struct an_analysis *a, const struct an_run *r, struct an_cause *c, double ratio)
+{
+    const struct an_thresholds *th = &a->opt->th;
+    if (c->cat != AN_CAT_LOAD_IMBALANCE || r->nwork || !(r->contention > th->contention_max) ||
+        !(ratio < th->contended_imbalance))
+        return 0;
+    for (uint32_t s = 0; s < a->nscales; s++) {
+        const struct an_run *o = a->scales[s].rep;
+        if (o && o->P >= 2 && o->contention <= th->contention_max) return 0;
+    }
+    size_t used = strlen(c->evidence);
+    snprintf(c->evidence + used, sizeof c->evidence - used,
+             "; its culprits' CPU time is %.2gx the others' on a run %.2gx contended, with no work measure "
+             "(a build without scalana-cc) and no run with a core per process to confirm it",
+             ratio, r->contention);
+    c->undecided = "without loop counts (a build without scalana-cc) a CPU-time excess this small on a "
+                   "contended run may be the machine's (shared caches and cores inflate CPU time): rebuild "
+                   "with scalana-cc or rerun with a core per process";
+    return 1;
+}
+
 int an_interference_judge_cause(struct an_analysis *a, const struct an_run *r, struct an_cause *c)
 {
     if (!c->nprocs || c->nprocs >= r->present_count) return 0;
@@ -37,6 +66,8 @@ int an_interference_judge_cause(struct an_analysis *a, const struct an_run *r, s
             if (cul) hc += icpu[i], nh++;
             else ho += icpu[i], nl++;
         }
+        double ratio = nh && nl && ho > 0 ? (hc / nh) / (ho / nl) : INFINITY;
+        if (contended_speed(a, r, c, ratio)) return 1;
         if (nh && nl && hc / nh >= a->opt->th.imbalance * (ho / nl)) return 0;
     }
     uint8_t *culprit = sc_xcalloc((size_t)r->P + 1, 1);

@@ -94,6 +94,11 @@ static const struct threshold_def thresholds[] = {
      "a root cause's cost must stand this many standard deviations of its sampling noise "
      "(cost_noise_seconds) above zero: a one-sided normal test at 0.6 %, so that one of the "
      "tens of candidates of a run is not a root cause by chance (5 samples of 5 ms give 2)"},
+    {"contended_imbalance", TH(contended_imbalance), 1.6, 1, INFINITY, 0, 1, "a CPU-time ratio, 1 or more",
+     "without a work measure and without a run with a core per process, a load imbalance whose "
+     "culprits spent under this ratio of the others' CPU time on a contended run is undecided: "
+     "beside two CPU hogs miniFE's equal matvec rows took 1.44x the CPU time on one process; the "
+     "planted imbalances are 2x and more"},
 };
 #define NTH (sizeof thresholds / sizeof *thresholds)
 
