@@ -334,8 +334,10 @@ int an_options_parse(struct an_options *o, int argc, char **argv)
         case O_MARKDOWN: o->markdown = optarg; break;
         case O_PREDICT: {
             char *end;
+            /* decimal digits only: strtod alone takes 0x10, 1e3 and " 16" */
             double p = strtod(optarg, &end);
-            if (!*optarg || *end || !isfinite(p) || p < 1 || p != floor(p) || p > 1e9) {
+            if (!*optarg || *end || strspn(optarg, "0123456789") != strlen(optarg) || !isfinite(p) || p < 1 ||
+                p != floor(p) || p > 1e9) {
                 fprintf(stderr, "scalana-analyze: --predict '%s': want a process count (a whole number, 1 or "
                                 "more)\n", optarg);
                 return -1;

@@ -451,6 +451,13 @@ static int dump_run(const char *dir, int as_json, long only_rank)
     } else if (scalana_run_info_read(dir, &ri, err, sizeof err) != 0) {
         fprintf(stderr, "scalana-dump: %s\n", err);
         status = 1;
+    } else if (only_rank >= 0 && ri.processes && only_rank >= (long)ri.processes) {
+        /* nothing to show: said on stderr alone, before anything reaches stdout */
+        fprintf(stderr, "scalana-dump: %s: no world rank %ld in the %u-process run (ranks 0-%u)\n", dir, only_rank,
+                ri.processes, ri.processes - 1);
+        scalana_run_info_free(&ri);
+        json_decref(out);
+        return DUMP_NOTHING;
     } else {
         processes = ri.processes;
         /* the hash the runtime writes into every file header (rt_exe_hash) */

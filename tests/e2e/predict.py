@@ -16,7 +16,7 @@ the cost that the fixture's analysis of all the counts measured at 8:
     failed once on a loaded machine);
   * the terminal shows the "At 8 processes" part, index.html the prediction
     section, report.json validates against docs/report.schema.json;
-  * a bad --predict value is a usage error (exit 2).
+  * a bad --predict value (0, 0x10, 1e3, " 16", 16.0, inf) is a usage error (exit 2).
 
 Exit 77 (skipped) while a tool or a fixture's runs are missing.
 """
@@ -100,9 +100,12 @@ def main():
               % (name, want, c["band_low_seconds"], c["band_high_seconds"], slack))
         check(pr["dominant_rank"] == c["rank"], "%s: #%s dominates, the planted cause is #%d"
               % (name, pr["dominant_rank"], c["rank"]))
-    p = subprocess.run([args.analyze, "--predict", "0", args.series[0]], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True)
-    check(p.returncode == 2 and "--predict" in p.stderr, "--predict 0: exit %d %s" % (p.returncode, p.stderr))
+    # a process count is decimal digits: strtod's hexadecimal, exponent and blank forms are not
+    for bad in ("0", "0x10", "1e3", " 16", "16.0", "inf"):
+        p = subprocess.run([args.analyze, "--predict", bad, args.series[0]], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 2 and "--predict" in p.stderr,
+              "--predict %r: exit %d %s" % (bad, p.returncode, p.stderr))
     log("OK: the largest count predicted from the smaller ones")
     return 0
 
