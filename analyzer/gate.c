@@ -111,8 +111,6 @@ void *an_gate_judge(const void *comparison, const struct an_thresholds *th)
 
 int an_gate_failed(const void *gate) { return json_is_true(json_object_get((const json_t *)gate, "failed")); }
 
-/* s with the five XML special characters escaped (attribute-safe); control
- * characters other than tab and newline, which XML 1.0 forbids, dropped. */
 /* Closes f, a file written to: 0, or -1 with errno set (EIO when a write
  * failed without one) when a write or the close failed. */
 static int close_checked(FILE *f)
@@ -125,6 +123,8 @@ static int close_checked(FILE *f)
     return 0;
 }
 
+/* s with the five XML special characters escaped (attribute-safe); control
+ * characters other than tab and newline, which XML 1.0 forbids, dropped. */
 static void xml_text(FILE *f, const char *s)
 {
     for (; *s; s++) {

@@ -68,7 +68,7 @@ int an_interference_judge_cause(struct an_analysis *a, const struct an_run *r, s
         }
         double ratio = nh && nl && ho > 0 ? (hc / nh) / (ho / nl) : INFINITY;
         if (contended_speed(a, r, c, ratio)) return 1;
-        if (nh && nl && hc / nh >= a->opt->th.imbalance * (ho / nl)) return 0;
+        if (nh && nl && ratio >= a->opt->th.imbalance) return 0;
     }
     uint8_t *culprit = sc_xcalloc((size_t)r->P + 1, 1);
     for (uint32_t k = 0; k < c->nprocs; k++)

@@ -207,14 +207,6 @@ double an_min_cost(const struct an_analysis *a)
     return fmax(th->min_cost_seconds, th->min_cost_percent / 100.0 * an_base_seconds(a));
 }
 
-/* Strong or weak scaling from the runs: per computation vertex, the log-log
- * slope of its total CPU time (mean x processes) against p, and the median of
- * those slopes weighted by the vertex's total at the smallest count.  Strong
- * scaling keeps the total work (slope 0), weak scaling multiplies it by p
- * (slope 1); a weighted median is not moved by a replicated part of a
- * strong-scaling program (it grows like p too) unless that part holds most of
- * the work.  Above weak_slope: weak; within scaling_band of it: a warning.
- * --strong/--weak override. */
 /* Whether a LOOP vertex holds another LOOP vertex: its work counter is its
  * inner loops' (the pass counts loops that hold no counted loop). */
 static int holds_loop(const struct an_graph *g, uint32_t v)
@@ -244,7 +236,7 @@ static double mpi_below(const struct an_analysis *a, uint32_t s, uint32_t v)
  * data-driven imbalance by far more).  NAN when fewer than two counts ran it. */
 static double iteration_slope(const struct an_analysis *a, uint32_t v, int *balanced)
 {
-    double lp[256], lw[256];
+    double ps[256], tot_at[256], slope;
     uint32_t k = 0;
     *balanced = 1;
     for (uint32_t s = 0; s < a->nscales && k < 256; s++) {
@@ -258,14 +250,35 @@ static double iteration_slope(const struct an_analysis *a, uint32_t v, int *bala
         free(w);
         if (!(tot > 0)) continue;
         if (n > 1 && max > 1.1 * tot / n) *balanced = 0;
-        lp[k] = log((double)a->scales[s].P), lw[k] = log(tot), k++;
+        ps[k] = a->scales[s].P, tot_at[k] = tot, k++;
     }
-    if (k < 2) return NAN;
-    double mx = 0, my = 0, sxx = 0, sxy = 0;
-    for (uint32_t q = 0; q < k; q++) mx += lp[q], my += lw[q];
-    mx /= k, my /= k;
-    for (uint32_t q = 0; q < k; q++) sxx += (lp[q] - mx) * (lp[q] - mx), sxy += (lp[q] - mx) * (lw[q] - my);
-    return sxx > 0 ? sxy / sxx : NAN;
+    return k >= 2 && scalana_loglog_slope(ps, tot_at, k, &slope) ? slope : NAN;
+}
+
+struct loop_id { uint64_t id; uint32_t v; };
+
+static int by_id_then_vertex(const void *x, const void *y)
+{
+    const struct loop_id *a = x, *b = y;
+    if (a->id != b->id) return a->id < b->id ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v;
+}
+
+/* Flags [g->n]: 1 on the first LOOP vertex (in vertex order) of each PSG
+ * stable id, the one that stands for a loop reached from several calling
+ * contexts (its counter is one); malloc'ed, the caller frees. */
+static uint8_t *first_of_each_loop(const struct an_graph *g)
+{
+    uint8_t *first = sc_xcalloc((size_t)g->n + 1, 1);
+    struct loop_id *ids = sc_xmalloc(((size_t)g->n + 1) * sizeof *ids);
+    uint32_t n = 0;
+    for (uint32_t v = 0; v < g->n; v++)
+        if (g->v[v].kind == PSG_LOOP && g->v[v].psg_stable_id) ids[n++] = (struct loop_id){g->v[v].psg_stable_id, v};
+    qsort(ids, n, sizeof *ids, by_id_then_vertex);
+    for (uint32_t i = 0; i < n; i++)
+        if (!i || ids[i].id != ids[i - 1].id) first[ids[i].v] = 1;
+    free(ids);
+    return first;
 }
 
 /* Whether every run of the study counted its loops' iterations. */
@@ -276,6 +289,17 @@ static int all_runs_counted(const struct an_analysis *a)
     return a->nscales > 0;
 }
 
+/* Strong or weak scaling from the runs: per computation vertex, the log-log
+ * slope of its total CPU time (mean x processes) against p, and the median of
+ * those slopes weighted by the vertex's total at the smallest count.  Strong
+ * scaling keeps the total work (slope 0), weak scaling multiplies it by p
+ * (slope 1); a weighted median is not moved by a replicated part of a
+ * strong-scaling program (it grows like p too) unless that part holds most of
+ * the work.  When every run counted its loops, the counted loops' iterations
+ * instead (iteration_slope), each loop once.  Code the processes share evenly
+ * decides alone when it holds a quarter of the weight (docs/analyzer.md).
+ * Above weak_slope: weak; within scaling_band of it: a warning.
+ * --strong/--weak override. */
 static void detect_scaling_mode(struct an_analysis *a)
 {
     struct an_scaling_mode *m = &a->scaling;
@@ -289,18 +313,16 @@ static void detect_scaling_mode(struct an_analysis *a)
     uint32_t n = 0;
     double wsum = 0;
     m->iterations = all_runs_counted(a);
+    uint8_t *first = m->iterations ? first_of_each_loop(&a->g) : NULL;
     for (uint32_t v = 0; v < N; v++) {
         if (is_mpi(&a->g.v[v])) continue;
         if (m->iterations) {
             /* each counted loop once (a loop reached from two call sites is
              * one counter), weighted by its CPU time at the smallest count */
             const struct an_vertex *x = &a->g.v[v];
-            if (x->kind != PSG_LOOP || !x->psg_stable_id || holds_loop(&a->g, v)) continue;
-            int seen = 0;
-            for (uint32_t u = 0; u < v && !seen; u++)
-                seen = a->g.v[u].kind == PSG_LOOP && a->g.v[u].psg_stable_id == x->psg_stable_id;
+            if (x->kind != PSG_LOOP || !x->psg_stable_id || !first[v] || holds_loop(&a->g, v)) continue;
             int bal = 0;
-            double sl = seen ? NAN : iteration_slope(a, v, &bal), w0 = 0;
+            double sl = iteration_slope(a, v, &bal), w0 = 0;
             for (uint32_t s = 0; s < S && !(w0 > 0); s++) {
                 const struct an_vmetrics *vm = &a->vm[(size_t)s * N + v];
                 w0 = vm->present ? (vm->incl_mean - mpi_below(a, s, v)) * a->scales[s].P : 0;
@@ -308,7 +330,7 @@ static void detect_scaling_mode(struct an_analysis *a)
             if (isfinite(sl) && w0 > 0) slope[n] = sl, wt[n] = w0, wsum += w0, balanced[n] = bal, n++;
             continue;
         }
-        double lp[256], lw[256], w0 = 0;
+        double ps[256], tot_at[256], w0 = 0, sl;
         uint32_t k = 0;
         int bal = 1;
         for (uint32_t s = 0; s < S && k < 256; s++) {
@@ -321,15 +343,10 @@ static void detect_scaling_mode(struct an_analysis *a)
              * so that sampling alone does not make small code look uneven */
             double per = vm->samples / a->scales[s].P;
             if (a->scales[s].P > 1 && vm->max > (1.25 + 3 / sqrt(fmax(1, per))) * vm->mean) bal = 0;
-            lp[k] = log((double)a->scales[s].P), lw[k] = log(tot), k++;
+            ps[k] = a->scales[s].P, tot_at[k] = tot, k++;
         }
-        if (k < 2 || !(w0 > 0)) continue;
-        double mx = 0, my = 0, sxx = 0, sxy = 0;
-        for (uint32_t q = 0; q < k; q++) mx += lp[q], my += lw[q];
-        mx /= k, my /= k;
-        for (uint32_t q = 0; q < k; q++) sxx += (lp[q] - mx) * (lp[q] - mx), sxy += (lp[q] - mx) * (lw[q] - my);
-        if (!(sxx > 0)) continue;
-        slope[n] = sxy / sxx, wt[n] = w0, wsum += w0, balanced[n] = bal, n++;
+        if (k < 2 || !(w0 > 0) || !scalana_loglog_slope(ps, tot_at, k, &sl)) continue;
+        slope[n] = sl, wt[n] = w0, wsum += w0, balanced[n] = bal, n++;
     }
     {
         /* Code the processes share evenly tells the mode without doubt: an
@@ -361,7 +378,7 @@ static void detect_scaling_mode(struct an_analysis *a)
         }
         m->work_slope = slope[i < n ? i : n - 1];
     }
-    free(slope), free(wt), free(balanced);
+    free(slope), free(wt), free(balanced), free(first);
     if (!isfinite(m->work_slope)) return;
     int weak = m->work_slope > th->weak_slope;
     m->uncertain = fabs(m->work_slope - th->weak_slope) < th->scaling_band;

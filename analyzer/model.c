@@ -146,8 +146,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Least-squares slope of ln t over ln p; 0 when undefined. */
-static int loglog_slope(const double *p, const double *t, size_t n, double *slope)
+int scalana_loglog_slope(const double *p, const double *t, size_t n, double *slope)
 {
     double mx = 0, my = 0;
     for (size_t k = 0; k < n; k++) {
@@ -259,7 +258,7 @@ int scalana_model_fit(const double *p, const double *t, size_t n, struct scalana
 
     struct scalana_model m;
     memset(&m, 0, sizeof m);
-    m.has_slope = distinct >= 2 && loglog_slope(p, t, n, &m.loglog_slope);
+    m.has_slope = distinct >= 2 && scalana_loglog_slope(p, t, n, &m.loglog_slope);
     if (!m.has_slope)
         m.loglog_slope = 0;
 

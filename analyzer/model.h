@@ -42,6 +42,10 @@ struct scalana_model {
     int has_slope;
 };
 
+/** Least-squares slope of ln t against ln p over n points: *slope and 1,
+ *  or 0 (*slope untouched) when some t is not > 0 or the p are all equal. */
+int scalana_loglog_slope(const double *p, const double *t, size_t n, double *slope);
+
 /** Fits the model to n points (p[k], t[k]).  Points may come in any order
  *  and p may repeat (repetitions are used as they are; pass medians to give
  *  each count one point).
