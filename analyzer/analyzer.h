@@ -205,6 +205,16 @@ int an_omp_runtime_function(const char *name);
  *  d->module_count flags (1: runtime) that the caller frees; aborts when
  *  out of memory. */
 uint8_t *an_omp_runtime_modules(const struct prf_rank_data *d);
+/** Which of rank d's calling-context nodes were in an OpenMP runtime when
+ *  sampled: the node's module is one (an_omp_runtime_modules), or it is in
+ *  libc, libpthread, librt, the dynamic loader or the vDSO and the first
+ *  frame above it outside those is one (libomp's passive waits end in
+ *  futex and sched_yield: at 1 process LULESH's OpenMP build had 43 % of its
+ *  samples there, charged as computation of the code around the region).
+ *  A malloc'ed array of d->cct_count flags (1: runtime) that the caller
+ *  frees; aborts when out of memory; a parent chain that does not end is
+ *  cut after d->cct_count steps. */
+uint8_t *an_omp_runtime_nodes(const struct prf_rank_data *d);
 /** Whether name is a runtime entry that forks a parallel region or teams
  *  (GOMP_parallel*, GOMP_teams*, __kmpc_fork_call, __kmpc_fork_teams). */
 int an_omp_fork_entry(const char *name);

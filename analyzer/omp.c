@@ -34,6 +34,56 @@ uint8_t *an_omp_runtime_modules(const struct prf_rank_data *d)
     return is;
 }
 
+/* Libraries the OpenMP runtimes call to wait (futex, sched_yield,
+ * pthread_cond_wait, nanosleep): a frame there belongs to its caller. */
+static int pass_through(const char *base)
+{
+    static const char *const lib[] = {"libc.so", "libpthread.so", "librt.so", "ld-linux", "linux-vdso"};
+    for (size_t i = 0; base && i < sizeof lib / sizeof lib[0]; i++)
+        if (starts(base, lib[i])) return 1;
+    return 0;
+}
+
+uint8_t *an_omp_runtime_nodes(const struct prf_rank_data *d)
+{
+    uint8_t *omp = an_omp_runtime_modules(d), *via = sc_xcalloc((size_t)d->module_count + 1, 1);
+    for (uint32_t m = 0; m < d->module_count; m++) {
+        const char *path = prf_string(d, d->modules[m].path), *base = path ? strrchr(path, '/') : NULL;
+        via[m] = pass_through(base ? base + 1 : path);
+    }
+    /* 0 not known yet, 1 no, 2 yes; a chain of pass-through frames takes the
+     * answer of the first frame above it that is not one */
+    uint8_t *st = sc_xcalloc((size_t)d->cct_count + 1, 1);
+    uint32_t *chain = sc_xmalloc(((size_t)d->cct_count + 1) * sizeof *chain);
+    for (uint32_t k = 0; k < d->cct_count; k++) {
+        uint32_t n = 0, u = k;
+        uint8_t ans = 1;
+        while (u < d->cct_count && n <= d->cct_count) {
+            if (st[u]) {
+                ans = st[u];
+                break;
+            }
+            uint32_t m = d->cct[u].module;
+            if (m < d->module_count && omp[m]) {
+                ans = 2;
+                st[u] = 2;
+                break;
+            }
+            if (m >= d->module_count || !via[m]) {
+                st[u] = 1;
+                break;
+            }
+            chain[n++] = u;
+            u = d->cct[u].parent;
+        }
+        for (uint32_t i = 0; i < n; i++) st[chain[i]] = ans;
+        if (!st[k]) st[k] = ans;
+    }
+    for (uint32_t k = 0; k < d->cct_count; k++) st[k] = st[k] == 2;
+    free(chain), free(via), free(omp);
+    return st;
+}
+
 int an_omp_fork_entry(const char *name)
 {
     if (!name) return 0;

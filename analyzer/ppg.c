@@ -257,7 +257,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             x->comm[li] = m->comm_id;
         }
     }
-    uint8_t *omp_module = an_omp_runtime_modules(d);
+    uint8_t *omp_node = an_omp_runtime_nodes(d);
     for (uint32_t k = 0; k < d->sample_count; k++) {
         const struct prf_sample *s = &d->samples[k];
         if (s->node >= d->cct_count) continue;
@@ -266,9 +266,9 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         r->weight += s->weight;
         /* a thread interrupted inside the OpenMP runtime spins at a barrier
          * (libgomp and libomp spin before they sleep), waits for a lock or
-         * schedules: a wait state, never computation of the code around it */
-        const struct prf_cct_node *leaf = &d->cct[s->node];
-        int in_omp = leaf->kind == PRF_CCT_PC && leaf->module < d->module_count && omp_module[leaf->module];
+         * schedules, also in the futex or sched_yield it called: a wait state,
+         * never computation of the code around it */
+        int in_omp = d->cct[s->node].kind == PRF_CCT_PC && omp_node[s->node];
         if (in_omp) {
             /* not cpu_wait: the spinning thread holds its core, which is what
              * contention (wall over CPU) must see */
@@ -284,7 +284,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
             x->signals += (double)s->count;
         }
     }
-    free(omp_module);
+    free(omp_node);
     for (uint32_t k = 0; k < d->gpu_count; k++) {
         const struct prf_gpu_activity *ga = &d->gpu[k];
         if (ga->node >= d->cct_count) continue;
