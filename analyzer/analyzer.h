@@ -408,6 +408,11 @@ struct an_phase_run {
 
 /** Exact computation time between two consecutive MPI calls of one thread
  *  (exit of the previous call to entry of the next), in one run, per world rank. */
+/** The share of a series of intervals (one pair of calling contexts on one
+ *  thread) that may lack the thread CPU clock for the series to count as
+ *  exact, the unread ones taking the read ones' mean: the runtime never reads
+ *  the first of a series (docs/analyzer.md, "Exact intervals"). */
+#define AN_IV_COMPLETE_SHARE 0.1 /* also the estimated share of a vertex's intervals that keeps them exact */
 struct an_interval {
     uint32_t prev_vertex;  /* MPI vertex of the previous call; AN_NONE: thread start */
     uint32_t next_vertex;  /* MPI vertex of the next call; AN_NONE: thread end */
@@ -415,7 +420,8 @@ struct an_interval {
     float *wall;           /* [P] sum of wall seconds */
     float *wall_min, *wall_max, *wall_sq; /* [P] seconds, seconds, seconds^2 */
     float *cpu;            /* [P] CPU seconds in the intervals (exact or estimated: see cpu_exact) */
-    int cpu_exact;         /* 1 when cpu is from the thread CPU clock, 0 when estimated */
+    int cpu_exact;         /* 1 when cpu is from the thread CPU clock (a series read in all but
+                              AN_IV_COMPLETE_SHARE of its intervals included), 0 when estimated */
 };
 
 struct an_run {
