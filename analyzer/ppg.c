@@ -3,7 +3,6 @@
  * time; point-to-point partners matched into communication edges (send
  * context -> receive context) and the rank x rank matrix. */
 #include "analyzer.h"
-#include "par.h"
 #include "scalana/samplers.h"
 
 #include <math.h>
@@ -27,8 +26,7 @@ void an_run_init(struct an_run *r, uint32_t P)
     r->usable_cores = sc_xcalloc(P, sizeof *r->usable_cores);
 }
 
-/* Frees the per-rank arrays of a vertex record (its totals stay). */
-static void vrun_free_arrays(struct an_vrun *x)
+void an_vrun_free_arrays(struct an_vrun *x)
 {
     free(x->cpu), free(x->mpi), free(x->incl), free(x->comm);
     free(x->ncalls), free(x->icpu), free(x->gpu), free(x->igpu);
@@ -36,21 +34,10 @@ static void vrun_free_arrays(struct an_vrun *x)
     x->comm = NULL;
 }
 
-/* Forgets the partner records a remote run asked for (an_run_peers_of). */
-static void peer_cache_clear(struct an_run *r)
-{
-    for (uint32_t i = 0; r->peer_cache && i < r->P; i++) {
-        free(r->peer_cache[i].p);
-        r->peer_cache[i] = (struct an_peer_list){NULL, 0, 0};
-    }
-}
-
 void an_run_free(struct an_run *r)
 {
-    if (r->own) an_run_free(r->own), free(r->own);
-    peer_cache_clear(r);
-    free(r->peer_cache);
-    for (uint32_t v = 0; v < r->nvr; v++) vrun_free_arrays(&r->vr[v]);
+    an_run_source_free(r);
+    for (uint32_t v = 0; v < r->nvr; v++) an_vrun_free_arrays(&r->vr[v]);
     free(r->vr);
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->omp_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
@@ -81,42 +68,6 @@ struct an_vrun *an_run_vertex(struct an_run *r, uint32_t v)
         r->vr = x, r->nvr = n;
     }
     return &r->vr[v];
-}
-
-const struct an_vrun *an_vr(const struct an_run *r, uint32_t v)
-{
-    static const struct an_vrun none;
-    if (v >= r->nvr) return &none;
-    if (r->remote && !r->vr[v].fetched) an_par_fetch((struct an_run *)r, v);
-    return &r->vr[v];
-}
-
-static unsigned vr_arrays(const struct an_vrun *x)
-{
-    return (x->cpu ? AN_HAS_CPU : 0) | (x->mpi ? AN_HAS_MPI : 0) | (x->ncalls ? AN_HAS_NCALLS : 0) |
-           (x->gpu ? AN_HAS_GPU : 0) | (x->comm ? AN_HAS_COMM : 0) | (x->incl ? AN_HAS_INCL : 0) |
-           (x->icpu ? AN_HAS_ICPU : 0) | (x->igpu ? AN_HAS_IGPU : 0);
-}
-
-void an_vr_release(const struct an_run *cr)
-{
-    struct an_run *r = (struct an_run *)cr; /* the cache of a remote run, not its contents */
-    if (!r->remote) return;
-    for (uint32_t v = 0; v < r->nvr; v++) {
-        struct an_vrun *x = &r->vr[v];
-        if (!x->fetched) continue;
-        vrun_free_arrays(x);
-        x->fetched = 0;
-    }
-    peer_cache_clear(r);
-}
-
-int an_vr_has(const struct an_run *r, uint32_t v, unsigned has)
-{
-    if (v >= r->nvr) return 0;
-    const struct an_vrun *x = &r->vr[v];
-    /* a remote vertex not fetched yet: what the processes that hold its ranks said */
-    return ((r->remote && !x->fetched ? x->has : vr_arrays(x)) & has) != 0;
 }
 
 /* The vertex an MPI context's time goes to: the PSG MPI vertex, a dynamic
@@ -480,7 +431,7 @@ void an_run_finish_slice(struct an_run *r, const struct an_graph *g)
         if (x->incl)
             for (uint32_t i = 0; i < L; i++)
                 if (x->incl[i] > 0) x->ranks++;
-        x->has = (uint16_t)vr_arrays(x);
+        x->has = (uint16_t)an_vrun_arrays(x);
         an_vstat_slice(r, x, &x->st);
     }
 }
@@ -556,9 +507,9 @@ void an_run_finish_totals(struct an_run *r)
     }
     if (!isfinite(best)) best = fallback;
     r->contention = fmax(r->oversub, isfinite(best) ? best : 1);
-    /* edges, then peers by rank (a remote run's were matched where they were read:
-     * par_combine.c) */
-    if (!r->remote) {
+    /* edges, then peers by rank (where the run's source holds them elsewhere,
+     * they were matched where they were read: docs/parallel-analysis.md) */
+    if (an_run_holds_ranks(r)) {
         an_run_match_edges(r);
         an_run_index_peers(r);
     }
@@ -574,16 +525,6 @@ void an_run_index_peers(struct an_run *r)
         while (k < r->npeers && r->peers[k].rank < i) k++;
         r->peer_first[i] = k;
     }
-}
-
-const struct an_peer_rec *an_run_peers_of(const struct an_run *r, uint32_t rank, size_t *n)
-{
-    *n = 0;
-    if (rank >= r->P) return NULL;
-    if (r->remote) return an_par_peers((struct an_run *)r, rank, n);
-    if (!r->peer_first) return NULL;
-    *n = r->peer_first[rank + 1] - r->peer_first[rank];
-    return r->peers + r->peer_first[rank];
 }
 
 void an_run_finish(struct an_run *r, const struct an_graph *g)

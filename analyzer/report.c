@@ -2,7 +2,6 @@
  * ranked root causes with their paths, every vertex with metrics per process
  * count and its model, the communication matrix, thresholds, data quality. */
 #include "analyzer.h"
-#include "par.h"
 #include "model.h"
 #include "stats.h"
 #include "scalana/mpi_ops.h"
@@ -91,29 +90,6 @@ static json_t *runs_json(const struct an_analysis *a)
         json_array_append_new(arr, o);
     }
     return arr;
-}
-
-/* The robust outliers (modified z-score of the inclusive time above
- * outlier_z) of every vertex of run r into out[v * 17]: the number found,
- * then the first 16 world ranks.  A parallel analysis computes them with
- * the processes that hold the ranks (an_par_outliers: the same values). */
-static void run_outliers(const struct an_analysis *a, const struct an_run *r, uint32_t *out)
-{
-    if (r->remote) {
-        an_par_outliers(r, a->g.n, a->opt->th.outlier_z, out);
-        return;
-    }
-    double *x = sc_xmalloc((r->P + 1) * sizeof *x);
-    size_t idx[16];
-    for (uint32_t v = 0; v < a->g.n; v++) {
-        if (!an_vr_has(r, v, AN_HAS_INCL)) continue;
-        const struct an_vrun *vr = an_vr(r, v);
-        for (uint32_t i = 0; i < r->P; i++) x[i] = vr->incl[i];
-        size_t no = scalana_robust_outliers(x, r->P, a->opt->th.outlier_z, SCALANA_OUTLIER_HIGH, idx, 16, NULL);
-        out[(size_t)v * 17] = (uint32_t)no;
-        for (size_t k = 0; k < no && k < 16; k++) out[(size_t)v * 17 + 1 + k] = (uint32_t)idx[k];
-    }
-    free(x);
 }
 
 void an_report_set_peaks(void *report, const struct an_analysis *a)
@@ -751,7 +727,7 @@ void *an_report_build(const struct an_analysis *a)
     uint32_t **outliers = sc_xcalloc(a->nscales + 1, sizeof *outliers);
     for (uint32_t s = 0; s < a->nscales; s++) {
         outliers[s] = sc_xcalloc((size_t)a->g.n * 17 + 1, sizeof **outliers);
-        run_outliers(a, a->scales[s].rep, outliers[s]);
+        an_run_outliers(a->scales[s].rep, a->g.n, a->opt->th.outlier_z, outliers[s]);
     }
     json_t *verts = vertices_json(a, index_of, outliers);
     for (uint32_t s = 0; s < a->nscales; s++) free(outliers[s]);

@@ -367,9 +367,10 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
     free(ranks);
 }
 
-/* Process 0: the whole run j of the analysis, from its own slice (moved to
- * G->own) and the others' parts merged after it. */
-static void start_whole_run(struct an_run *G, struct an_run *own, uint32_t j, uint32_t nv)
+/* Process 0: the whole run j of the analysis, from its own slice (moved
+ * into G's parallel source, an_par_attach) and the others' parts merged
+ * after it.  Returns where the own slice now is. */
+static const struct an_run *start_whole_run(struct an_run *G, struct an_run *own, uint32_t j, uint32_t nv)
 {
     an_run_init(G, own->P);
     G->dir = own->dir, own->dir = NULL;
@@ -381,10 +382,7 @@ static void start_whole_run(struct an_run *G, struct an_run *own, uint32_t j, ui
     G->startup = sc_xcalloc(own->P ? own->P : 1, sizeof *G->startup);
     if (nv) an_run_vertex(G, nv - 1);
     for (uint32_t v = 0; v < G->nvr; v++) an_vstat_init(&G->vr[v].st);
-    G->remote = 1, G->index = j;
-    G->own = sc_xmalloc(sizeof *G->own);
-    *G->own = *own;
-    memset(own, 0, sizeof *own);
+    return an_par_attach(G, own, j);
 }
 
 /* ---- the exchange ----------------------------------------------------------- */
@@ -554,8 +552,7 @@ void an_par_combine(struct an_analysis *a, int ready)
         struct an_run own;
         own = *r;
         memset(r, 0, sizeof *r);
-        start_whole_run(r, &own, j, nv);
-        put_run(&b, r->own, nv);
+        put_run(&b, start_whole_run(r, &own, j, nv), nv);
         struct rbuf rb = {b.p, b.n, 0, 0};
         merge_run(&rb, r, &a->g.strings, nv);
         free(b.p);
