@@ -195,6 +195,17 @@ double an_group_excess(void *ctx, uint32_t v)
     return h / nh - (nl ? l / nl : 0);
 }
 
+uint32_t an_locate_culprits(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np)
+{
+    uint8_t *heavy = calloc(d->P + 1, 1);
+    if (!heavy) abort();
+    for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
+    struct an_groups gr = {d, heavy};
+    uint32_t loc = an_locate_from(d, v, an_group_excess, &gr);
+    free(heavy);
+    return loc;
+}
+
 /* ---- causes ------------------------------------------------------------------------ */
 
 int an_actionable(const struct an_graph *g, uint32_t v)

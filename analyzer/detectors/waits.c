@@ -837,15 +837,10 @@ static void blame_candidate(struct walk *b, const struct symptom *y, uint32_t be
         for (uint32_t i = 0; i < d->P; i++)
             if (b->exact_heavy[i]) procs[np] = i, np++;
     }
-    /* the location: the innermost child holding most of the culprits' excess */
-    uint8_t *heavy = calloc(d->P + 1, 1);
-    if (!heavy) abort();
-    for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
-    struct an_groups gr = {d, heavy};
-    /* (from above: the score is capped by the waits, so a timer's call can
+    /* the location: the innermost child holding most of the culprits' excess
+     * (from above: the score is capped by the waits, so a timer's call can
      * tie with the loop that calls it) */
-    uint32_t root = an_locate_from(d, best, an_group_excess, &gr);
-    free(heavy);
+    uint32_t root = an_locate_culprits(d, best, procs, np);
     double ex = explained(b, best, b->w[best_node].hops, per), sum = 0;
     for (uint32_t i = 0; i < d->P; i++) sum += per[i];
     *explained_total = sum;
