@@ -377,8 +377,7 @@ struct an_vrun {
     double min_call_s;  /* shortest single call over ranks */
     uint32_t ranks;     /* ranks that have the vertex */
     uint16_t has;       /* enum an_has: the arrays some rank has (set by an_run_finish; in a
-                           parallel analysis before process 0 fetched them) */
-    uint8_t fetched;    /* parallel analysis, process 0: the arrays were fetched (an_vr) */
+                           run whose arrays stay with another source, before it fetched them) */
     struct an_vstat st; /* statistics over the ranks (an_run_finish) */
 };
 
@@ -424,6 +423,8 @@ struct an_interval {
                               AN_IV_COMPLETE_SHARE of its intervals included), 0 when estimated */
 };
 
+struct an_run_source; /* run_source.h */
+
 struct an_run {
     char *dir;
     struct scalana_run_info info;
@@ -444,7 +445,7 @@ struct an_run {
     struct an_vrun *vr; uint32_t nvr;
     /* the ranks the per-vertex, per-interval and per-phase arrays hold: all
      * (0, P), except in an analyzer process other than 0 of a parallel
-     * analysis, which holds its slice only (index rank - slice_lo; par.h) */
+     * analysis, which holds its slice only (index rank - slice_lo; docs/parallel-analysis.md) */
     uint32_t slice_lo, slice_n;
     struct an_peer_rec *peers; size_t npeers, peers_cap; /* sorted by rank after finish */
     size_t *peer_first;         /* [P+1] offsets into peers by rank, after finish */
@@ -483,13 +484,11 @@ struct an_run {
     double wall_max, cpu_mean, mpi_mean;
     char sampler[48];
     int bad;                    /* refused (other binary, unreadable) */
-    /* parallel analysis (par.h), process 0: the per-rank arrays of vertices and intervals are
-     * held by the processes that read the ranks and fetched on demand (an_vr, an_interval_*);
-     * own is the run of process 0's own slice, index the run's place in an_analysis.runs */
-    int remote;
-    struct an_run *own;
-    uint32_t index;
-    struct an_peer_list { struct an_peer_rec *p; size_t n; uint8_t have; } *peer_cache; /* [P], remote */
+    /* where the per-rank data come from (run_source.h): NULL is the local source, the run's
+     * own arrays; a source that keeps them elsewhere fetches them on demand (an_vr,
+     * an_interval_*) into its state, which it frees (an_run_free) */
+    const struct an_run_source *source;
+    void *source_state;
 };
 
 /* ---- work and speed (work.c) ----------------------------------------------- */
@@ -544,8 +543,8 @@ enum an_work_verdict an_work_compare(const struct an_graph *g, const struct an_r
 
 /** The point-to-point partner records of world rank `rank` in run r (*n of
  *  them; NULL when none), after an_run_finish: r's own, sorted by vertex; a
- *  remote run's are asked of the process that read the rank the first time
- *  (par_serve.c) and kept until an_vr_release. */
+ *  source that keeps them elsewhere asks for them the first time and keeps
+ *  them until an_vr_release (run_source.h). */
 const struct an_peer_rec *an_run_peers_of(const struct an_run *r, uint32_t rank, size_t *n);
 /** Matches run r's partner records (r->peers, as read) into communication
  *  edges (r->edges) and counts the messages without a partner (r->unmatched):
@@ -561,18 +560,37 @@ void an_run_index_peers(struct an_run *r);
 
 /** Vertex v's record in run r with the per-rank arrays of every rank of the
  *  run (indexed by world rank) and the intervals that end at v: always
- *  r->vr[v] (a zeroed record for v >= nvr); in a parallel analysis process
- *  0 fetches them the first time from the processes that hold the ranks
- *  (par_serve.c) and keeps them.  Never NULL. */
+ *  r->vr[v] (a zeroed record for v >= nvr); a source that keeps the arrays
+ *  elsewhere (the parallel analyzer's process 0) fetches them the first
+ *  time and keeps them (run_source.h).  Never NULL. */
 const struct an_vrun *an_vr(const struct an_run *r, uint32_t v);
-/** Forgets the per-rank arrays an_vr fetched for run r (remote only; a
- *  later an_vr fetches again): the backward walk of each symptom releases
- *  what it fetched, so process 0 holds one walk's vertices at a time.
- *  Pointers from an_vr of r are invalid afterwards. */
+/** Forgets the per-rank arrays an_vr fetched for run r (a no-op for the
+ *  local source; a later an_vr fetches again): the backward walk of each
+ *  symptom releases what it fetched, so process 0 of a parallel analysis
+ *  holds one walk's vertices at a time.  Pointers from an_vr of r are
+ *  invalid afterwards. */
 void an_vr_release(const struct an_run *r);
 /** Whether vertex v has the per-rank array `has` (enum an_has) in run r,
  *  without fetching it. */
 int an_vr_has(const struct an_run *r, uint32_t v, unsigned has);
+/** out[P] = the per-rank sums over run r's intervals whose next (want_next
+ *  1) or previous (0) vertex is v, CPU (want_cpu 1) or wall seconds, asked
+ *  of r's source; out is zeroed by the caller (an_interval_before/after). */
+void an_run_interval_sums(const struct an_run *r, uint32_t v, int want_next, int want_cpu, double *out);
+/** The robust outliers (modified z-score above threshold, high side) of the
+ *  inclusive time over run r's P processes of every vertex v < nv into
+ *  out[v * 17]: the number found, then the first 16 world ranks, ascending;
+ *  vertices without inclusive time keep what out held (the caller zeroes it). */
+void an_run_outliers(const struct an_run *r, uint32_t nv, double threshold, uint32_t *out);
+/** Whether run r holds every rank's per-rank arrays, intervals and partner
+ *  records itself (the local source), so that they may be read directly. */
+int an_run_holds_ranks(const struct an_run *r);
+/** Frees what run r's source keeps for it (an_run_free calls it). */
+void an_run_source_free(struct an_run *r);
+/** Frees the per-rank arrays of vertex record x; its totals stay. */
+void an_vrun_free_arrays(struct an_vrun *x);
+/** The arrays vertex record x holds (enum an_has bits); cannot fail. */
+unsigned an_vrun_arrays(const struct an_vrun *x);
 
 /** Per-rank attribution state, cached per CCT node. */
 struct an_attr_ctx {
@@ -636,8 +654,8 @@ void an_vstat_slice(const struct an_run *r, const struct an_vrun *x, struct an_v
 struct an_site_figures { double fastest, share, sum_t; uint32_t n; };
 /** The figures of the site v[0..nv) over the ranks run r holds itself. */
 void an_site_figures_slice(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f);
-/** The figures over every rank of run r (asked of every process when r is
- *  remote). */
+/** The figures over every rank of run r (asked of r's source: of every
+ *  process in a parallel analysis). */
 void an_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f);
 /** Empty statistics (no rank). */
 void an_vstat_init(struct an_vstat *s);

@@ -195,6 +195,17 @@ double an_group_excess(void *ctx, uint32_t v)
     return h / nh - (nl ? l / nl : 0);
 }
 
+uint32_t an_locate_culprits(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np)
+{
+    uint8_t *heavy = calloc(d->P + 1, 1);
+    if (!heavy) abort();
+    for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
+    struct an_groups gr = {d, heavy};
+    uint32_t loc = an_locate_from(d, v, an_group_excess, &gr);
+    free(heavy);
+    return loc;
+}
+
 /* ---- causes ------------------------------------------------------------------------ */
 
 int an_actionable(const struct an_graph *g, uint32_t v)
@@ -510,6 +521,119 @@ static double cost_noise(const struct an_analysis *a, const struct an_cause *c)
     return sampling + (big->nreps > 1 ? big->wall_spread : 0);
 }
 
+/* One cause per subtree: a cause inside another cause's vertex wins, taking
+ * the outer one's cost (when larger), culprits (when more) and evidence. */
+static void merge_nested_causes(struct an_analysis *a)
+{
+    for (uint32_t i = 0; i < a->ncauses; i++) {
+        for (uint32_t k = 0; k < a->ncauses; k++) {
+            if (i == k || !a->causes[i].path || !a->causes[k].path) continue;
+            struct an_cause *outer = &a->causes[i], *inner = &a->causes[k];
+            if (!an_graph_is_ancestor(&a->g, outer->vertex, inner->vertex)) continue;
+            if (inner->cost < outer->cost) {
+                inner->cost = outer->cost;
+                inner->cost_rule = outer->cost_rule;
+                inner->cost_noise = outer->cost_noise, inner->noise_exact = outer->noise_exact;
+                if (outer->nprocs > inner->nprocs) {
+                    free(inner->procs);
+                    inner->procs = outer->procs, inner->nprocs = outer->nprocs;
+                    inner->nprocs_total = outer->nprocs_total;
+                    outer->procs = NULL;
+                }
+            }
+            an_cause_evidence(inner, "%s", outer->evidence);
+            if (!outer->undecided) inner->undecided = NULL; /* a decided cause stays one */
+            free_cause(outer);
+            break;
+        }
+    }
+}
+
+/* One cause for one defect: a wait that no computation explained (a
+ * wait_at_collective or message_wait whose late processes are culprits of
+ * a computation cause found elsewhere, e.g. by the imbalance detector) is
+ * that cause's effect when the computation's cost covers half of it: it
+ * joins that cause's evidence instead of standing beside it (two_culprits.c:
+ * rank 0's 0.31 s at the MPI_Allreduce is smooth_rows' 0.6 s on rank 1). */
+static void join_explained_waits(struct an_analysis *a)
+{
+    for (uint32_t i = 0; i < a->ncauses; i++) {
+        struct an_cause *w = &a->causes[i];
+        if (!w->path || !w->nprocs || (w->cat != AN_CAT_WAIT_COLLECTIVE && w->cat != AN_CAT_MESSAGE_WAIT)) continue;
+        for (uint32_t k = 0; k < a->ncauses; k++) {
+            struct an_cause *c = &a->causes[k];
+            if (k == i || !c->path || (c->cat != AN_CAT_LOAD_IMBALANCE && c->cat != AN_CAT_SERIAL) ||
+                c->cost < 0.5 * w->cost)
+                continue;
+            int all = 1;
+            for (uint32_t j = 0; j < w->nprocs && all; j++) {
+                int in = 0;
+                for (uint32_t m = 0; m < c->nprocs && !in; m++) in = c->procs[m] == w->procs[j];
+                all = in;
+            }
+            if (!all) continue;
+            an_cause_evidence(c, "the others wait for it at %s (%.3g s, mean over the waiting processes)",
+                              a->g.v[w->vertex].name ? a->g.v[w->vertex].name : "an MPI call", w->cost);
+            free_cause(w);
+            break;
+        }
+    }
+}
+
+/* A culprit is never a waiting process (merges may have widened the culprits). */
+static void culprits_not_waiting(struct an_analysis *a)
+{
+    for (uint32_t i = 0; i < a->ncauses; i++) {
+        struct an_cause *c = &a->causes[i];
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < c->nwaiting; k++) {
+            int cul = 0;
+            for (uint32_t j = 0; j < c->nprocs && !cul; j++) cul = c->procs[j] == c->waiting[k];
+            if (!cul) c->waiting[n++] = c->waiting[k];
+        }
+        c->nwaiting = n;
+    }
+}
+
+/* Thresholds: under them a cause is a candidate, never a root cause; the
+ * causes that remain, and the candidates, ranked. */
+static void separate_candidates(struct an_analysis *a, const struct an_detect *d)
+{
+    uint32_t n = 0;
+    const struct an_scale *big = d->big;
+    for (uint32_t i = 0; i < a->ncauses; i++) {
+        struct an_cause *c = &a->causes[i];
+        if (!c->path) {
+            free_cause(c);
+            continue;
+        }
+        if (c->cost > big->wall && big->wall > 0) c->cost = big->wall;
+        /* more iterations on the culprits: the code's, whatever else slowed them */
+        if (!c->undecided && an_work_judge_cause(a, d->r, c) != AN_WORK_MORE && !c->undecided)
+            an_interference_judge_cause(a, d->r, c);
+        c->cost_noise = fmax(c->cost_noise, cost_noise(a, c));
+        /* a cost within its noise is not told from zero (noise_sigmas) */
+        int noisy = c->cost < a->opt->th.noise_sigmas * c->cost_noise;
+        if (c->undecided || c->cost < d->min_cost || c->cost <= 0 || noisy) {
+            a->vflags[c->vertex] &= ~(uint32_t)AN_F_ROOT_CAUSE;
+            if (c->cost > 0) {
+                struct an_cause *cc = realloc(a->candidates, (a->ncandidates + 1) * sizeof *cc);
+                if (!cc) abort();
+                a->candidates = cc;
+                a->candidates[a->ncandidates++] = *c;
+            } else {
+                free_cause(c);
+            }
+            continue;
+        }
+        a->vflags[c->vertex] |= AN_F_ROOT_CAUSE;
+        a->causes[n++] = *c;
+    }
+    a->ncauses = n;
+    rank_causes(a, a->causes, n);
+    rank_causes(a, a->candidates, a->ncandidates);
+}
+
 void an_find_root_causes(struct an_analysis *a)
 {
     if (!a->nscales) return;
@@ -533,102 +657,10 @@ void an_find_root_causes(struct an_analysis *a)
         if (an_detectors[k]->mark) an_detectors[k]->mark(&d);
     for (size_t k = 0; k < an_detector_count; k++)
         if (an_detectors[k]->find) an_detectors[k]->find(&d);
-
-    /* one cause per subtree: a cause inside another cause's vertex wins */
-    for (uint32_t i = 0; i < a->ncauses; i++) {
-        for (uint32_t k = 0; k < a->ncauses; k++) {
-            if (i == k || !a->causes[i].path || !a->causes[k].path) continue;
-            struct an_cause *outer = &a->causes[i], *inner = &a->causes[k];
-            if (!an_graph_is_ancestor(&a->g, outer->vertex, inner->vertex)) continue;
-            if (inner->cost < outer->cost) {
-                inner->cost = outer->cost;
-                inner->cost_rule = outer->cost_rule;
-                inner->cost_noise = outer->cost_noise, inner->noise_exact = outer->noise_exact;
-                if (outer->nprocs > inner->nprocs) {
-                    free(inner->procs);
-                    inner->procs = outer->procs, inner->nprocs = outer->nprocs;
-                    inner->nprocs_total = outer->nprocs_total;
-                    outer->procs = NULL;
-                }
-            }
-            an_cause_evidence(inner, "%s", outer->evidence);
-            if (!outer->undecided) inner->undecided = NULL; /* a decided cause stays one */
-            free_cause(outer);
-            break;
-        }
-    }
-    /* One cause for one defect: a wait that no computation explained (a
-     * wait_at_collective or message_wait whose late processes are culprits of
-     * a computation cause found elsewhere, e.g. by the imbalance detector) is
-     * that cause's effect when the computation's cost covers half of it: it
-     * joins that cause's evidence instead of standing beside it (two_culprits.c:
-     * rank 0's 0.31 s at the MPI_Allreduce is smooth_rows' 0.6 s on rank 1). */
-    for (uint32_t i = 0; i < a->ncauses; i++) {
-        struct an_cause *w = &a->causes[i];
-        if (!w->path || !w->nprocs || (w->cat != AN_CAT_WAIT_COLLECTIVE && w->cat != AN_CAT_MESSAGE_WAIT)) continue;
-        for (uint32_t k = 0; k < a->ncauses; k++) {
-            struct an_cause *c = &a->causes[k];
-            if (k == i || !c->path || (c->cat != AN_CAT_LOAD_IMBALANCE && c->cat != AN_CAT_SERIAL) ||
-                c->cost < 0.5 * w->cost)
-                continue;
-            int all = 1;
-            for (uint32_t j = 0; j < w->nprocs && all; j++) {
-                int in = 0;
-                for (uint32_t m = 0; m < c->nprocs && !in; m++) in = c->procs[m] == w->procs[j];
-                all = in;
-            }
-            if (!all) continue;
-            an_cause_evidence(c, "the others wait for it at %s (%.3g s, mean over the waiting processes)",
-                              a->g.v[w->vertex].name ? a->g.v[w->vertex].name : "an MPI call", w->cost);
-            free_cause(w);
-            break;
-        }
-    }
-    /* a culprit is never a waiting process (merges may have widened the culprits) */
-    for (uint32_t i = 0; i < a->ncauses; i++) {
-        struct an_cause *c = &a->causes[i];
-        uint32_t n = 0;
-        for (uint32_t k = 0; k < c->nwaiting; k++) {
-            int cul = 0;
-            for (uint32_t j = 0; j < c->nprocs && !cul; j++) cul = c->procs[j] == c->waiting[k];
-            if (!cul) c->waiting[n++] = c->waiting[k];
-        }
-        c->nwaiting = n;
-    }
-    /* thresholds: under them a cause is a candidate, never a root cause */
-    uint32_t n = 0;
-    const struct an_scale *big = d.big;
-    for (uint32_t i = 0; i < a->ncauses; i++) {
-        struct an_cause *c = &a->causes[i];
-        if (!c->path) {
-            free_cause(c);
-            continue;
-        }
-        if (c->cost > big->wall && big->wall > 0) c->cost = big->wall;
-        /* more iterations on the culprits: the code's, whatever else slowed them */
-        if (!c->undecided && an_work_judge_cause(a, d.r, c) != AN_WORK_MORE && !c->undecided)
-            an_interference_judge_cause(a, d.r, c);
-        c->cost_noise = fmax(c->cost_noise, cost_noise(a, c));
-        /* a cost within its noise is not told from zero (noise_sigmas) */
-        int noisy = c->cost < a->opt->th.noise_sigmas * c->cost_noise;
-        if (c->undecided || c->cost < d.min_cost || c->cost <= 0 || noisy) {
-            a->vflags[c->vertex] &= ~(uint32_t)AN_F_ROOT_CAUSE;
-            if (c->cost > 0) {
-                struct an_cause *cc = realloc(a->candidates, (a->ncandidates + 1) * sizeof *cc);
-                if (!cc) abort();
-                a->candidates = cc;
-                a->candidates[a->ncandidates++] = *c;
-            } else {
-                free_cause(c);
-            }
-            continue;
-        }
-        a->vflags[c->vertex] |= AN_F_ROOT_CAUSE;
-        a->causes[n++] = *c;
-    }
-    a->ncauses = n;
-    rank_causes(a, a->causes, n);
-    rank_causes(a, a->candidates, a->ncandidates);
+    merge_nested_causes(a);
+    join_explained_waits(a);
+    culprits_not_waiting(a);
+    separate_candidates(a, &d);
     free(d.prev), free(d.last_child);
 }
 

@@ -206,6 +206,10 @@ struct an_groups {
  *  an_groups).  Additive over the children of a vertex, so "a child holds
  *  most of the excess" is well defined. */
 double an_group_excess(void *ctx, uint32_t v);
+/** an_locate_from v by an_group_excess with culprits procs[np] (world
+ *  ranks < d->P) as the heavy group: where below v the culprits' excess is.
+ *  Aborts on allocation failure. */
+uint32_t an_locate_culprits(const struct an_detect *d, uint32_t v, const uint32_t *procs, uint32_t np);
 
 /** Whether vertex v launched GPU work on any process of r. */
 int an_launches_gpu(const struct an_run *r, uint32_t v);

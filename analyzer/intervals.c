@@ -3,7 +3,6 @@
  * per pair of calling contexts and attributed here to pairs of MPI vertices
  * by ppg.c). */
 #include "analyzer.h"
-#include "par.h"
 #include "scalana/samplers.h"
 
 #include <stdio.h>
@@ -17,11 +16,7 @@ static int interval_sum(const struct an_run *r, uint32_t v, int want_next, int w
 {
     memset(out, 0, (size_t)r->P * sizeof *out);
     if (!r->has_intervals) return 0;
-    if (r->remote) { /* parallel analysis: each process sums its ranks' (par_serve.c) */
-        an_par_interval_sum(r, v, want_next, want_cpu, out);
-        return 1;
-    }
-    an_interval_sum_slice(r, v, want_next, want_cpu, out);
+    an_run_interval_sums(r, v, want_next, want_cpu, out); /* the run's source (run_source.h) */
     return 1;
 }
 

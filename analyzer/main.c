@@ -4,7 +4,7 @@
  * writes report.json, the viewer's files and the terminal summary. */
 #include "analyzer.h"
 #include "gate.h"
-#include "par.h"
+#include "par/par.h"
 #include "predict.h"
 #include "whatif.h"
 #include "scalana/outdir.h"

@@ -3,7 +3,6 @@
  * time; point-to-point partners matched into communication edges (send
  * context -> receive context) and the rank x rank matrix. */
 #include "analyzer.h"
-#include "par.h"
 #include "scalana/samplers.h"
 
 #include <math.h>
@@ -27,8 +26,7 @@ void an_run_init(struct an_run *r, uint32_t P)
     r->usable_cores = sc_xcalloc(P, sizeof *r->usable_cores);
 }
 
-/* Frees the per-rank arrays of a vertex record (its totals stay). */
-static void vrun_free_arrays(struct an_vrun *x)
+void an_vrun_free_arrays(struct an_vrun *x)
 {
     free(x->cpu), free(x->mpi), free(x->incl), free(x->comm);
     free(x->ncalls), free(x->icpu), free(x->gpu), free(x->igpu);
@@ -36,21 +34,10 @@ static void vrun_free_arrays(struct an_vrun *x)
     x->comm = NULL;
 }
 
-/* Forgets the partner records a remote run asked for (an_run_peers_of). */
-static void peer_cache_clear(struct an_run *r)
-{
-    for (uint32_t i = 0; r->peer_cache && i < r->P; i++) {
-        free(r->peer_cache[i].p);
-        r->peer_cache[i] = (struct an_peer_list){NULL, 0, 0};
-    }
-}
-
 void an_run_free(struct an_run *r)
 {
-    if (r->own) an_run_free(r->own), free(r->own);
-    peer_cache_clear(r);
-    free(r->peer_cache);
-    for (uint32_t v = 0; v < r->nvr; v++) vrun_free_arrays(&r->vr[v]);
+    an_run_source_free(r);
+    for (uint32_t v = 0; v < r->nvr; v++) an_vrun_free_arrays(&r->vr[v]);
     free(r->vr);
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->omp_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
@@ -81,42 +68,6 @@ struct an_vrun *an_run_vertex(struct an_run *r, uint32_t v)
         r->vr = x, r->nvr = n;
     }
     return &r->vr[v];
-}
-
-const struct an_vrun *an_vr(const struct an_run *r, uint32_t v)
-{
-    static const struct an_vrun none;
-    if (v >= r->nvr) return &none;
-    if (r->remote && !r->vr[v].fetched) an_par_fetch((struct an_run *)r, v);
-    return &r->vr[v];
-}
-
-static unsigned vr_arrays(const struct an_vrun *x)
-{
-    return (x->cpu ? AN_HAS_CPU : 0) | (x->mpi ? AN_HAS_MPI : 0) | (x->ncalls ? AN_HAS_NCALLS : 0) |
-           (x->gpu ? AN_HAS_GPU : 0) | (x->comm ? AN_HAS_COMM : 0) | (x->incl ? AN_HAS_INCL : 0) |
-           (x->icpu ? AN_HAS_ICPU : 0) | (x->igpu ? AN_HAS_IGPU : 0);
-}
-
-void an_vr_release(const struct an_run *cr)
-{
-    struct an_run *r = (struct an_run *)cr; /* the cache of a remote run, not its contents */
-    if (!r->remote) return;
-    for (uint32_t v = 0; v < r->nvr; v++) {
-        struct an_vrun *x = &r->vr[v];
-        if (!x->fetched) continue;
-        vrun_free_arrays(x);
-        x->fetched = 0;
-    }
-    peer_cache_clear(r);
-}
-
-int an_vr_has(const struct an_run *r, uint32_t v, unsigned has)
-{
-    if (v >= r->nvr) return 0;
-    const struct an_vrun *x = &r->vr[v];
-    /* a remote vertex not fetched yet: what the processes that hold its ranks said */
-    return ((r->remote && !x->fetched ? x->has : vr_arrays(x)) & has) != 0;
 }
 
 /* The vertex an MPI context's time goes to: the PSG MPI vertex, a dynamic
@@ -180,6 +131,165 @@ static void an_run_add_rate(struct an_run *r, const struct prf_rank_data *d)
     r->rate_ranks++;
 }
 
+/* Rank `rank`'s MPI contexts (index li into the per-rank arrays) into their
+ * vertices: time, calls, bytes, the shortest call, the communicator of a
+ * collective.  ctx_v[k] gets context k's vertex (AN_NONE without a call
+ * path); nv, the vertex of each CCT node, moves an MPI context's node to
+ * its MPI vertex. */
+static void add_mpi_contexts(struct an_run *r, struct an_graph *g, const struct prf_rank_data *d, uint32_t li,
+                             uint32_t *nv, uint32_t *ctx_v)
+{
+    for (uint32_t k = 0; k < d->mpi_count; k++) {
+        const struct prf_mpi_context *m = &d->mpi[k];
+        ctx_v[k] = AN_NONE;
+        if (m->node >= d->cct_count) continue;
+        uint32_t v = mpi_vertex(g, nv[m->node], m->op);
+        ctx_v[k] = v;
+        nv[m->node] = v;
+        struct an_vrun *x = an_run_vertex(r, v);
+        if (!x->mpi) x->mpi = sc_xcalloc(r->slice_n, sizeof *x->mpi);
+        x->mpi[li] += (float)(m->time_ns * 1e-9);
+        if (!x->ncalls) x->ncalls = sc_xcalloc(r->slice_n, sizeof *x->ncalls);
+        x->ncalls[li] += (float)m->calls;
+        x->calls += (double)m->calls;
+        x->bytes_sent += (double)m->bytes_sent;
+        x->bytes_recv += (double)m->bytes_received;
+        double mn = m->min_time_ns * 1e-9;
+        if (m->calls && (x->min_call_s == 0 || mn < x->min_call_s)) x->min_call_s = mn;
+        if (an_mpi_role(m->op) == AN_MPI_COLLECTIVE && m->comm_id) {
+            if (!x->comm) x->comm = sc_xcalloc(r->slice_n, sizeof *x->comm);
+            x->comm[li] = m->comm_id;
+        }
+    }
+}
+
+/* World rank `rank`'s samples (index li, sample period `period` seconds)
+ * into the vertices of their nodes (nv): CPU time outside any wait; inside
+ * MPI, GPU synchronisation or the OpenMP runtime, wait samples. */
+static void add_samples(struct an_run *r, const struct prf_rank_data *d, uint32_t rank, uint32_t li,
+                        const uint32_t *nv, double period)
+{
+    uint8_t *omp_node = an_omp_runtime_nodes(d);
+    for (uint32_t k = 0; k < d->sample_count; k++) {
+        const struct prf_sample *s = &d->samples[k];
+        if (s->node >= d->cct_count) continue;
+        struct an_vrun *x = an_run_vertex(r, nv[s->node]);
+        r->signals += s->count;
+        r->weight += s->weight;
+        /* a thread interrupted inside the OpenMP runtime spins at a barrier
+         * (libgomp and libomp spin before they sleep), waits for a lock or
+         * schedules, also in the futex or sched_yield it called: a wait state,
+         * never computation of the code around it */
+        int in_omp = d->cct[s->node].kind == PRF_CCT_PC && omp_node[s->node];
+        if (in_omp) {
+            /* not cpu_wait: the spinning thread holds its core, which is what
+             * contention (wall over CPU) must see */
+            x->mpi_samples += (double)s->weight;
+            r->omp_wait[rank] += s->weight * period;
+        } else if (s->flags & (PRF_SAMPLE_IN_MPI | PRF_SAMPLE_IN_GPU_SYNC)) {
+            x->mpi_samples += (double)s->weight;
+            r->cpu_wait[rank] += s->weight * period;
+        } else {
+            if (!x->cpu) x->cpu = sc_xcalloc(r->slice_n, sizeof *x->cpu);
+            x->cpu[li] += (float)(s->weight * period);
+            x->samples += (double)s->weight;
+            x->signals += (double)s->count;
+        }
+    }
+    free(omp_node);
+}
+
+/* World rank `rank`'s GPU activities (index li) into the vertices of the
+ * nodes that launched them (nv): device seconds, host seconds blocked. */
+static void add_gpu(struct an_run *r, const struct prf_rank_data *d, uint32_t rank, uint32_t li, const uint32_t *nv)
+{
+    for (uint32_t k = 0; k < d->gpu_count; k++) {
+        const struct prf_gpu_activity *ga = &d->gpu[k];
+        if (ga->node >= d->cct_count) continue;
+        struct an_vrun *x = an_run_vertex(r, nv[ga->node]);
+        double t = ga->time_ns * 1e-9;
+        if (ga->kind == PRF_GPU_SYNC) {
+            x->gpu_sync_s += t; /* host blocked: wall time, neither CPU nor device work */
+            r->gpu_sync[rank] += t;
+            continue;
+        }
+        if (!x->gpu) x->gpu = sc_xcalloc(r->slice_n, sizeof *x->gpu);
+        x->gpu[li] += (float)t;
+        if (ga->kind == PRF_GPU_KERNEL) x->gpu_kernel_s += t;
+        else x->gpu_copy_s += t;
+    }
+}
+
+/* World rank `rank`'s point-to-point partner records, each attributed to
+ * the vertex of its MPI context (ctx_v), appended to r->peers. */
+static void add_peers(struct an_run *r, const struct prf_rank_data *d, uint32_t rank, const uint32_t *ctx_v)
+{
+    for (uint32_t k = 0; k < d->peer_count; k++) {
+        const struct prf_peer *p = &d->peers[k];
+        if (p->context >= d->mpi_count || ctx_v[p->context] == AN_NONE) continue;
+        if (r->npeers == r->peers_cap) {
+            r->peers_cap = r->peers_cap ? r->peers_cap * 2 : 1024;
+            struct an_peer_rec *np = realloc(r->peers, r->peers_cap * sizeof *np);
+            if (!np) abort();
+            r->peers = np;
+        }
+        struct an_peer_rec *q = &r->peers[r->npeers++];
+        q->rank = rank, q->vertex = ctx_v[p->context];
+        q->peer = p->peer, q->tag = p->tag, q->flags = p->flags, q->comm = p->comm_id;
+        q->op = d->mpi[p->context].op;
+        q->count = p->count, q->bytes = p->bytes, q->time_ns = p->time_ns;
+        q->last_count = p->last_count, q->last_wait_ns = p->last_wait_ns;
+    }
+}
+
+/* A rank's user phases (index li) into the run's, by name: time inside,
+ * times entered, the vertex where the phase began (nv). */
+static void add_phases(struct an_run *r, struct an_graph *g, const struct prf_rank_data *d, uint32_t li,
+                       const uint32_t *nv)
+{
+    for (uint32_t k = 0; k < d->phase_count; k++) {
+        const struct prf_phase *ph = &d->phases[k];
+        const char *name = an_intern(&g->strings, prf_string(d, ph->name));
+        uint32_t j = 0;
+        while (j < r->nphases && strcmp(r->phases[j].name, name) != 0) j++;
+        if (j == r->nphases) {
+            if (r->nphases >= 4096) continue; /* a corrupt profile's worth */
+            struct an_phase_run *np = realloc(r->phases, (r->nphases + 1) * sizeof *np);
+            if (!np) abort();
+            r->phases = np;
+            r->phases[j] = (struct an_phase_run){name, AN_NONE, sc_xcalloc(r->slice_n, sizeof(float)),
+                                                 sc_xcalloc(r->slice_n, sizeof(float))};
+            r->nphases++;
+        }
+        struct an_phase_run *q = &r->phases[j];
+        if (q->vertex == AN_NONE && ph->node < d->cct_count) q->vertex = nv[ph->node];
+        q->time[li] += (float)(ph->time_ns * 1e-9);
+        q->count[li] += (float)ph->count;
+    }
+}
+
+/* World rank `rank`'s run figures from its RANK_INFO (and its sampling
+ * rate) into r.  Returns the rank's sample period in seconds. */
+static double add_rank_info(struct an_run *r, const struct prf_rank_data *d, uint32_t rank)
+{
+    const struct prf_rank_info *in = &d->info;
+    double period = in->sample_period_ns ? in->sample_period_ns * 1e-9 : r->period_s;
+    if (!r->period_s) r->period_s = period;
+    r->wall[rank] = in->wall_ns * 1e-9;
+    r->cpu[rank] = (in->cpu_user_ns + in->cpu_system_ns) * 1e-9;
+    r->mpi[rank] = in->mpi_time_ns * 1e-9;
+    r->ranks_on_host[rank] = in->ranks_on_host;
+    r->usable_cores[rank] = in->usable_cores;
+    r->samples += in->samples_weight;
+    an_run_add_rate(r, d);
+    r->dropped += in->samples_dropped;
+    r->overruns += in->samples_overrun;
+    r->cct_overflow += in->cct_overflow;
+    r->vol_switches += in->voluntary_switches;
+    r->invol_switches += in->involuntary_switches;
+    return period;
+}
+
 int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_rank_data *d,
                     char *err, size_t errlen)
 {
@@ -213,21 +323,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
     r->present[rank] = 1;
     r->present_count++;
     r->unresolved += unresolved;
-    const struct prf_rank_info *in = &d->info;
-    double period = in->sample_period_ns ? in->sample_period_ns * 1e-9 : r->period_s;
-    if (!r->period_s) r->period_s = period;
-    r->wall[rank] = in->wall_ns * 1e-9;
-    r->cpu[rank] = (in->cpu_user_ns + in->cpu_system_ns) * 1e-9;
-    r->mpi[rank] = in->mpi_time_ns * 1e-9;
-    r->ranks_on_host[rank] = in->ranks_on_host;
-    r->usable_cores[rank] = in->usable_cores;
-    r->samples += in->samples_weight;
-    an_run_add_rate(r, d);
-    r->dropped += in->samples_dropped;
-    r->overruns += in->samples_overrun;
-    r->cct_overflow += in->cct_overflow;
-    r->vol_switches += in->voluntary_switches;
-    r->invol_switches += in->involuntary_switches;
+    double period = add_rank_info(r, d, rank);
 
     uint32_t *ctx_v = malloc((d->mpi_count + 1) * sizeof *ctx_v);
     if (!ctx_v) {
@@ -235,106 +331,11 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    for (uint32_t k = 0; k < d->mpi_count; k++) {
-        const struct prf_mpi_context *m = &d->mpi[k];
-        ctx_v[k] = AN_NONE;
-        if (m->node >= d->cct_count) continue;
-        uint32_t v = mpi_vertex(c->g, nv[m->node], m->op);
-        ctx_v[k] = v;
-        nv[m->node] = v;
-        struct an_vrun *x = an_run_vertex(r, v);
-        if (!x->mpi) x->mpi = sc_xcalloc(r->slice_n, sizeof *x->mpi);
-        x->mpi[li] += (float)(m->time_ns * 1e-9);
-        if (!x->ncalls) x->ncalls = sc_xcalloc(r->slice_n, sizeof *x->ncalls);
-        x->ncalls[li] += (float)m->calls;
-        x->calls += (double)m->calls;
-        x->bytes_sent += (double)m->bytes_sent;
-        x->bytes_recv += (double)m->bytes_received;
-        double mn = m->min_time_ns * 1e-9;
-        if (m->calls && (x->min_call_s == 0 || mn < x->min_call_s)) x->min_call_s = mn;
-        if (an_mpi_role(m->op) == AN_MPI_COLLECTIVE && m->comm_id) {
-            if (!x->comm) x->comm = sc_xcalloc(r->slice_n, sizeof *x->comm);
-            x->comm[li] = m->comm_id;
-        }
-    }
-    uint8_t *omp_node = an_omp_runtime_nodes(d);
-    for (uint32_t k = 0; k < d->sample_count; k++) {
-        const struct prf_sample *s = &d->samples[k];
-        if (s->node >= d->cct_count) continue;
-        struct an_vrun *x = an_run_vertex(r, nv[s->node]);
-        r->signals += s->count;
-        r->weight += s->weight;
-        /* a thread interrupted inside the OpenMP runtime spins at a barrier
-         * (libgomp and libomp spin before they sleep), waits for a lock or
-         * schedules, also in the futex or sched_yield it called: a wait state,
-         * never computation of the code around it */
-        int in_omp = d->cct[s->node].kind == PRF_CCT_PC && omp_node[s->node];
-        if (in_omp) {
-            /* not cpu_wait: the spinning thread holds its core, which is what
-             * contention (wall over CPU) must see */
-            x->mpi_samples += (double)s->weight;
-            r->omp_wait[rank] += s->weight * period;
-        } else if (s->flags & (PRF_SAMPLE_IN_MPI | PRF_SAMPLE_IN_GPU_SYNC)) {
-            x->mpi_samples += (double)s->weight;
-            r->cpu_wait[rank] += s->weight * period;
-        } else {
-            if (!x->cpu) x->cpu = sc_xcalloc(r->slice_n, sizeof *x->cpu);
-            x->cpu[li] += (float)(s->weight * period);
-            x->samples += (double)s->weight;
-            x->signals += (double)s->count;
-        }
-    }
-    free(omp_node);
-    for (uint32_t k = 0; k < d->gpu_count; k++) {
-        const struct prf_gpu_activity *ga = &d->gpu[k];
-        if (ga->node >= d->cct_count) continue;
-        struct an_vrun *x = an_run_vertex(r, nv[ga->node]);
-        double t = ga->time_ns * 1e-9;
-        if (ga->kind == PRF_GPU_SYNC) {
-            x->gpu_sync_s += t; /* host blocked: wall time, neither CPU nor device work */
-            r->gpu_sync[rank] += t;
-            continue;
-        }
-        if (!x->gpu) x->gpu = sc_xcalloc(r->slice_n, sizeof *x->gpu);
-        x->gpu[li] += (float)t;
-        if (ga->kind == PRF_GPU_KERNEL) x->gpu_kernel_s += t;
-        else x->gpu_copy_s += t;
-    }
-    for (uint32_t k = 0; k < d->peer_count; k++) {
-        const struct prf_peer *p = &d->peers[k];
-        if (p->context >= d->mpi_count || ctx_v[p->context] == AN_NONE) continue;
-        if (r->npeers == r->peers_cap) {
-            r->peers_cap = r->peers_cap ? r->peers_cap * 2 : 1024;
-            struct an_peer_rec *np = realloc(r->peers, r->peers_cap * sizeof *np);
-            if (!np) abort();
-            r->peers = np;
-        }
-        struct an_peer_rec *q = &r->peers[r->npeers++];
-        q->rank = rank, q->vertex = ctx_v[p->context];
-        q->peer = p->peer, q->tag = p->tag, q->flags = p->flags, q->comm = p->comm_id;
-        q->op = d->mpi[p->context].op;
-        q->count = p->count, q->bytes = p->bytes, q->time_ns = p->time_ns;
-        q->last_count = p->last_count, q->last_wait_ns = p->last_wait_ns;
-    }
-    for (uint32_t k = 0; k < d->phase_count; k++) {
-        const struct prf_phase *ph = &d->phases[k];
-        const char *name = an_intern(&c->g->strings, prf_string(d, ph->name));
-        uint32_t j = 0;
-        while (j < r->nphases && strcmp(r->phases[j].name, name) != 0) j++;
-        if (j == r->nphases) {
-            if (r->nphases >= 4096) continue; /* a corrupt profile's worth */
-            struct an_phase_run *np = realloc(r->phases, (r->nphases + 1) * sizeof *np);
-            if (!np) abort();
-            r->phases = np;
-            r->phases[j] = (struct an_phase_run){name, AN_NONE, sc_xcalloc(r->slice_n, sizeof(float)),
-                                                 sc_xcalloc(r->slice_n, sizeof(float))};
-            r->nphases++;
-        }
-        struct an_phase_run *q = &r->phases[j];
-        if (q->vertex == AN_NONE && ph->node < d->cct_count) q->vertex = nv[ph->node];
-        q->time[li] += (float)(ph->time_ns * 1e-9);
-        q->count[li] += (float)ph->count;
-    }
+    add_mpi_contexts(r, c->g, d, li, nv, ctx_v);
+    add_samples(r, d, rank, li, nv, period);
+    add_gpu(r, d, rank, li, nv);
+    add_peers(r, d, rank, ctx_v);
+    add_phases(r, c->g, d, li, nv);
     if (d->has_intervals)
         an_run_add_intervals(r, rank, d, ctx_v, period);
     an_run_add_work(r, rank, d);
@@ -480,7 +481,7 @@ void an_run_finish_slice(struct an_run *r, const struct an_graph *g)
         if (x->incl)
             for (uint32_t i = 0; i < L; i++)
                 if (x->incl[i] > 0) x->ranks++;
-        x->has = (uint16_t)vr_arrays(x);
+        x->has = (uint16_t)an_vrun_arrays(x);
         an_vstat_slice(r, x, &x->st);
     }
 }
@@ -556,9 +557,9 @@ void an_run_finish_totals(struct an_run *r)
     }
     if (!isfinite(best)) best = fallback;
     r->contention = fmax(r->oversub, isfinite(best) ? best : 1);
-    /* edges, then peers by rank (a remote run's were matched where they were read:
-     * par_combine.c) */
-    if (!r->remote) {
+    /* edges, then peers by rank (where the run's source holds them elsewhere,
+     * they were matched where they were read: docs/parallel-analysis.md) */
+    if (an_run_holds_ranks(r)) {
         an_run_match_edges(r);
         an_run_index_peers(r);
     }
@@ -574,16 +575,6 @@ void an_run_index_peers(struct an_run *r)
         while (k < r->npeers && r->peers[k].rank < i) k++;
         r->peer_first[i] = k;
     }
-}
-
-const struct an_peer_rec *an_run_peers_of(const struct an_run *r, uint32_t rank, size_t *n)
-{
-    *n = 0;
-    if (rank >= r->P) return NULL;
-    if (r->remote) return an_par_peers((struct an_run *)r, rank, n);
-    if (!r->peer_first) return NULL;
-    *n = r->peer_first[rank + 1] - r->peer_first[rank];
-    return r->peers + r->peer_first[rank];
 }
 
 void an_run_finish(struct an_run *r, const struct an_graph *g)

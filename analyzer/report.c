@@ -2,7 +2,6 @@
  * ranked root causes with their paths, every vertex with metrics per process
  * count and its model, the communication matrix, thresholds, data quality. */
 #include "analyzer.h"
-#include "par.h"
 #include "model.h"
 #include "stats.h"
 #include "scalana/mpi_ops.h"
@@ -91,29 +90,6 @@ static json_t *runs_json(const struct an_analysis *a)
         json_array_append_new(arr, o);
     }
     return arr;
-}
-
-/* The robust outliers (modified z-score of the inclusive time above
- * outlier_z) of every vertex of run r into out[v * 17]: the number found,
- * then the first 16 world ranks.  A parallel analysis computes them with
- * the processes that hold the ranks (an_par_outliers: the same values). */
-static void run_outliers(const struct an_analysis *a, const struct an_run *r, uint32_t *out)
-{
-    if (r->remote) {
-        an_par_outliers(r, a->g.n, a->opt->th.outlier_z, out);
-        return;
-    }
-    double *x = sc_xmalloc((r->P + 1) * sizeof *x);
-    size_t idx[16];
-    for (uint32_t v = 0; v < a->g.n; v++) {
-        if (!an_vr_has(r, v, AN_HAS_INCL)) continue;
-        const struct an_vrun *vr = an_vr(r, v);
-        for (uint32_t i = 0; i < r->P; i++) x[i] = vr->incl[i];
-        size_t no = scalana_robust_outliers(x, r->P, a->opt->th.outlier_z, SCALANA_OUTLIER_HIGH, idx, 16, NULL);
-        out[(size_t)v * 17] = (uint32_t)no;
-        for (size_t k = 0; k < no && k < 16; k++) out[(size_t)v * 17 + 1 + k] = (uint32_t)idx[k];
-    }
-    free(x);
 }
 
 void an_report_set_peaks(void *report, const struct an_analysis *a)
@@ -579,30 +555,16 @@ static json_t *startup_shutdown_json(const double (*su)[3], uint32_t nsu, double
     return o;
 }
 
-/* Where the time goes at the largest count: computation vs MPI (mean over
- * processes, share of the wall time) and the vertices with the most own time
- * (mean over processes), with a sentence built from these numbers only.  An
- * MPI call reached through several calling contexts counts once, summed over
- * them (HPCG's halo MPI_Send from 40 contexts), as growing communication
- * judges it.  MPI_Init, MPI_Init_thread and MPI_Finalize are left out of the
- * top vertices and summed per call into startup_shutdown, a line of its own. */
-static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *index_of)
+/* The computation and the sites of the largest run for the time summary:
+ * returns the mean computation seconds; top[*nt] the vertices with time
+ * (seconds, vertex, contexts; one row per MPI call site, its contexts
+ * summed), su[*nsu] start-up and shut-down (seconds, op, contexts; one row
+ * per op, at most 3). */
+static double time_summary_sites(const struct an_analysis *a, const uint32_t *index_of, double (*top)[3],
+                                 uint32_t *nt_out, double (*su)[3], uint32_t *nsu_out)
 {
-    if (!a->nscales) return json_null();
-    const struct an_scale *big = &a->scales[a->nscales - 1];
-    const struct an_run *r = big->rep;
-    uint32_t S = a->nscales, N = a->g.n;
-    json_t *o = json_object();
-    double wall = big->wall, mpi = r->mpi_mean;
-    json_object_set_new(o, "processes", json_integer(big->P));
-    json_object_set_new(o, "wall_seconds", num(wall));
-    json_object_set_new(o, "mpi_seconds_mean", num(mpi));
-    double mpi_pct = wall > 0 ? fmin(100, mpi / wall * 100) : 0;
+    uint32_t S = a->nscales, N = a->g.n, nt = 0, nsu = 0;
     double comp = 0;
-    double (*top)[3] = malloc((N + 1) * sizeof *top);
-    double su[3][3]; /* start-up and shut-down: seconds, op, contexts; one row per op */
-    uint32_t nt = 0, nsu = 0;
-    if (!top) abort();
     for (uint32_t v = 0; v < N; v++) {
         const struct an_vmetrics *m = &a->vm[(size_t)(S - 1) * N + v];
         if (!m->present || index_of[v] == AN_NONE) continue;
@@ -636,17 +598,16 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
         }
         top[nt][0] = m->mean, top[nt][1] = v, top[nt][2] = 1, nt++;
     }
-    double comp_pct = wall > 0 ? fmin(100, comp / wall * 100) : 0;
-    json_object_set_new(o, "computation_seconds_mean", num(comp));
-    json_object_set_new(o, "computation_percent", num(comp_pct));
-    json_object_set_new(o, "mpi_percent", num(mpi_pct));
-    qsort(top, nt, sizeof *top, by_seconds_desc);
+    *nt_out = nt, *nsu_out = nsu;
+    return comp;
+}
+
+/* time_summary.top_vertices: the first five of top[nt] (sorted), the first
+ * three also appended to the sentence text[size] (*len its length so far). */
+static json_t *time_summary_top(const struct an_analysis *a, const uint32_t *index_of, double (*top)[3],
+                                uint32_t nt, double wall, char *text, size_t size, int *len)
+{
     json_t *tv = json_array();
-    char text[1024];
-    char wall_s[32];
-    short_seconds(wall_s, sizeof wall_s, wall);
-    int len = snprintf(text, sizeof text, "At %u processes (%s s): %.0f%% of the time in computation, %.0f%% in MPI",
-                       big->P, wall_s, comp_pct, mpi_pct);
     for (uint32_t k = 0; k < nt && k < 5; k++) {
         uint32_t v = (uint32_t)top[k][1];
         const struct an_vertex *x = &a->g.v[v];
@@ -660,7 +621,7 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
         json_object_set_new(e, "percent", num(wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0));
         json_object_set_new(e, "calling_contexts", json_integer((json_int_t)top[k][2]));
         json_array_append_new(tv, e);
-        if (k < 3 && len > 0 && (size_t)len < sizeof text)
+        if (k < 3 && *len > 0 && (size_t)*len < size)
         {
             char where[600];
             if (*x->file) snprintf(where, sizeof where, "%s:%u", x->file, x->line);
@@ -668,11 +629,49 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
             char ctx[48] = "", sec[32];
             if (top[k][2] > 1) snprintf(ctx, sizeof ctx, ", %.0f calling contexts", top[k][2]);
             short_seconds(sec, sizeof sec, top[k][0]);
-            len += snprintf(text + len, sizeof text - len, "%s%s %s (%s s, %.0f%%%s)", k ? ", " : "; most: ",
-                            x->kind == PSG_MPI ? an_mpi_name(x->op) : (x->name && *x->name ? x->name : x->function),
-                            where, sec, wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0, ctx);
+            *len += snprintf(text + *len, size - *len, "%s%s %s (%s s, %.0f%%%s)", k ? ", " : "; most: ",
+                             x->kind == PSG_MPI ? an_mpi_name(x->op) : (x->name && *x->name ? x->name : x->function),
+                             where, sec, wall > 0 ? fmin(100, top[k][0] / wall * 100) : 0.0, ctx);
         }
     }
+    return tv;
+}
+
+/* Where the time goes at the largest count: computation vs MPI (mean over
+ * processes, share of the wall time) and the vertices with the most own time
+ * (mean over processes), with a sentence built from these numbers only.  An
+ * MPI call reached through several calling contexts counts once, summed over
+ * them (HPCG's halo MPI_Send from 40 contexts), as growing communication
+ * judges it.  MPI_Init, MPI_Init_thread and MPI_Finalize are left out of the
+ * top vertices and summed per call into startup_shutdown, a line of its own. */
+static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *index_of)
+{
+    if (!a->nscales) return json_null();
+    const struct an_scale *big = &a->scales[a->nscales - 1];
+    const struct an_run *r = big->rep;
+    uint32_t N = a->g.n;
+    json_t *o = json_object();
+    double wall = big->wall, mpi = r->mpi_mean;
+    json_object_set_new(o, "processes", json_integer(big->P));
+    json_object_set_new(o, "wall_seconds", num(wall));
+    json_object_set_new(o, "mpi_seconds_mean", num(mpi));
+    double mpi_pct = wall > 0 ? fmin(100, mpi / wall * 100) : 0;
+    double (*top)[3] = malloc((N + 1) * sizeof *top);
+    double su[3][3]; /* start-up and shut-down: seconds, op, contexts; one row per op */
+    uint32_t nt = 0, nsu = 0;
+    if (!top) abort();
+    double comp = time_summary_sites(a, index_of, top, &nt, su, &nsu);
+    double comp_pct = wall > 0 ? fmin(100, comp / wall * 100) : 0;
+    json_object_set_new(o, "computation_seconds_mean", num(comp));
+    json_object_set_new(o, "computation_percent", num(comp_pct));
+    json_object_set_new(o, "mpi_percent", num(mpi_pct));
+    qsort(top, nt, sizeof *top, by_seconds_desc);
+    char text[1024];
+    char wall_s[32];
+    short_seconds(wall_s, sizeof wall_s, wall);
+    int len = snprintf(text, sizeof text, "At %u processes (%s s): %.0f%% of the time in computation, %.0f%% in MPI",
+                       big->P, wall_s, comp_pct, mpi_pct);
+    json_t *tv = time_summary_top(a, index_of, top, nt, wall, text, sizeof text, &len);
     double omp_s, omp_share = an_omp_runtime_share(r, &omp_s);
     json_object_set_new(o, "omp_runtime_seconds_mean", num(omp_s));
     json_object_set_new(o, "omp_runtime_cpu_percent", num(100 * omp_share));
@@ -751,7 +750,7 @@ void *an_report_build(const struct an_analysis *a)
     uint32_t **outliers = sc_xcalloc(a->nscales + 1, sizeof *outliers);
     for (uint32_t s = 0; s < a->nscales; s++) {
         outliers[s] = sc_xcalloc((size_t)a->g.n * 17 + 1, sizeof **outliers);
-        run_outliers(a, a->scales[s].rep, outliers[s]);
+        an_run_outliers(a->scales[s].rep, a->g.n, a->opt->th.outlier_z, outliers[s]);
     }
     json_t *verts = vertices_json(a, index_of, outliers);
     for (uint32_t s = 0; s < a->nscales; s++) free(outliers[s]);

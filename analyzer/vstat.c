@@ -5,7 +5,6 @@
  * process holding every rank's values.  The serial analysis uses the same
  * code over one slice that holds every rank. */
 #include "analyzer.h"
-#include "par.h"
 
 #include <math.h>
 #include <string.h>
@@ -86,8 +85,3 @@ void an_site_figures_slice(const struct an_run *r, const uint32_t *v, uint32_t n
     }
 }
 
-void an_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f)
-{
-    if (r->remote) an_par_site_figures(r, v, nv, f);
-    else an_site_figures_slice(r, v, nv, f);
-}

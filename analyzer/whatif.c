@@ -149,7 +149,7 @@ static int apply_fix(const struct an_analysis *a, const struct an_run *r, const 
 static int replay_init(const struct an_analysis *a, const struct an_run *r, struct replay *rp)
 {
     memset(rp, 0, sizeof *rp);
-    if (!r->has_intervals || r->remote || !r->nintervals) return 0;
+    if (!r->has_intervals || !an_run_holds_ranks(r) || !r->nintervals) return 0;
     rp->P = r->P;
     rp->seg_vertex = calloc(r->nintervals + 1, sizeof *rp->seg_vertex);
     rp->work = calloc(((size_t)r->nintervals + 1) * r->P, sizeof *rp->work);

@@ -257,6 +257,182 @@ static int table_record(const char *name, int dup, size_t at, uint32_t payload, 
     return 0;
 }
 
+/* What the first pass over a section's records keeps (prf_decode_rank). */
+struct decode_state {
+    struct prf_rank_data *out;
+    int have_info, have_end;
+    uint32_t ncomm;  /* COMM records, gathered by the second pass */
+    size_t nmembers; /* their members */
+};
+
+/* The header of the record at byte `at` of section copy[n] into *h, checked
+ * against what is left of the section: 0, or -1 with the reason in err. */
+static int record_at(const unsigned char *copy, size_t n, size_t at, struct prf_record_header *h, char *err,
+                     size_t errlen)
+{
+    if (n - at < sizeof *h)
+        return sc_fail(err, errlen, "truncated record header at byte %zu", at);
+    memcpy(h, copy + at, sizeof *h);
+    size_t body = at + sizeof *h;
+    if (h->payload_bytes > n - body || pad8(h->payload_bytes) > n - body)
+        return sc_fail(err, errlen, "record %s at byte %zu claims %u bytes, %zu left (truncated)",
+                       record_name(h->type), at, h->payload_bytes, n - body);
+    size_t es = elem_size(h->type);
+    if (es && h->payload_bytes % es)
+        return sc_fail(err, errlen, "record %s at byte %zu: %u bytes is not a whole number of "
+                       "%zu-byte entries", record_name(h->type), at, h->payload_bytes, es);
+    return 0;
+}
+
+/* The record decoders: record at byte `at`, payload pl of `bytes` bytes,
+ * into st->out (arrays point into the section's copy).  0, or -1 with the
+ * reason in err. */
+static int decode_rank_info(struct decode_state *st, size_t at, void *pl, uint32_t bytes, char *err, size_t errlen)
+{
+    if (bytes < sizeof st->out->info)
+        return sc_fail(err, errlen, "RANK_INFO at byte %zu is %u bytes, expected %zu", at, bytes,
+                       sizeof st->out->info);
+    memcpy(&st->out->info, pl, sizeof st->out->info);
+    st->have_info = 1;
+    return 0;
+}
+
+static int decode_strings(struct decode_state *st, size_t at, void *pl, uint32_t bytes, char *err, size_t errlen)
+{
+    if (bytes == 0 || ((char *)pl)[bytes - 1] != '\0')
+        return sc_fail(err, errlen, "STRINGS at byte %zu not NUL-terminated", at);
+    st->out->strings = pl;
+    st->out->strings_bytes = bytes;
+    return 0;
+}
+
+static int decode_sampling(struct decode_state *st, size_t at, void *pl, uint32_t bytes, char *err, size_t errlen)
+{
+    struct prf_rank_data *out = st->out;
+    /* a longer record is a later writer's: its first fields are these */
+    if (out->has_sampling || bytes < sizeof out->sampling)
+        return sc_fail(err, errlen, "SAMPLING record at byte %zu: %s", at,
+                       out->has_sampling ? "duplicate" : "shorter than its 80-byte layout");
+    memcpy(&out->sampling, pl, sizeof out->sampling);
+    out->has_sampling = 1;
+    return 0;
+}
+
+static int decode_intervals(struct decode_state *st, size_t at, void *pl, uint32_t bytes, char *err, size_t errlen)
+{
+    struct prf_rank_data *out = st->out;
+    struct prf_interval_table t;
+    if (table_record("INTERVALS", out->has_intervals, at, bytes, pl, sizeof t, sizeof(struct prf_interval), err,
+                     errlen))
+        return -1;
+    memcpy(&t, pl, sizeof t);
+    out->has_intervals = 1;
+    out->interval_info = t;
+    out->intervals = t.count ? (struct prf_interval *)(void *)((unsigned char *)pl + sizeof t) : NULL;
+    out->interval_count = t.count;
+    return 0;
+}
+
+static int decode_work(struct decode_state *st, size_t at, void *pl, uint32_t bytes, char *err, size_t errlen)
+{
+    struct prf_rank_data *out = st->out;
+    struct prf_work_table t;
+    if (table_record("WORK", out->has_work, at, bytes, pl, sizeof t, sizeof(struct prf_work), err, errlen))
+        return -1;
+    memcpy(&t, pl, sizeof t);
+    if (t.measure != PRF_WORK_LOOP_ITERATIONS)
+        return sc_fail(err, errlen, "WORK record at byte %zu has unknown measure %u", at, t.measure);
+    out->has_work = 1;
+    out->work_info = t;
+    out->work = t.count ? (struct prf_work *)(void *)((unsigned char *)pl + sizeof t) : NULL;
+    out->work_count = t.count;
+    return 0;
+}
+
+/* A communicator: checked and counted here, gathered by gather_comms. */
+static int decode_comm(struct decode_state *st, size_t at, void *pl, uint32_t bytes, char *err, size_t errlen)
+{
+    struct prf_comm c;
+    if (bytes < sizeof c)
+        return sc_fail(err, errlen, "COMM record at byte %zu too short", at);
+    memcpy(&c, pl, sizeof c);
+    if ((uint64_t)c.member_count * 4 != bytes - sizeof c)
+        return sc_fail(err, errlen, "COMM record at byte %zu: %u members but %zu bytes", at, c.member_count,
+                       (size_t)bytes - sizeof c);
+    st->ncomm++;
+    st->nmembers += c.member_count;
+    return 0;
+}
+
+/* One record of the first pass (header h at byte `at`, payload pl of cnt
+ * entries where its type has an entry size): by its type, a decoder above or
+ * an array; a type this reader does not know (a newer writer's) is skipped.
+ * A new record type is one case here (and its decoder).  0, or -1 with the
+ * reason in err. */
+static int decode_record(struct decode_state *st, const struct prf_record_header *h, size_t at, void *pl,
+                         uint32_t cnt, char *err, size_t errlen)
+{
+    struct prf_rank_data *out = st->out;
+    uint32_t bytes = h->payload_bytes;
+    switch (h->type) {
+    case PRF_REC_END: st->have_end = 1; return 0;
+    case PRF_REC_RANK_INFO: return decode_rank_info(st, at, pl, bytes, err, errlen);
+    case PRF_REC_STRINGS: return decode_strings(st, at, pl, bytes, err, errlen);
+#define ARRAY(code, field, count)                                                                  \
+    case code:                                                                                     \
+        if (out->field)                                                                            \
+            return sc_fail(err, errlen, "duplicate %s record at byte %zu", record_name(code), at); \
+        out->field = pl;                                                                           \
+        out->count = cnt;                                                                          \
+        return 0;
+    ARRAY(PRF_REC_MODULES, modules, module_count)
+    ARRAY(PRF_REC_CCT, cct, cct_count)
+    ARRAY(PRF_REC_SAMPLES, samples, sample_count)
+    ARRAY(PRF_REC_MPI, mpi, mpi_count)
+    ARRAY(PRF_REC_PEERS, peers, peer_count)
+    ARRAY(PRF_REC_GPU, gpu, gpu_count)
+    ARRAY(PRF_REC_PHASES, phases, phase_count)
+    ARRAY(PRF_REC_THREADS, threads, thread_count)
+    ARRAY(PRF_REC_ERRORS, errors, error_count)
+#undef ARRAY
+    case PRF_REC_SAMPLING: return decode_sampling(st, at, pl, bytes, err, errlen);
+    case PRF_REC_INTERVALS: return decode_intervals(st, at, pl, bytes, err, errlen);
+    case PRF_REC_WORK: return decode_work(st, at, pl, bytes, err, errlen);
+    case PRF_REC_COMM: return decode_comm(st, at, pl, bytes, err, errlen);
+    default: return 0; /* newer record type: skip */
+    }
+}
+
+/* The second pass: the ncomm COMM records (nmembers members) of section
+ * copy[n], checked by the first, gathered into out->comms and its member
+ * arrays.  0, or -1 with the reason in err. */
+static int gather_comms(struct prf_rank_data *out, const unsigned char *copy, size_t n, uint32_t ncomm,
+                        size_t nmembers, char *err, size_t errlen)
+{
+    out->comms = calloc(ncomm, sizeof *out->comms);
+    out->comm_member_first = calloc(ncomm, sizeof(uint32_t));
+    out->comm_members = calloc(nmembers ? nmembers : 1, sizeof(uint32_t));
+    if (!out->comms || !out->comm_member_first || !out->comm_members)
+        return sc_fail(err, errlen, "out of memory");
+    size_t m = 0, at = 0;
+    while (at < n) {
+        struct prf_record_header h;
+        memcpy(&h, copy + at, sizeof h);
+        size_t body = at + sizeof h;
+        if (h.type == PRF_REC_END)
+            break;
+        if (h.type == PRF_REC_COMM) {
+            struct prf_comm *c = &out->comms[out->comm_count];
+            memcpy(c, copy + body, sizeof *c);
+            out->comm_member_first[out->comm_count++] = (uint32_t)m;
+            memcpy(out->comm_members + m, copy + body + sizeof *c, (size_t)c->member_count * 4);
+            m += c->member_count;
+        }
+        at = body + pad8(h.payload_bytes);
+    }
+    return 0;
+}
+
 int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char *err,
                     size_t errlen)
 {
@@ -270,170 +446,32 @@ int prf_decode_rank(const void *bytes, size_t n, struct prf_rank_data *out, char
     if (n)
         memcpy(copy, bytes, n);
     out->owned_ = copy;
-    int have_info = 0, have_end = 0;
+    struct decode_state st = {out, 0, 0, 0, 0};
     size_t at = 0;
-    uint32_t ncomm = 0;
-    size_t nmembers = 0;
     /* pass 1: walk records */
     while (at < n) {
         struct prf_record_header h;
-        if (n - at < sizeof h) {
+        if (record_at(copy, n, at, &h, err, errlen)) {
             prf_rank_free(out);
-            return sc_fail(err, errlen, "truncated record header at byte %zu", at);
+            return -1;
         }
-        memcpy(&h, copy + at, sizeof h);
-        size_t body = at + sizeof h;
-        if (h.payload_bytes > n - body || pad8(h.payload_bytes) > n - body) {
-            prf_rank_free(out);
-            return sc_fail(err, errlen, "record %s at byte %zu claims %u bytes, %zu left (truncated)",
-                        record_name(h.type), at, h.payload_bytes, n - body);
-        }
-        void *pl = copy + body;
-        size_t es = elem_size(h.type);
-        if (es && h.payload_bytes % es) {
-            prf_rank_free(out);
-            return sc_fail(err, errlen, "record %s at byte %zu: %u bytes is not a whole number of "
-                        "%zu-byte entries", record_name(h.type), at, h.payload_bytes, es);
-        }
+        size_t body = at + sizeof h, es = elem_size(h.type);
         uint32_t cnt = es ? (uint32_t)(h.payload_bytes / es) : 0;
-        switch (h.type) {
-        case PRF_REC_END: have_end = 1; break;
-        case PRF_REC_RANK_INFO:
-            if (h.payload_bytes < sizeof out->info) {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "RANK_INFO at byte %zu is %u bytes, expected %zu", at,
-                            h.payload_bytes, sizeof out->info);
-            }
-            memcpy(&out->info, pl, sizeof out->info);
-            have_info = 1;
-            break;
-        case PRF_REC_STRINGS:
-            if (h.payload_bytes == 0 || ((char *)pl)[h.payload_bytes - 1] != '\0') {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "STRINGS at byte %zu not NUL-terminated", at);
-            }
-            out->strings = pl;
-            out->strings_bytes = h.payload_bytes;
-            break;
-#define ARRAY(code, field, count)                                                          \
-    case code:                                                                             \
-        if (out->field) {                                                                  \
-            prf_rank_free(out);                                                            \
-            return sc_fail(err, errlen, "duplicate %s record at byte %zu", record_name(code), at); \
-        }                                                                                  \
-        out->field = pl;                                                                   \
-        out->count = cnt;                                                                  \
-        break;
-        ARRAY(PRF_REC_MODULES, modules, module_count)
-        ARRAY(PRF_REC_CCT, cct, cct_count)
-        ARRAY(PRF_REC_SAMPLES, samples, sample_count)
-        ARRAY(PRF_REC_MPI, mpi, mpi_count)
-        ARRAY(PRF_REC_PEERS, peers, peer_count)
-        ARRAY(PRF_REC_GPU, gpu, gpu_count)
-        ARRAY(PRF_REC_PHASES, phases, phase_count)
-        ARRAY(PRF_REC_THREADS, threads, thread_count)
-        ARRAY(PRF_REC_ERRORS, errors, error_count)
-#undef ARRAY
-        case PRF_REC_SAMPLING:
-            /* a longer record is a later writer's: its first fields are these */
-            if (out->has_sampling || h.payload_bytes < sizeof out->sampling) {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "SAMPLING record at byte %zu: %s", at,
-                            out->has_sampling ? "duplicate" : "shorter than its 80-byte layout");
-            }
-            memcpy(&out->sampling, pl, sizeof out->sampling);
-            out->has_sampling = 1;
-            break;
-        case PRF_REC_INTERVALS: {
-            struct prf_interval_table t;
-            if (table_record("INTERVALS", out->has_intervals, at, h.payload_bytes, pl, sizeof t,
-                             sizeof(struct prf_interval), err, errlen)) {
-                prf_rank_free(out);
-                return -1;
-            }
-            memcpy(&t, pl, sizeof t);
-            out->has_intervals = 1;
-            out->interval_info = t;
-            out->intervals = t.count ? (struct prf_interval *)(void *)((unsigned char *)pl + sizeof t)
-                                     : NULL;
-            out->interval_count = t.count;
-            break;
-        }
-        case PRF_REC_WORK: {
-            struct prf_work_table t;
-            if (table_record("WORK", out->has_work, at, h.payload_bytes, pl, sizeof t, sizeof(struct prf_work),
-                             err, errlen)) {
-                prf_rank_free(out);
-                return -1;
-            }
-            memcpy(&t, pl, sizeof t);
-            if (t.measure != PRF_WORK_LOOP_ITERATIONS) {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "WORK record at byte %zu has unknown measure %u", at,
-                            t.measure);
-            }
-            out->has_work = 1;
-            out->work_info = t;
-            out->work = t.count ? (struct prf_work *)(void *)((unsigned char *)pl + sizeof t) : NULL;
-            out->work_count = t.count;
-            break;
-        }
-        case PRF_REC_COMM: {
-            struct prf_comm c;
-            if (h.payload_bytes < sizeof c) {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "COMM record at byte %zu too short", at);
-            }
-            memcpy(&c, pl, sizeof c);
-            if ((uint64_t)c.member_count * 4 != h.payload_bytes - sizeof c) {
-                prf_rank_free(out);
-                return sc_fail(err, errlen, "COMM record at byte %zu: %u members but %zu bytes", at,
-                            c.member_count, (size_t)h.payload_bytes - sizeof c);
-            }
-            ncomm++;
-            nmembers += c.member_count;
-            break;
-        }
-        default: break; /* newer record type: skip */
+        if (decode_record(&st, &h, at, copy + body, cnt, err, errlen)) {
+            prf_rank_free(out);
+            return -1;
         }
         at = body + pad8(h.payload_bytes);
-        if (have_end)
+        if (st.have_end)
             break;
     }
-    if (!have_info || !have_end) {
+    if (!st.have_info || !st.have_end) {
         prf_rank_free(out);
-        return sc_fail(err, errlen, "section %s (%zu bytes)", !have_info ? "has no RANK_INFO record"
-                                                        : "ends without an END record (truncated)", n);
+        return sc_fail(err, errlen, "section %s (%zu bytes)", !st.have_info ? "has no RANK_INFO record"
+                                                           : "ends without an END record (truncated)", n);
     }
     /* pass 2: gather communicators */
-    if (ncomm) {
-        out->comms = calloc(ncomm, sizeof *out->comms);
-        out->comm_member_first = calloc(ncomm, sizeof(uint32_t));
-        out->comm_members = calloc(nmembers ? nmembers : 1, sizeof(uint32_t));
-        if (!out->comms || !out->comm_member_first || !out->comm_members) {
-            prf_rank_free(out);
-            return sc_fail(err, errlen, "out of memory");
-        }
-        size_t m = 0;
-        at = 0;
-        while (at < n) {
-            struct prf_record_header h;
-            memcpy(&h, copy + at, sizeof h);
-            size_t body = at + sizeof h;
-            if (h.type == PRF_REC_END)
-                break;
-            if (h.type == PRF_REC_COMM) {
-                struct prf_comm *c = &out->comms[out->comm_count];
-                memcpy(c, copy + body, sizeof *c);
-                out->comm_member_first[out->comm_count++] = (uint32_t)m;
-                memcpy(out->comm_members + m, copy + body + sizeof *c,
-                       (size_t)c->member_count * 4);
-                m += c->member_count;
-            }
-            at = body + pad8(h.payload_bytes);
-        }
-    }
-    if (validate(out, err, errlen)) {
+    if ((st.ncomm && gather_comms(out, copy, n, st.ncomm, st.nmembers, err, errlen)) || validate(out, err, errlen)) {
         prf_rank_free(out);
         return -1;
     }

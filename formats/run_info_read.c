@@ -31,28 +31,21 @@ static uint32_t getu32(json_t *o, const char *key)
     return v <= UINT32_MAX ? (uint32_t)v : 0;
 }
 
-int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err, size_t errlen)
+/* run.json of run directory dir (at path), checked for what every reader
+ * needs: an object with a positive "processes", an "executable" and a
+ * supported "version".  Returns it, or NULL with the reason in err. */
+static json_t *load_run_json(const char *dir, const char *path, char *err, size_t errlen)
 {
-    memset(r, 0, sizeof *r);
-    size_t plen = strlen(dir) + sizeof(SCALANA_RUN_INFO_FILE) + 2;
-    char *path = malloc(plen);
-    if (!path) {
-        snprintf(err, errlen, "%s: out of memory", dir);
-        return -1;
-    }
-    snprintf(path, plen, "%s/%s", dir, SCALANA_RUN_INFO_FILE);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "%s: %s", dir, stat(dir, &st) != 0 ? "no such run directory"
                  : "not a directory (give the run directory, not a file in it)");
-        free(path);
-        return -1;
+        return NULL;
     }
     if (stat(path, &st) != 0) {
         snprintf(err, errlen, "%s: missing (not a ScalAna run directory, or the run did not "
                  "reach MPI_Init)", path);
-        free(path);
-        return -1;
+        return NULL;
     }
     json_error_t je;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
@@ -61,8 +54,7 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
             snprintf(err, errlen, "%s: not valid JSON: %s (line %d)", path, je.text, je.line);
         else
             snprintf(err, errlen, "%s: %s", path, je.text);
-        free(path);
-        return -1;
+        return NULL;
     }
     const char *missing = NULL;
     if (!json_is_object(root))
@@ -78,9 +70,70 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
     if (missing) {
         snprintf(err, errlen, "%s: %s", path, missing);
         json_decref(root);
-        free(path);
+        return NULL;
+    }
+    return root;
+}
+
+/* run.json "hosts" into r->hosts: name, usable cores, the world ranks
+ * (< r->processes) each ran. */
+static void read_hosts(struct scalana_run_info *r, json_t *root)
+{
+    json_t *hosts = json_object_get(root, "hosts");
+    if (!json_is_array(hosts) || !json_array_size(hosts))
+        return;
+    r->host_count = (uint32_t)json_array_size(hosts);
+    r->hosts = calloc(r->host_count, sizeof *r->hosts);
+    for (uint32_t h = 0; r->hosts && h < r->host_count; h++) {
+        json_t *x = json_array_get(hosts, h);
+        r->hosts[h].name = dupstr(x, "name");
+        r->hosts[h].usable_cores = getu32(x, "usable_cores");
+        json_t *ranks = json_object_get(x, "ranks");
+        size_t n = json_is_array(ranks) ? json_array_size(ranks) : 0;
+        r->hosts[h].ranks = calloc(n ? n : 1, sizeof(uint32_t));
+        for (size_t k = 0; r->hosts[h].ranks && k < n; k++) {
+            json_int_t rk = json_integer_value(json_array_get(ranks, k));
+            if (json_is_integer(json_array_get(ranks, k)) && rk >= 0 && rk < r->processes)
+                r->hosts[h].ranks[r->hosts[h].rank_count++] = (uint32_t)rk;
+        }
+    }
+    if (!r->hosts)
+        r->host_count = 0;
+}
+
+/* The strings of run.json array `key` (a non-string as ""; with inside_only,
+ * only names inside the run directory: no absolute path, no ".."), copied;
+ * *n of them.  NULL when the array is missing or empty. */
+static char **read_strings(json_t *root, const char *key, int inside_only, uint32_t *n)
+{
+    json_t *a = json_object_get(root, key);
+    if (!json_is_array(a) || !json_array_size(a))
+        return NULL;
+    char **out = calloc(json_array_size(a), sizeof(char *));
+    for (size_t i = 0; out && i < json_array_size(a); i++) {
+        const char *s = json_string_value(json_array_get(a, i));
+        if (!inside_only)
+            out[(*n)++] = strdup(s ? s : "");
+        else if (s && *s != '/' && !strstr(s, ".."))
+            out[(*n)++] = strdup(s);
+    }
+    return out;
+}
+
+int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    size_t plen = strlen(dir) + sizeof(SCALANA_RUN_INFO_FILE) + 2;
+    char *path = malloc(plen);
+    if (!path) {
+        snprintf(err, errlen, "%s: out of memory", dir);
         return -1;
     }
+    snprintf(path, plen, "%s/%s", dir, SCALANA_RUN_INFO_FILE);
+    json_t *root = load_run_json(dir, path, err, errlen);
+    free(path);
+    if (!root)
+        return -1;
     r->version = SCALANA_RUN_INFO_VERSION;
     r->processes = (uint32_t)json_integer_value(json_object_get(root, "processes"));
     json_t *cmd = json_object_get(root, "command");
@@ -96,26 +149,7 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
     }
     const char *l = json_string_value(json_object_get(root, "launcher"));
     r->launcher = l ? strdup(l) : NULL;
-    json_t *hosts = json_object_get(root, "hosts");
-    if (json_is_array(hosts) && json_array_size(hosts)) {
-        r->host_count = (uint32_t)json_array_size(hosts);
-        r->hosts = calloc(r->host_count, sizeof *r->hosts);
-        for (uint32_t h = 0; r->hosts && h < r->host_count; h++) {
-            json_t *x = json_array_get(hosts, h);
-            r->hosts[h].name = dupstr(x, "name");
-            r->hosts[h].usable_cores = getu32(x, "usable_cores");
-            json_t *ranks = json_object_get(x, "ranks");
-            size_t n = json_is_array(ranks) ? json_array_size(ranks) : 0;
-            r->hosts[h].ranks = calloc(n ? n : 1, sizeof(uint32_t));
-            for (size_t k = 0; r->hosts[h].ranks && k < n; k++) {
-                json_int_t rk = json_integer_value(json_array_get(ranks, k));
-                if (json_is_integer(json_array_get(ranks, k)) && rk >= 0 && rk < r->processes)
-                    r->hosts[h].ranks[r->hosts[h].rank_count++] = (uint32_t)rk;
-            }
-        }
-        if (!r->hosts)
-            r->host_count = 0;
-    }
+    read_hosts(r, root);
     r->usable_cores = getu32(root, "usable_cores");
     r->sampler = dupstr(root, "sampler");
     r->sample_period_ns = getu64(root, "sample_period_ns");
@@ -140,33 +174,11 @@ int scalana_run_info_read(const char *dir, struct scalana_run_info *r, char *err
         r->debug_copy[0] = '\0';
     r->scalana_version = dupstr(root, "scalana_version");
     r->written_by = dupstr(root, "written_by");
-    json_t *lc = json_object_get(root, "library_copies");
-    if (json_is_array(lc) && json_array_size(lc)) {
-        r->library_copies = calloc(json_array_size(lc), sizeof(char *));
-        for (size_t i = 0; r->library_copies && i < json_array_size(lc); i++) {
-            const char *s = json_string_value(json_array_get(lc, i));
-            if (s && *s != '/' && !strstr(s, "..")) /* inside the run directory only */
-                r->library_copies[r->library_copy_count++] = strdup(s);
-        }
-    }
-    json_t *pf = json_object_get(root, "profile_files");
-    if (json_is_array(pf) && json_array_size(pf)) {
-        r->profile_files = calloc(json_array_size(pf), sizeof(char *));
-        for (size_t i = 0; r->profile_files && i < json_array_size(pf); i++) {
-            const char *s = json_string_value(json_array_get(pf, i));
-            r->profile_files[r->profile_file_count++] = strdup(s ? s : "");
-        }
-    }
-    json_t *wa = json_object_get(root, "warnings"); /* optional (older runs have none) */
-    if (json_is_array(wa) && json_array_size(wa)) {
-        r->warnings = calloc(json_array_size(wa), sizeof(char *));
-        for (size_t i = 0; r->warnings && i < json_array_size(wa); i++) {
-            const char *s = json_string_value(json_array_get(wa, i));
-            r->warnings[r->warning_count++] = strdup(s ? s : "");
-        }
-    }
+    r->library_copies = read_strings(root, "library_copies", 1, &r->library_copy_count);
+    r->profile_files = read_strings(root, "profile_files", 0, &r->profile_file_count);
+    /* optional (older runs have none) */
+    r->warnings = read_strings(root, "warnings", 0, &r->warning_count);
     json_decref(root);
-    free(path);
     return 0;
 }
 

@@ -240,16 +240,12 @@ CallFacts analyseCalls(Module &M, const TargetLibraryInfo &TLI) {
 
 } // namespace
 
-PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
-  Result R;
-  PsgModuleGraph &G = R.Graph;
-  G.LoopDepthLimit = loopDepthLimit();
+namespace {
 
-  DICompileUnit *CU = nullptr;
-  for (DICompileUnit *C : M.debug_compile_units()) {
-    CU = C;
-    break;
-  }
+/// The unit's name, producer, language and flags from its compile unit (or
+/// the module's source file without one).  Returns whether the unit has
+/// debug information; says once per process when it has none.
+bool describeUnit(Module &M, DICompileUnit *CU, PsgModuleGraph &G) {
   bool HasDebug = CU && CU->getEmissionKind() != DICompileUnit::NoDebug;
   if (CU) {
     G.UnitName = sourcePath(CU->getDirectory(), CU->getFilename());
@@ -293,16 +289,241 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
       Said = true;
     }
   }
+  return HasDebug;
+}
+
+/// SCALANA_PSG_ALL_FUNCTIONS: keep every function of the program's own
+/// sources, also those with nothing inside.  The on/off words of the
+/// runtime's variables (scalana-cc turns them into 1 or 0 and warns about
+/// any other word); here off/no/false keep it off too.
+bool keepAllFunctions() {
+  const char *All = std::getenv("SCALANA_PSG_ALL_FUNCTIONS");
+  return All && *All && std::strcmp(All, "0") != 0 && strcasecmp(All, "off") != 0 &&
+         strcasecmp(All, "no") != 0 && strcasecmp(All, "false") != 0;
+}
+
+/// Calls that must keep their caller's frame, in every definition (also
+/// those left out of the graph).
+void keepFrameCalls(const CallFacts &CF, const TargetLibraryInfo &TLI, std::vector<CallInst *> &Out) {
+  for (Function *F : CF.Defs)
+    for (BasicBlock &BB : *F)
+      for (Instruction &Inst : BB) {
+        auto *CI = dyn_cast<CallInst>(&Inst);
+        if (!CI || !isStructural(*CI))
+          continue;
+        const Function *Fn = calleeOf(*CI);
+        bool Keep = !Fn || mpiOpOf(Fn->getName()) || gpuOpOf(Fn->getName()) >= 0 ||
+                    (CF.Index.count(Fn) ? CF.reaches(Fn) : !cannotReachMpi(*Fn, TLI));
+        if (Keep)
+          Out.push_back(CI);
+      }
+}
+
+/// COMDAT/linkonce definitions (C++ inline functions, templates, the MPI C++
+/// bindings' hundreds of inline methods) are kept only when the unit's own
+/// functions call them, directly or through each other: the rest are
+/// emitted because a vtable or an address needs them and are the graph of
+/// no call path this unit starts.  Returns, per definition, whether it is kept.
+std::vector<bool> wantedDefinitions(const CallFacts &CF) {
+  std::vector<bool> Wanted(CF.Defs.size(), false);
+  std::vector<unsigned> Work;
+  for (unsigned I = 0; I < CF.Defs.size(); ++I)
+    if (!CF.Defs[I]->hasComdat() && !CF.Defs[I]->hasLinkOnceLinkage()) {
+      Wanted[I] = true;
+      Work.push_back(I);
+    }
+  while (!Work.empty()) {
+    unsigned I = Work.back();
+    Work.pop_back();
+    for (BasicBlock &BB : *CF.Defs[I])
+      for (Instruction &Inst : BB)
+        if (auto *CB = dyn_cast<CallBase>(&Inst))
+          if (const Function *Fn = calleeOf(*CB)) {
+            auto It = CF.Index.find(Fn);
+            if (It != CF.Index.end() && !Wanted[It->second]) {
+              Wanted[It->second] = true;
+              Work.push_back(It->second);
+            }
+          }
+  }
+  return Wanted;
+}
+
+/// Which definitions get a FUNCTION vertex.  Those that can reach MPI/GPU
+/// (the backward walk goes through them) and main; and, for attribution,
+/// every function of the program's own sources that holds a loop or calls
+/// such a function, even when it cannot reach MPI: a sample in relax()'s
+/// loop, or in a helper inlined at -O2, must find that loop (docs/plugin.md,
+/// "Attribution-only structure").  Library internals (headers under /usr)
+/// stay out unless they reach MPI.
+std::vector<bool> emittedDefinitions(const CallFacts &CF, const std::vector<bool> &Wanted, bool HasDebug,
+                                     bool KeepAll) {
+  const unsigned ND = CF.Defs.size();
+  std::vector<bool> Emitted(ND, false), Eligible(ND, false), Interesting(ND, false);
+  for (unsigned I = 0; I < ND; ++I) {
+    Function *F = CF.Defs[I];
+    if (!Wanted[I])
+      continue;
+    DISubprogram *SP = F->getSubprogram();
+    std::string File;
+    if (SP) {
+      SmallString<256> Full;
+      StringRef Name = SP->getFilename(), Dir = SP->getDirectory();
+      if (!sys::path::is_absolute(Name) && !Dir.empty()) {
+        Full = Dir;
+        sys::path::append(Full, Name);
+      } else {
+        Full = Name;
+      }
+      File = std::string(Full);
+    }
+    Eligible[I] = !isSystemFile(File) && !(HasDebug && (!SP || !SP->getLine()));
+    if (Eligible[I]) {
+      DominatorTree DT(*F);
+      LoopInfo LI(DT);
+      Interesting[I] = !LI.empty();
+    }
+  }
+  // callers of interesting functions are interesting (fixpoint over calls)
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned I = 0; I < ND; ++I) {
+      if (Interesting[I] || !Eligible[I])
+        continue;
+      for (BasicBlock &BB : *CF.Defs[I]) {
+        for (Instruction &Inst : BB)
+          if (auto *CB = dyn_cast<CallBase>(&Inst))
+            if (const Function *Fn = calleeOf(*CB)) {
+              auto It = CF.Index.find(Fn);
+              if (It != CF.Index.end() && Interesting[It->second]) {
+                Interesting[I] = Changed = true;
+                break;
+              }
+            }
+        if (Interesting[I])
+          break;
+      }
+    }
+  }
+  for (unsigned I = 0; I < ND; ++I)
+    Emitted[I] = Wanted[I] && (CF.Reaches[I] || CF.Defs[I]->getName() == "main" ||
+                               (Eligible[I] && (Interesting[I] || KeepAll)));
+  return Emitted;
+}
+
+/// What a unit's functions are built from: its call facts, which definitions
+/// are emitted, and the choices of the unit.
+struct UnitFacts {
+  const CallFacts &CF;
+  const TargetLibraryInfo &TLI;
+  const std::vector<bool> &Emitted;
+  bool HasDebug, KeepAll;
+};
+
+/// The leaf vertex of call CB inside function F (MPI, GPU, a call, an
+/// indirect or recursive call), or null when the call is not structural.
+std::unique_ptr<PsgNode> makeLeaf(const UnitFacts &U, const Function *F, const CallBase &CB) {
+  if (!isStructural(CB))
+    return nullptr;
+  auto N = std::make_unique<PsgNode>();
+  N->Absorbs = true;
+  const Function *Fn = calleeOf(CB);
+  if (!Fn) {
+    N->Kind = PSG_CALL_INDIRECT;
+    N->Kept = true;
+    return N;
+  }
+  // The name called (an alias keeps its own name: `-O2` aliases
+  // complete to base destructors); facts come from the aliasee.
+  const Value *Called = CB.getCalledOperand()->stripPointerCasts();
+  StringRef Name = Called->hasName() ? Called->getName() : Fn->getName();
+  DISubprogram *SP = Fn->getSubprogram();
+  N->Callee = Name.str();
+  int Gpu = -1;
+  if (unsigned Op = mpiOpOf(Name)) {
+    N->Kind = PSG_MPI;
+    N->Op = Op;
+    N->Display = scalana_mpi_op_name(Op);
+    N->Kept = true;
+  } else if ((Gpu = gpuOpOf(Name)) >= 0) {
+    N->Kind = PSG_GPU;
+    N->Op = Gpu;
+    N->Display = displayName(Name, SP ? SP->getName() : "");
+    N->Kept = true;
+  } else {
+    N->Display = Called == Fn ? displayName(*Fn) : displayName(Name, SP ? SP->getName() : "");
+    if (!U.CF.Index.count(Fn)) {
+      N->Kind = PSG_CALL;
+      N->Flags |= PSG_V_EXTERNAL_CALLEE;
+      N->Kept = !cannotReachMpi(*Fn, U.TLI);
+    } else {
+      N->Kind = U.CF.sameRecursiveScc(F, Fn) ? PSG_CALL_RECURSIVE : PSG_CALL;
+      N->Kept = U.CF.reaches(Fn);
+      N->SkeletonCallee = U.Emitted[U.CF.Index.lookup(Fn)];
+    }
+  }
+  return N;
+}
+
+/// Function F's structure, contracted, into PF.  Returns false when F stays
+/// out of the graph: it cannot reach MPI/GPU and has no lines, or nothing
+/// inside and was not asked for.
+bool buildFunction(const UnitFacts &U, Function *F, PsgModuleGraph &G, PsgFunction &PF) {
+  PF.Linkage = F->getName().str();
+  PF.Display = displayName(*F);
+  if (F->hasComdat())
+    PF.ComdatKey = F->getComdat()->getName().str();
+  else if (F->hasLinkOnceLinkage() || F->hasWeakODRLinkage())
+    PF.ComdatKey = F->getName().str();
+  PF.LocalLinkage = F->hasLocalLinkage();
+  PF.Root = buildFunctionStructure(*F, G.UnitName,
+                                   [&](const CallBase &CB) { return makeLeaf(U, F, CB); });
+  contractFunction(*PF.Root, G.LoopDepthLimit);
+  // A function that cannot reach MPI/GPU keeps only its attribution
+  // skeleton (its loops and calls, under folded COMPUTEs); one without
+  // lines, or without anything inside and not asked for, stays out.
+  if (!U.CF.reaches(F) && F->getName() != "main") {
+    if ((U.HasDebug && !PF.Root->FirstLine) || (PF.Root->Children.empty() && !U.KeepAll))
+      return false;
+    // Nothing in it is walked: its folded COMPUTEs need not stand apart;
+    // the FUNCTION holds the skeleton directly (a smaller graph).
+    std::vector<std::unique_ptr<PsgNode>> Flat;
+    for (auto &C : PF.Root->Children) {
+      if (C->Kind == PSG_COMPUTE)
+        for (auto &K : C->Children)
+          Flat.push_back(std::move(K));
+      else
+        Flat.push_back(std::move(C));
+    }
+    PF.Root->Children = std::move(Flat);
+  }
+  if (!PF.ComdatKey.empty())
+    PF.Root->Flags |= PSG_V_LINKONCE;
+  if (U.CF.reaches(F))
+    PF.Root->Flags |= PSG_V_REACHES_MPI;
+  else if (F->getName() != "main")
+    PF.Root->Flags |= PSG_V_ATTRIBUTION_ONLY;
+  return true;
+}
+
+} // namespace
+
+PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
+  Result R;
+  PsgModuleGraph &G = R.Graph;
+  G.LoopDepthLimit = loopDepthLimit();
+
+  DICompileUnit *CU = nullptr;
+  for (DICompileUnit *C : M.debug_compile_units()) {
+    CU = C;
+    break;
+  }
+  bool HasDebug = describeUnit(M, CU, G);
 
   TargetLibraryInfoImpl TLII{Triple(M.getTargetTriple())};
   TargetLibraryInfo TLI(TLII);
   CallFacts CF = analyseCalls(M, TLI);
-
-  const char *All = std::getenv("SCALANA_PSG_ALL_FUNCTIONS");
-  // The on/off words of the runtime's variables (scalana-cc turns them into 1
-  // or 0 and warns about any other word); here off/no/false keep it off too.
-  const bool KeepAll = All && *All && std::strcmp(All, "0") != 0 && strcasecmp(All, "off") != 0 &&
-                       strcasecmp(All, "no") != 0 && strcasecmp(All, "false") != 0;
+  const bool KeepAll = keepAllFunctions();
 
   // The compile unit says whether the front end optimises (flang marks no
   // function optnone at -O0); without one, clang's -O0 optnone tells.
@@ -315,192 +536,15 @@ PsgAnalysis::Result PsgAnalysis::run(Module &M, ModuleAnalysisManager &) {
     G.UnitFlags |= PSG_UNIT_OPTIMIZED;
   G.UnitFlags |= PSG_UNIT_MARKS_CONDITIONAL; // Contraction.cpp's skeleton
 
-  // Calls that must keep their caller's frame, in every definition (also
-  // those left out of the graph below).
-  for (Function *F : CF.Defs)
-    for (BasicBlock &BB : *F)
-      for (Instruction &Inst : BB) {
-        auto *CI = dyn_cast<CallInst>(&Inst);
-        if (!CI || !isStructural(*CI))
-          continue;
-        const Function *Fn = calleeOf(*CI);
-        bool Keep = !Fn || mpiOpOf(Fn->getName()) || gpuOpOf(Fn->getName()) >= 0 ||
-                    (CF.Index.count(Fn) ? CF.reaches(Fn) : !cannotReachMpi(*Fn, TLI));
-        if (Keep)
-          R.KeepFrameCalls.push_back(CI);
-      }
-
-  // COMDAT/linkonce definitions (C++ inline functions, templates, the MPI C++
-  // bindings' hundreds of inline methods) are kept only when the unit's own
-  // functions call them, directly or through each other: the rest are
-  // emitted because a vtable or an address needs them and are the graph of
-  // no call path this unit starts.
-  std::vector<bool> Wanted(CF.Defs.size(), false);
-  {
-    std::vector<unsigned> Work;
-    for (unsigned I = 0; I < CF.Defs.size(); ++I)
-      if (!CF.Defs[I]->hasComdat() && !CF.Defs[I]->hasLinkOnceLinkage()) {
-        Wanted[I] = true;
-        Work.push_back(I);
-      }
-    while (!Work.empty()) {
-      unsigned I = Work.back();
-      Work.pop_back();
-      for (BasicBlock &BB : *CF.Defs[I])
-        for (Instruction &Inst : BB)
-          if (auto *CB = dyn_cast<CallBase>(&Inst))
-            if (const Function *Fn = calleeOf(*CB)) {
-              auto It = CF.Index.find(Fn);
-              if (It != CF.Index.end() && !Wanted[It->second]) {
-                Wanted[It->second] = true;
-                Work.push_back(It->second);
-              }
-            }
-    }
-  }
-
-  // Which definitions get a FUNCTION vertex.  Those that can reach MPI/GPU
-  // (the backward walk goes through them) and main; and, for attribution,
-  // every function of the program's own sources that holds a loop or calls
-  // such a function, even when it cannot reach MPI: a sample in relax()'s
-  // loop, or in a helper inlined at -O2, must find that loop (docs/plugin.md,
-  // "Attribution-only structure").  Library internals (headers under /usr)
-  // stay out unless they reach MPI.
-  const unsigned ND = CF.Defs.size();
-  std::vector<bool> Emitted(ND, false), Eligible(ND, false);
-  {
-    std::vector<bool> Interesting(ND, false);
-    for (unsigned I = 0; I < ND; ++I) {
-      Function *F = CF.Defs[I];
-      if (!Wanted[I])
-        continue;
-      DISubprogram *SP = F->getSubprogram();
-      std::string File;
-      if (SP) {
-        SmallString<256> Full;
-        StringRef Name = SP->getFilename(), Dir = SP->getDirectory();
-        if (!sys::path::is_absolute(Name) && !Dir.empty()) {
-          Full = Dir;
-          sys::path::append(Full, Name);
-        } else {
-          Full = Name;
-        }
-        File = std::string(Full);
-      }
-      Eligible[I] = !isSystemFile(File) && !(HasDebug && (!SP || !SP->getLine()));
-      if (Eligible[I]) {
-        DominatorTree DT(*F);
-        LoopInfo LI(DT);
-        Interesting[I] = !LI.empty();
-      }
-    }
-    // callers of interesting functions are interesting (fixpoint over calls)
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (unsigned I = 0; I < ND; ++I) {
-        if (Interesting[I] || !Eligible[I])
-          continue;
-        for (BasicBlock &BB : *CF.Defs[I]) {
-          for (Instruction &Inst : BB)
-            if (auto *CB = dyn_cast<CallBase>(&Inst))
-              if (const Function *Fn = calleeOf(*CB)) {
-                auto It = CF.Index.find(Fn);
-                if (It != CF.Index.end() && Interesting[It->second]) {
-                  Interesting[I] = Changed = true;
-                  break;
-                }
-              }
-          if (Interesting[I])
-            break;
-        }
-      }
-    }
-    for (unsigned I = 0; I < ND; ++I)
-      Emitted[I] = Wanted[I] && (CF.Reaches[I] || CF.Defs[I]->getName() == "main" ||
-                                 (Eligible[I] && (Interesting[I] || KeepAll)));
-  }
-
+  keepFrameCalls(CF, TLI, R.KeepFrameCalls);
+  std::vector<bool> Emitted = emittedDefinitions(CF, wantedDefinitions(CF), HasDebug, KeepAll);
+  UnitFacts U{CF, TLI, Emitted, HasDebug, KeepAll};
   for (Function *F : CF.Defs) {
     if (!Emitted[CF.Index.lookup(F)])
       continue;
-    auto MakeLeaf = [&](const CallBase &CB) -> std::unique_ptr<PsgNode> {
-      if (!isStructural(CB))
-        return nullptr;
-      auto N = std::make_unique<PsgNode>();
-      N->Absorbs = true;
-      const Function *Fn = calleeOf(CB);
-      if (!Fn) {
-        N->Kind = PSG_CALL_INDIRECT;
-        N->Kept = true;
-      } else {
-        // The name called (an alias keeps its own name: `-O2` aliases
-        // complete to base destructors); facts come from the aliasee.
-        const Value *Called = CB.getCalledOperand()->stripPointerCasts();
-        StringRef Name = Called->hasName() ? Called->getName() : Fn->getName();
-        DISubprogram *SP = Fn->getSubprogram();
-        N->Callee = Name.str();
-        int Gpu = -1;
-        if (unsigned Op = mpiOpOf(Name)) {
-          N->Kind = PSG_MPI;
-          N->Op = Op;
-          N->Display = scalana_mpi_op_name(Op);
-          N->Kept = true;
-        } else if ((Gpu = gpuOpOf(Name)) >= 0) {
-          N->Kind = PSG_GPU;
-          N->Op = Gpu;
-          N->Display = displayName(Name, SP ? SP->getName() : "");
-          N->Kept = true;
-        } else {
-          N->Display = Called == Fn ? displayName(*Fn) : displayName(Name, SP ? SP->getName() : "");
-          if (!CF.Index.count(Fn)) {
-            N->Kind = PSG_CALL;
-            N->Flags |= PSG_V_EXTERNAL_CALLEE;
-            N->Kept = !cannotReachMpi(*Fn, TLI);
-          } else {
-            N->Kind = CF.sameRecursiveScc(F, Fn) ? PSG_CALL_RECURSIVE : PSG_CALL;
-            N->Kept = CF.reaches(Fn);
-            N->SkeletonCallee = Emitted[CF.Index.lookup(Fn)];
-          }
-        }
-      }
-      return N;
-    };
-
     PsgFunction PF;
-    PF.Linkage = F->getName().str();
-    PF.Display = displayName(*F);
-    if (F->hasComdat())
-      PF.ComdatKey = F->getComdat()->getName().str();
-    else if (F->hasLinkOnceLinkage() || F->hasWeakODRLinkage())
-      PF.ComdatKey = F->getName().str();
-    PF.LocalLinkage = F->hasLocalLinkage();
-    PF.Root = buildFunctionStructure(*F, G.UnitName, MakeLeaf);
-    contractFunction(*PF.Root, G.LoopDepthLimit);
-    // A function that cannot reach MPI/GPU keeps only its attribution
-    // skeleton (its loops and calls, under folded COMPUTEs); one without
-    // lines, or without anything inside and not asked for, stays out.
-    if (!CF.reaches(F) && F->getName() != "main") {
-      if ((HasDebug && !PF.Root->FirstLine) || (PF.Root->Children.empty() && !KeepAll))
-        continue;
-      // Nothing in it is walked: its folded COMPUTEs need not stand apart;
-      // the FUNCTION holds the skeleton directly (a smaller graph).
-      std::vector<std::unique_ptr<PsgNode>> Flat;
-      for (auto &C : PF.Root->Children) {
-        if (C->Kind == PSG_COMPUTE)
-          for (auto &K : C->Children)
-            Flat.push_back(std::move(K));
-        else
-          Flat.push_back(std::move(C));
-      }
-      PF.Root->Children = std::move(Flat);
-    }
-    if (!PF.ComdatKey.empty())
-      PF.Root->Flags |= PSG_V_LINKONCE;
-    if (CF.reaches(F))
-      PF.Root->Flags |= PSG_V_REACHES_MPI;
-    else if (F->getName() != "main")
-      PF.Root->Flags |= PSG_V_ATTRIBUTION_ONLY;
-    G.Functions.push_back(std::move(PF));
+    if (buildFunction(U, F, G, PF))
+      G.Functions.push_back(std::move(PF));
   }
   return R;
 }

@@ -1,5 +1,7 @@
-/* rt_options.c — the runtime's options as data: environment name, default,
- * help.  Read once when the runtime activates (first MPI call). */
+/* rt_options.c — the runtime's options as data: one typed entry per
+ * SCALANA_* variable (name, kind, default, range or words, help, where the
+ * value goes) that parses, checks and prints itself.  Read once when the
+ * runtime activates (first MPI call). */
 #include "rt_core.h"
 #include "scalana/samplers.h"
 
@@ -21,32 +23,9 @@
  * runtime/CMakeLists.txt, read these lines) */
 #define RT_STR_(x) #x
 #define RT_STR(x) RT_STR_(x)
-
-static const struct {
-    const char *name, *def, *help;
-} rt_option_table[] = {
-    {"SCALANA_SAMPLER", "cputime", "cputime | taskclock | realtime | papi:<EVENT> | none"},
-    {"SCALANA_FREQ", RT_STR(RT_FREQ_DEFAULT), "samples per second per thread asked (" RT_STR(RT_FREQ_MIN) ".."
-     RT_STR(RT_FREQ_MAX) "; cputime: at most the kernel tick rate)"},
-    {"SCALANA_SIGNAL", "SIGPROF", "signal used by the sampling timers (name or number)"},
-    {"SCALANA_WAITALL_SPLIT", "1", "complete MPI_Waitall through MPI_Waitsome to find the last peer"},
-    {"SCALANA_CCT_NODES", "4194304", "calling-context nodes per thread before the overflow node (memory grows with use)"},
-    {"SCALANA_OUTPUT", "scalana-<exe>-<p>p", "run directory"},
-    {"SCALANA_QUIET", "0", "1: no informational lines (failures are still printed)"},
-    {"SCALANA_KEEP_EXE", "on", "on: hard link (else copy) the executable into <run>/exe/ | all (+ own libraries) | copy | off"},
-    {"SCALANA_INTERVALS", "auto", "computation between MPI calls, CPU time by: auto | clock | samples | off"},
-    {"SCALANA_CALLPATH", "auto", "MPI call paths: auto (frame pointers + cached libunwind) | libunwind | nocache"},
-    {"SCALANA_INTERVAL_LONG_US", "1000", "auto: intervals read with the thread CPU clock are >= this (us)"},
-    {"SCALANA", "on", "off: no measurement at all, no run directory"},
-    {"SCALANA_GPU", "1", "0: scalana-run does not load the GPU collector"},
-};
-
-void rt_options_help(void)
-{
-    for (size_t i = 0; i < sizeof rt_option_table / sizeof rt_option_table[0]; i++)
-        fprintf(stderr, "  %-22s default %-20s %s\n", rt_option_table[i].name,
-                rt_option_table[i].def, rt_option_table[i].help);
-}
+/* calling-context nodes per thread: SCALANA_CCT_NODES's range */
+#define RT_CCT_NODES_MIN 64
+#define RT_CCT_NODES_MAX (1l << 24)
 
 /* A whole decimal number (no sign, no trailing characters); -1 otherwise. */
 static long rt_whole_number(const char *s)
@@ -106,12 +85,12 @@ static int rt_parse_signal(const char *s)
 
 uint32_t rt_options_cct_nodes(void)
 {
-    /* the same value rt_options_read takes (and warns about): clamped to 64..2^24 */
+    /* the same value rt_options_read takes (and warns about): clamped to its range */
     const char *s = getenv("SCALANA_CCT_NODES");
     long v = s && *s ? rt_whole_number(s) : -1;
     if (v < 0)
-        return s && s[0] == '-' && rt_whole_number(s + 1) >= 0 ? 64u : RT_CCT_NODES_DEFAULT;
-    return v < 64 ? 64u : v > (1l << 24) ? (uint32_t)(1l << 24) : (uint32_t)v;
+        return s && s[0] == '-' && rt_whole_number(s + 1) >= 0 ? (uint32_t)RT_CCT_NODES_MIN : RT_CCT_NODES_DEFAULT;
+    return v < RT_CCT_NODES_MIN ? (uint32_t)RT_CCT_NODES_MIN : v > RT_CCT_NODES_MAX ? (uint32_t)RT_CCT_NODES_MAX : (uint32_t)v;
 }
 
 /* SCALANA_CALLPATH: how MPI calls take their call path (rt_fpwalk.c). */
@@ -190,68 +169,159 @@ __attribute__((constructor)) static void rt_options_off_at_load(void)
         rt_g.state = RT_REFUSED;
 }
 
-void rt_options_read(void)
+/* ---- the options ----------------------------------------------------------------
+ * One entry per variable, in the order rt_options_read takes them (the order
+ * of its warnings).  A new option is one entry (and its field in struct
+ * rt_options, rt_core.h). */
+
+/* What kind of value an option takes: how its entry parses, checks and prints it. */
+enum rt_opt_kind {
+    RT_OPT_BOOL,    /* 1, on, yes, true / 0, off, no, false, any case (rt_env_bool) */
+    RT_OPT_RANGE,   /* a whole number in lo..hi, clamped (rt_env_range) */
+    RT_OPT_WORD,    /* one of words (the value: its index) */
+    RT_OPT_SAMPLER, /* a word of samplers.def, with what follows its "word:" */
+    RT_OPT_SIGNAL,  /* a signal (rt_parse_signal) */
+    RT_OPT_TEXT     /* any text (NULL when unset or empty) */
+};
+
+struct rt_option {
+    const char *name;
+    enum rt_opt_kind kind;
+    const char *def;          /* the default as the help and the warnings say it (RANGE: def_n) */
+    long lo, hi, def_n;       /* RANGE: the range; the default value (WORD: an index into words) */
+    const char *what;         /* RANGE: what the number counts; WORD: the words a warning names */
+    const char *const *words; /* WORD: the words understood, NULL-terminated */
+    const char *help;
+    /* where the value goes (NULL: only checked): the number, word index, sampler or
+     * signal, and the text (the sampler's argument; TEXT's value) */
+    void (*store)(long v, const char *text);
+};
+
+static void store_sampler(long v, const char *arg)
 {
-    const char *s;
-    rt_opt.sampler = PRF_SAMPLER_CPUTIME;
-    rt_opt.signo = SIGPROF;
-    rt_opt.sampler_arg[0] = '\0';
-    rt_env_bool("SCALANA", 1); /* off was taken at load (rt_options_off): here only the check */
-    if ((s = rt_env("SCALANA_SAMPLER"))) {
-        const char *arg;
-        int k = scalana_sampler_of_word(s, &arg);
-        char words[160];
-        if (k >= 0) {
-            rt_opt.sampler = k;
-            snprintf(rt_opt.sampler_arg, sizeof rt_opt.sampler_arg, "%s", arg);
-        } else
-            rt_warn(0, "SCALANA_SAMPLER=%s is not %s: using cputime", s,
-                    scalana_sampler_words(words, sizeof words, ", ", " or "));
-    }
-    rt_opt.freq = (unsigned)rt_env_range("SCALANA_FREQ", RT_FREQ_MIN, RT_FREQ_MAX, RT_FREQ_DEFAULT,
-                                         "samples per second per thread");
-    if ((s = rt_env("SCALANA_SIGNAL"))) {
-        int v = rt_parse_signal(s);
-        if (v < 0)
-            rt_warn(0, "SCALANA_SIGNAL=%s is not a usable signal (a name such as SIGPROF, PROF or "
-                    "SIGRTMIN+3, or a number): using SIGPROF (%d)", s, SIGPROF);
-        else
-            rt_opt.signo = v;
-    }
-    rt_opt.waitall_split = rt_env_bool("SCALANA_WAITALL_SPLIT", 1);
-    rt_opt.cct_nodes = (uint32_t)rt_env_range("SCALANA_CCT_NODES", 64, 1l << 24, RT_CCT_NODES_DEFAULT,
-                                              "calling-context nodes per thread");
-    static const char *const ivs[] = {"auto", "clock", "samples", "off", "0", NULL};
-    static const int iv_ids[] = {PRF_IV_CPU_AUTO, PRF_IV_CPU_CLOCK, PRF_IV_CPU_SAMPLES, -1, -1};
-    rt_opt.intervals = PRF_IV_CPU_AUTO;
-    if ((s = rt_env("SCALANA_INTERVALS"))) {
-        int k = rt_word(s, ivs);
-        if (k >= 0)
-            rt_opt.intervals = iv_ids[k];
-        else
-            rt_warn(0, "SCALANA_INTERVALS=%s is not auto, clock, samples or off: using auto", s);
-    }
+    rt_opt.sampler = (int)v;
+    snprintf(rt_opt.sampler_arg, sizeof rt_opt.sampler_arg, "%s", arg ? arg : "");
+}
+static void store_freq(long v, const char *t) { (void)t, rt_opt.freq = (unsigned)v; }
+static void store_signal(long v, const char *t) { (void)t, rt_opt.signo = (int)v; }
+static void store_waitall(long v, const char *t) { (void)t, rt_opt.waitall_split = (int)v; }
+static void store_cct(long v, const char *t) { (void)t, rt_opt.cct_nodes = (uint32_t)v; }
+static void store_intervals(long v, const char *t)
+{
+    static const int ids[] = {PRF_IV_CPU_AUTO, PRF_IV_CPU_CLOCK, PRF_IV_CPU_SAMPLES, -1, -1};
+    (void)t, rt_opt.intervals = ids[v];
+}
+static void store_interval_long(long v, const char *t) { (void)t, rt_opt.interval_long_ns = (uint64_t)v * 1000u; }
+static void store_callpath(long v, const char *t)
+{
+    static const int ids[] = {RT_CALLPATH_AUTO, RT_CALLPATH_UNWIND, RT_CALLPATH_NOCACHE};
+    (void)t, rt_callpath_mode = ids[v];
+}
+static void store_output(long v, const char *t) { (void)v, rt_opt.output = t; }
+static void store_quiet(long v, const char *t) { (void)t, rt_opt.quiet = (int)v; }
+
+static const char *const interval_words[] = {"auto", "clock", "samples", "off", "0", NULL};
+static const char *const callpath_words[] = {"auto", "libunwind", "nocache", NULL};
+/* read by rt_keepexe.c at MPI_Init (after rt_options_read) and by scalana-run: checked here */
+static const char *const keep_words[] = {"on", "1", "link", "all", "copy", "off", "0", "no", NULL};
+
+static const struct rt_option rt_option_table[] = {
+    /* off was taken at load (rt_options_off): here only the check */
+    {.name = "SCALANA", .kind = RT_OPT_BOOL, .def = "on", .def_n = 1,
+     .help = "off: no measurement at all, no run directory"},
+    {.name = "SCALANA_SAMPLER", .kind = RT_OPT_SAMPLER, .def = "cputime", .def_n = PRF_SAMPLER_CPUTIME,
+     .help = "cputime | taskclock | realtime | papi:<EVENT> | none", .store = store_sampler},
+    {.name = "SCALANA_FREQ", .kind = RT_OPT_RANGE, .lo = RT_FREQ_MIN, .hi = RT_FREQ_MAX, .def_n = RT_FREQ_DEFAULT,
+     .what = "samples per second per thread",
+     .help = "samples per second per thread asked (" RT_STR(RT_FREQ_MIN) ".." RT_STR(RT_FREQ_MAX)
+             "; cputime: at most the kernel tick rate)",
+     .store = store_freq},
+    {.name = "SCALANA_SIGNAL", .kind = RT_OPT_SIGNAL, .def = "SIGPROF", .def_n = SIGPROF,
+     .help = "signal used by the sampling timers (name or number)", .store = store_signal},
+    {.name = "SCALANA_WAITALL_SPLIT", .kind = RT_OPT_BOOL, .def = "1", .def_n = 1,
+     .help = "complete MPI_Waitall through MPI_Waitsome to find the last peer", .store = store_waitall},
+    {.name = "SCALANA_CCT_NODES", .kind = RT_OPT_RANGE, .lo = RT_CCT_NODES_MIN, .hi = RT_CCT_NODES_MAX,
+     .def_n = RT_CCT_NODES_DEFAULT, .what = "calling-context nodes per thread",
+     .help = "calling-context nodes per thread before the overflow node (memory grows with use)",
+     .store = store_cct},
+    {.name = "SCALANA_INTERVALS", .kind = RT_OPT_WORD, .def = "auto", .def_n = 0,
+     .what = "auto, clock, samples or off", .words = interval_words,
+     .help = "computation between MPI calls, CPU time by: auto | clock | samples | off", .store = store_intervals},
     /* 1 ms: two CPU-clock reads (about 0.4 us each, a system call) per interval of at
      * least this long, plus at most one mispredicted pair per such interval, cost at
      * most 0.15 % of the time they measure (docs/runtime.md). */
-    rt_opt.interval_long_ns =
-        (uint64_t)rt_env_range("SCALANA_INTERVAL_LONG_US", 1, 10000000, 1000, "microseconds") * 1000u;
-    static const char *const paths[] = {"auto", "libunwind", "nocache", NULL};
-    static const int path_ids[] = {RT_CALLPATH_AUTO, RT_CALLPATH_UNWIND, RT_CALLPATH_NOCACHE};
-    rt_callpath_mode = RT_CALLPATH_AUTO;
-    if ((s = rt_env("SCALANA_CALLPATH"))) {
-        int k = rt_word(s, paths);
-        if (k >= 0)
-            rt_callpath_mode = path_ids[k];
-        else
-            rt_warn(0, "SCALANA_CALLPATH=%s is not auto, libunwind or nocache: using auto", s);
+    {.name = "SCALANA_INTERVAL_LONG_US", .kind = RT_OPT_RANGE, .lo = 1, .hi = 10000000, .def_n = 1000,
+     .what = "microseconds", .help = "auto: intervals read with the thread CPU clock are >= this (us)",
+     .store = store_interval_long},
+    {.name = "SCALANA_CALLPATH", .kind = RT_OPT_WORD, .def = "auto", .def_n = 0,
+     .what = "auto, libunwind or nocache", .words = callpath_words,
+     .help = "MPI call paths: auto (frame pointers + cached libunwind) | libunwind | nocache",
+     .store = store_callpath},
+    {.name = "SCALANA_KEEP_EXE", .kind = RT_OPT_WORD, .def = "on", .def_n = 0, .what = "on, all, copy or off",
+     .words = keep_words,
+     .help = "on: hard link (else copy) the executable into <run>/exe/ | all (+ own libraries) | copy | off"},
+    {.name = "SCALANA_GPU", .kind = RT_OPT_BOOL, .def = "1", .def_n = 1,
+     .help = "0: scalana-run does not load the GPU collector"},
+    {.name = "SCALANA_OUTPUT", .kind = RT_OPT_TEXT, .def = "scalana-<exe>-<p>p", .help = "run directory",
+     .store = store_output},
+    {.name = "SCALANA_QUIET", .kind = RT_OPT_BOOL, .def = "0", .def_n = 0,
+     .help = "1: no informational lines (failures are still printed)", .store = store_quiet},
+};
+#define RT_NOPTIONS (sizeof rt_option_table / sizeof rt_option_table[0])
+
+void rt_options_help(void)
+{
+    for (size_t i = 0; i < RT_NOPTIONS; i++) {
+        const struct rt_option *o = &rt_option_table[i];
+        char def[24];
+        if (o->kind == RT_OPT_RANGE) snprintf(def, sizeof def, "%ld", o->def_n);
+        fprintf(stderr, "  %-22s default %-20s %s\n", o->name, o->kind == RT_OPT_RANGE ? def : o->def, o->help);
     }
-    /* read by rt_keepexe.c at MPI_Init (after this) and by scalana-run: checked here */
-    static const char *const keeps[] = {"on", "1", "link", "all", "copy", "off", "0", "no", NULL};
-    if ((s = rt_env("SCALANA_KEEP_EXE")) && rt_word(s, keeps) < 0)
-        rt_warn(0, "SCALANA_KEEP_EXE=%s is not on, all, copy or off: using on", s);
-    rt_env_bool("SCALANA_GPU", 1);
-    s = getenv("SCALANA_OUTPUT");
-    rt_opt.output = (s && *s) ? s : NULL;
-    rt_opt.quiet = rt_env_bool("SCALANA_QUIET", 0);
+}
+
+/* Option o's value from the environment, checked (a value not understood:
+ * one warning and the default), into its place. */
+static void rt_option_read(const struct rt_option *o)
+{
+    const char *s = rt_env(o->name), *text = NULL;
+    long v = o->def_n;
+    switch (o->kind) {
+    case RT_OPT_BOOL: v = rt_env_bool(o->name, (int)o->def_n); break;
+    case RT_OPT_RANGE: v = rt_env_range(o->name, o->lo, o->hi, o->def_n, o->what); break;
+    case RT_OPT_WORD:
+        if (s && (v = rt_word(s, o->words)) < 0) {
+            rt_warn(0, "%s=%s is not %s: using %s", o->name, s, o->what, o->def);
+            v = o->def_n;
+        }
+        break;
+    case RT_OPT_SAMPLER:
+        if (s) {
+            const char *arg;
+            int k = scalana_sampler_of_word(s, &arg);
+            char words[160];
+            if (k >= 0)
+                v = k, text = arg;
+            else
+                rt_warn(0, "%s=%s is not %s: using %s", o->name, s,
+                        scalana_sampler_words(words, sizeof words, ", ", " or "), o->def);
+        }
+        break;
+    case RT_OPT_SIGNAL:
+        if (s) {
+            int k = rt_parse_signal(s);
+            if (k < 0)
+                rt_warn(0, "%s=%s is not a usable signal (a name such as SIGPROF, PROF or "
+                        "SIGRTMIN+3, or a number): using %s (%ld)", o->name, s, o->def, o->def_n);
+            else
+                v = k;
+        }
+        break;
+    case RT_OPT_TEXT: text = s; break;
+    }
+    if (o->store) o->store(v, text);
+}
+
+void rt_options_read(void)
+{
+    for (size_t i = 0; i < RT_NOPTIONS; i++) rt_option_read(&rt_option_table[i]);
 }

@@ -151,12 +151,7 @@ static void find(struct an_detect *d)
              * at the location rule's vertex; a cause found there from its waits
              * stays as it is */
             if (!c->merged) {
-                uint8_t *heavy = calloc(d->P + 1, 1);
-                if (!heavy) abort();
-                for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
-                struct an_groups gr = {d, heavy};
-                uint32_t loc = an_locate_from(d, v, an_group_excess, &gr);
-                free(heavy);
+                uint32_t loc = an_locate_culprits(d, v, procs, np);
                 if (loc != c->vertex) {
                     /* drop the fresh cause at v, take (or join) the one at loc */
                     a->ncauses--;

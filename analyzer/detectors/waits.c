@@ -269,7 +269,7 @@ static void exact_intervals(struct walk *b, uint32_t m)
          * runtime estimated some from sampler periods, they are tested as
          * samples */
         int exact = 1;
-        (void)an_vr(d->r, m); /* the intervals that end at m (fetched with m in a parallel analysis) */
+        (void)an_vr(d->r, m); /* the intervals that end at m (a source that keeps them elsewhere fetches them with m) */
         for (uint32_t k = 0; k < d->r->nintervals; k++)
             if (d->r->intervals[k].next_vertex == m && !d->r->intervals[k].cpu_exact) exact = 0;
         struct an_split sp;
@@ -579,27 +579,28 @@ static double culprit_slowdown(const struct an_detect *d, uint32_t m, const uint
     return n ? fmin(k / n, fmax(1, worst_contention(r))) : 1;
 }
 
-static void backtrack_symptom(struct walk *b, uint32_t s)
+/* One symptom's backward walk: what its parts share. */
+struct symptom {
+    uint32_t s, w;              /* the symptom (an MPI vertex), the process that waits most there */
+    double total, mw;           /* process-seconds of wait there; w's wait */
+    enum an_mpi_role role;      /* of the symptom's call */
+    enum an_category cat;       /* what the crossing makes of it */
+    double share;               /* the late peer's share of the waits (late_peer) */
+    int crossed;                /* the process crossed to, -1: none */
+    uint32_t interval_at;       /* the MPI vertex whose preceding interval is the late work */
+    uint32_t nw_ranks;          /* processes waiting at least waiting_share of mw */
+};
+
+/* The first steps of the walk from symptom y->s where y->w waits: at a
+ * collective to the last arrival, at a receive or completion to the late
+ * sender, at a send to the late receiver; sets y's category, share,
+ * crossing and interval. */
+static void cross_from_symptom(struct walk *b, struct symptom *y)
 {
     struct an_detect *d = b->d;
-    struct an_analysis *a = d->a;
-    const struct an_thresholds *th = &a->opt->th;
-    const struct an_graph *g = &a->g;
     const struct an_run *r = d->r;
-    const struct an_vertex *sv = &g->v[s];
-    double total = an_waits(a, r, s, b->waits), mw = 0;
-    uint32_t w = 0;
-    for (uint32_t i = 0; i < d->P; i++)
-        if (b->waits[i] > mw) mw = b->waits[i], w = i;
-    if (mw < d->min_cost * th->symptom_share || total <= 0) return;
-    for (uint32_t v = 0; v < d->N; v++) b->score_cache[v] = NAN;
-    sc_hash_clear(&b->seen_index), b->nseen = 0;
-    b->nw = 0;
-    enum an_mpi_role role = an_mpi_role(sv->op);
-    enum an_category cat = AN_CAT_LOAD_IMBALANCE;
-    double share = 1;
-    int crossed = -1;
-    uint32_t interval_at = s; /* the MPI vertex whose preceding interval is the late work */
+    uint32_t s = y->s, w = y->w;
+    enum an_mpi_role role = y->role;
     push(b, s, w, AN_NONE, "symptom", 0);
     if (role == AN_MPI_COLLECTIVE) {
         /* the last arrivals spent the least time inside */
@@ -613,17 +614,17 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
                 mn = t[i], late = i;
         seen_add(b, s, late);
         b->w[b->nw++] = (struct wnode){s, late, 0, 0, "collective"};
-        crossed = (int)late;
+        y->crossed = (int)late;
     } else if (role == AN_MPI_RECV || role == AN_MPI_COMPLETION || role == AN_MPI_SENDRECV ||
                role == AN_MPI_PROBE) {
-        int q = late_peer(b, s, w, &share);
+        int q = late_peer(b, s, w, &y->share);
         if (q >= 0) {
             uint32_t snd = peer_vertex(r, (uint32_t)q, w, 1);
             push(b, snd != AN_NONE ? snd : s, (uint32_t)q, 0, "communication", 0);
-            crossed = q;
-            interval_at = snd != AN_NONE ? snd : s;
+            y->crossed = q;
+            y->interval_at = snd != AN_NONE ? snd : s;
         }
-        cat = AN_CAT_LATE_SENDER;
+        y->cat = AN_CAT_LATE_SENDER;
     } else if (role == AN_MPI_SEND) {
         int q = -1;
         uint64_t bt = 0;
@@ -638,198 +639,285 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         if (q >= 0) {
             uint32_t rcv = peer_vertex(r, (uint32_t)q, w, 0);
             push(b, rcv != AN_NONE ? rcv : s, (uint32_t)q, 0, "communication", 0);
-            crossed = q;
-            interval_at = rcv != AN_NONE ? rcv : s;
+            y->crossed = q;
+            y->interval_at = rcv != AN_NONE ? rcv : s;
         }
-        cat = AN_CAT_LATE_RECEIVER;
+        y->cat = AN_CAT_LATE_RECEIVER;
     }
-    exact_intervals(b, interval_at);
-    walk(b, s);
-    /* best candidate */
-    uint32_t best = AN_NONE, best_node = 0;
-    double bs = 0;
-    for (uint32_t k = 0; k < b->nw; k++) {
-        double sc = explained(b, b->w[k].v, b->w[k].hops, NULL);
-        if (sc > bs) bs = sc, best = b->w[k].v, best_node = k;
+}
+
+/* The category of located root `root` with culprits procs[np]: from a
+ * collective, the computation's; from a point-to-point wait, late sender or
+ * receiver unless the code runs everywhere with unequal amounts (then it is
+ * that computation's load imbalance); GPU-bound (or transfers) when the
+ * culprits' extra work is GPU device time. */
+static enum an_category candidate_category(const struct an_detect *d, enum an_category cat, uint32_t root,
+                                           const uint32_t *procs, uint32_t np)
+{
+    const struct an_run *r = d->r;
+    if (cat == AN_CAT_LOAD_IMBALANCE) cat = an_classify_computation(d, root, procs, np);
+    else if (runs_everywhere(d, root, procs, np) || an_unconditional_loop(d->a, root))
+        cat = an_classify_computation(d, root, procs, np);
+    if (an_vr_has(r, root, AN_HAS_IGPU)) {
+        const struct an_vrun *xr = an_vr(r, root);
+        double gx = 0, cx = 0;
+        for (uint32_t k = 0; k < np; k++)
+            gx += xr->igpu[procs[k]], cx += xr->icpu ? xr->icpu[procs[k]] : 0;
+        if (gx > cx) {
+            double kern = 0, copy = 0;
+            gpu_totals(&d->a->g, r, root, &kern, &copy, 0);
+            cat = copy > kern ? AN_CAT_H2D : AN_CAT_GPU_BOUND;
+        }
     }
-    double *per = sc_xmalloc((d->P + 1) * sizeof *per);
-    uint32_t nw_ranks = 0;
-    for (uint32_t i = 0; i < d->P; i++)
-        if (b->waits[i] >= th->waiting_share * mw) nw_ranks++;
-    double explained_total = 0, slow = 1;
-    if (best != AN_NONE && bs > 0) {
-        /* the culprits: the heavy group of the candidate's split */
-        explained(b, best, b->w[best_node].hops, per);
-        uint32_t np = b->last.nheavy;
-        uint32_t *procs = sc_xmalloc((d->P + 1) * sizeof *procs); /* the exact heavy group may be larger */
-        memcpy(procs, b->last.heavy, np * sizeof *procs);
-        if (b->exact && b->w[best_node].hops == 0) {
-            np = 0;
-            for (uint32_t i = 0; i < d->P; i++)
-                if (b->exact_heavy[i]) procs[np] = i, np++;
-        }
-        /* the location: the innermost child holding most of the culprits' excess */
-        uint8_t *heavy = calloc(d->P + 1, 1);
-        if (!heavy) abort();
-        for (uint32_t k = 0; k < np; k++) heavy[procs[k]] = 1;
-        struct an_groups gr = {d, heavy};
-        /* (from above: the score is capped by the waits, so a timer's call can
-         * tie with the loop that calls it) */
-        uint32_t root = an_locate_from(d, best, an_group_excess, &gr);
-        free(heavy);
-        double ex = explained(b, best, b->w[best_node].hops, per), sum = 0;
-        for (uint32_t i = 0; i < d->P; i++) sum += per[i];
-        explained_total = sum;
-        (void)ex;
-        /* category: from a collective, the computation's; from a point-to-point
-         * wait, late sender/receiver unless the code runs everywhere with
-         * unequal amounts (then it is that computation's load imbalance) */
-        if (cat == AN_CAT_LOAD_IMBALANCE) cat = an_classify_computation(d, root, procs, np);
-        else if (runs_everywhere(d, root, procs, np) || an_unconditional_loop(a, root))
-            cat = an_classify_computation(d, root, procs, np);
-        /* the culprits' extra work is GPU device time: GPU-bound (or transfers) */
-        if (an_vr_has(r, root, AN_HAS_IGPU)) {
-            const struct an_vrun *xr = an_vr(r, root);
-            double gx = 0, cx = 0;
-            for (uint32_t k = 0; k < np; k++)
-                gx += xr->igpu[procs[k]], cx += xr->icpu ? xr->icpu[procs[k]] : 0;
-            if (gx > cx) {
-                double kern = 0, copy = 0;
-                gpu_totals(g, r, root, &kern, &copy, 0);
-                cat = copy > kern ? AN_CAT_H2D : AN_CAT_GPU_BOUND;
+    return cat;
+}
+
+/* The cost of root cause `root` of category cat with culprits procs[np]:
+ * what fixing it saves at the largest count, in the CPU model; *noise its
+ * noise, *exact_cost 1 when it is the interval's exact CPU times (not
+ * samples), *rule the sentence that says how it was costed.  exact: the
+ * candidate is the symptom's own exact computation interval. */
+static double candidate_cost(struct walk *b, const struct symptom *y, int exact, enum an_category cat, uint32_t root,
+                             const uint32_t *procs, uint32_t np, double *noise, int *exact_cost, const char **rule)
+{
+    struct an_detect *d = b->d;
+    struct an_analysis *a = d->a;
+    const struct an_run *r = d->r;
+    uint32_t interval_at = y->interval_at;
+    double cost;
+    enum an_fix fix = cat == AN_CAT_SERIAL                                  ? AN_FIX_SPREAD
+                      : cat == AN_CAT_LATE_SENDER || cat == AN_CAT_LATE_RECEIVER ? AN_FIX_EXCESS
+                                                                                 : an_imbalance_fix(d, root, procs, np);
+    if (exact) {
+        double *delta = calloc(d->P + 1, sizeof *delta), all = 0, light = 0;
+        uint32_t na = 0, nl = 0;
+        if (!delta) abort();
+        if (fix != AN_FIX_SPREAD || cat != AN_CAT_SERIAL) {
+            /* added work or a wrong distribution, judged on the exact interval
+             * totals (the sampled ones are too noisy for a short imbalance) */
+            double t0 = 0;
+            uint32_t p0 = 0;
+            for (uint32_t sc = 0; sc + 1 < a->nscales && !(t0 > 0); sc++) {
+                const struct an_run *r0 = a->scales[sc].rep;
+                double *x0 = sc_xmalloc((r0->P + 1) * sizeof *x0);
+                if (an_interval_before(r0, interval_at, 1, x0))
+                    for (uint32_t i = 0; i < r0->P; i++) t0 += r0->present[i] ? x0[i] : 0;
+                p0 = r0->P;
+                free(x0);
             }
+            if (cat != AN_CAT_LATE_SENDER && cat != AN_CAT_LATE_RECEIVER && cat != AN_CAT_SERIAL)
+                fix = a->nscales < 2 ? AN_FIX_EXCESS : an_fix_kind(d, b->exact_x, t0, p0, b->exact_heavy, 0);
         }
-        /* cost: what fixing it saves at the largest count, in the CPU model */
-        double cost, noise = 0;
-        int exact_cost = 0; /* the interval's exact CPU times, not samples */
-        const char *rule;
-        enum an_fix fix = cat == AN_CAT_SERIAL                                  ? AN_FIX_SPREAD
-                          : cat == AN_CAT_LATE_SENDER || cat == AN_CAT_LATE_RECEIVER ? AN_FIX_EXCESS
-                                                                                     : an_imbalance_fix(d, root, procs, np);
-        if (b->exact && b->w[best_node].hops == 0) {
-            double *delta = calloc(d->P + 1, sizeof *delta), all = 0, light = 0;
-            uint32_t na = 0, nl = 0;
-            if (!delta) abort();
-            if (fix != AN_FIX_SPREAD || cat != AN_CAT_SERIAL) {
-                /* added work or a wrong distribution, judged on the exact interval
-                 * totals (the sampled ones are too noisy for a short imbalance) */
-                double t0 = 0;
-                uint32_t p0 = 0;
-                for (uint32_t sc = 0; sc + 1 < a->nscales && !(t0 > 0); sc++) {
-                    const struct an_run *r0 = a->scales[sc].rep;
-                    double *x0 = sc_xmalloc((r0->P + 1) * sizeof *x0);
-                    if (an_interval_before(r0, interval_at, 1, x0))
-                        for (uint32_t i = 0; i < r0->P; i++) t0 += r0->present[i] ? x0[i] : 0;
-                    p0 = r0->P;
-                    free(x0);
-                }
-                if (cat != AN_CAT_LATE_SENDER && cat != AN_CAT_LATE_RECEIVER && cat != AN_CAT_SERIAL)
-                    fix = a->nscales < 2 ? AN_FIX_EXCESS : an_fix_kind(d, b->exact_x, t0, p0, b->exact_heavy, 0);
+        for (uint32_t i = 0; i < d->P; i++)
+            if (r->present[i]) {
+                all += b->exact_x[i], na++;
+                if (!b->exact_heavy[i]) light += b->exact_x[i], nl++;
             }
-            for (uint32_t i = 0; i < d->P; i++)
-                if (r->present[i]) {
-                    all += b->exact_x[i], na++;
-                    if (!b->exact_heavy[i]) light += b->exact_x[i], nl++;
-                }
-            for (uint32_t i = 0; i < d->P; i++)
-                if (r->present[i])
-                    delta[i] = fix == AN_FIX_SPREAD ? b->exact_x[i] - all / na
-                                                    : b->exact_heavy[i] ? fmax(0, b->exact_x[i] - light / fmax(1, nl)) : 0;
-            cost = an_model_saving(a, r, interval_at, NULL, delta);
-            free(delta);
-            /* The interval is exact but it is all the computation between two
-             * MPI calls; the located code gets its excess only when its own
-             * (sampled) saving holds at least location_share of it.  Else the
-             * excess lies elsewhere in the interval, or is the machine's: on a
-             * loaded host a group of processes can need 30 % more CPU for the
-             * same work (balanced LULESH, 8 ranks on 2 cores: the interval's
-             * excess 0.29 s, the located loop's 0.03 s). */
-            double own = an_fix_saving(d, root, interval_at, procs, np, fix, &noise);
-            if (own < a->opt->th.location_share * cost) {
-                cost = own;
-                rule = fix == AN_FIX_SPREAD
-                           ? "the code's work spread evenly over the processes (its samples hold less than "
-                             "location_share of the interval's exact excess): run time of the processes' computation "
-                             "before minus after, a core per process"
-                           : "the culprits' work in the code brought down to the others' (its samples hold less than "
-                             "location_share of the interval's exact excess): run time of the processes' computation "
-                             "before minus after, a core per process";
-            } else
-            exact_cost = 1, rule = fix == AN_FIX_SPREAD
+        for (uint32_t i = 0; i < d->P; i++)
+            if (r->present[i])
+                delta[i] = fix == AN_FIX_SPREAD ? b->exact_x[i] - all / na
+                                                : b->exact_heavy[i] ? fmax(0, b->exact_x[i] - light / fmax(1, nl)) : 0;
+        cost = an_model_saving(a, r, interval_at, NULL, delta);
+        free(delta);
+        /* The interval is exact but it is all the computation between two
+         * MPI calls; the located code gets its excess only when its own
+         * (sampled) saving holds at least location_share of it.  Else the
+         * excess lies elsewhere in the interval, or is the machine's: on a
+         * loaded host a group of processes can need 30 % more CPU for the
+         * same work (balanced LULESH, 8 ranks on 2 cores: the interval's
+         * excess 0.29 s, the located loop's 0.03 s). */
+        double own = an_fix_saving(d, root, interval_at, procs, np, fix, noise);
+        if (own < a->opt->th.location_share * cost) {
+            cost = own;
+            *rule = fix == AN_FIX_SPREAD
+                        ? "the code's work spread evenly over the processes (its samples hold less than "
+                          "location_share of the interval's exact excess): run time of the processes' computation "
+                          "before minus after, a core per process"
+                        : "the culprits' work in the code brought down to the others' (its samples hold less than "
+                          "location_share of the interval's exact excess): run time of the processes' computation "
+                          "before minus after, a core per process";
+        } else
+            *exact_cost = 1, *rule = fix == AN_FIX_SPREAD
                        ? "the computation interval's exact CPU times spread evenly over the processes: run time of the "
                          "interval before minus after, a core per process"
                        : "the culprits' exact CPU time in the interval brought down to the others': run time of the "
                          "interval before minus after, a core per process";
-        } else {
-            cost = an_fix_saving(d, root, r->has_intervals ? interval_at : AN_NONE, procs, np, fix, &noise);
-            rule = fix == AN_FIX_SPREAD
-                       ? "the code's work spread evenly over the processes: run time of the processes' "
-                         "computation before minus after, a core per process"
-                       : "the culprits' work in the code brought down to the others': run time of the processes' "
-                         "computation before minus after, a core per process";
-        }
-        struct an_cause *c = an_cause_get(a, root);
-        if (!c->merged || cost > c->cost) {
-            c->cat = cat;
-            c->cost = cost;
-            c->cost_rule = rule;
-            c->cost_noise = noise, c->noise_exact = exact_cost;
-            c->symptom = s;
-            free(c->path);
-            /* path: symptom, crossing, walk back to the candidate, then the located root */
-            uint32_t chain[512], nc = 0;
-            for (uint32_t k = best_node; k != AN_NONE && nc < 512; k = b->w[k].from) {
-                chain[nc++] = k;
-                if (k == 0) break;
-            }
-            c->path = sc_xmalloc((nc + 2) * sizeof *c->path);
-            c->npath = 0;
-            for (uint32_t k = nc; k-- > 0;) {
-                const struct wnode *n = &b->w[chain[k]];
-                /* the wait at the symptom, on the steps that are the symptom or cross to it */
-                double wt = n->v == s && n->proc < d->P ? b->waits[n->proc] : 0;
-                c->path[c->npath++] = (struct an_step){n->v, n->proc, n->edge, wt};
-            }
-            uint32_t rp = np ? procs[0] : w;
-            if (c->npath && c->path[c->npath - 1].vertex == c->vertex) {
-                c->path[c->npath - 1].edge = "root";
-                c->path[c->npath - 1].process = rp;
-            } else {
-                c->path[c->npath++] = (struct an_step){c->vertex, rp, "root", 0};
-            }
-        }
-        c->explained_wait = fmax(c->explained_wait, sum);
-        slow = culprit_slowdown(d, interval_at, procs, np);
-        an_cause_procs(c, procs, np);
-        double wsum = 0;
-        uint32_t nhere = an_cause_waiting(d, c, b->waits, &wsum);
-        /* the sentence uses the cause's own fields: the processes waiting at
-         * this symptom (among its waiting_processes) and their wait, its
-         * culprits against the mean of the other processes (with k of p
-         * heavy, a median lies between the groups) */
-        uint32_t first = c->nprocs ? c->procs[0] : w, nlight = 0;
-        double light = 0;
-        uint8_t *cul = calloc(d->P + 1, 1);
-        if (!cul) abort();
-        for (uint32_t k = 0; k < c->nprocs; k++)
-            if (c->procs[k] < d->P) cul[c->procs[k]] = 1;
-        for (uint32_t i = 0; i < d->P; i++)
-            if (r->present[i] && !cul[i]) light += an_work(an_vr(r, root), i), nlight++;
-        free(cul);
-        char at[600];
-        an_cause_evidence(c,
-                 "explains %.3g of the %.3g process-seconds of wait at %s (%s) (%.3g on the %u "
-                 "process%s waiting there); %s time there %.3g s on process %u against a mean of %.3g s on the %u other "
-                 "process%s; %u culprit process%s%s",
-                 sum, total, an_mpi_name(sv->op), at_text(sv, at, sizeof at), wsum, nhere, nhere == 1 ? "" : "es",
-                 an_vr_has(r, root, AN_HAS_IGPU) ? "CPU+GPU" : "CPU", an_work(an_vr(r, root), first), first,
-                 nlight ? light / nlight : 0.0, nlight, nlight == 1 ? "" : "es", c->nprocs,
-                 c->nprocs == 1 ? "" : "es", b->exact && b->w[best_node].hops == 0 ? " (exact computation intervals)" : "");
-        a->vflags[c->vertex] |= AN_F_ROOT_CAUSE;
+    } else {
+        cost = an_fix_saving(d, root, r->has_intervals ? interval_at : AN_NONE, procs, np, fix, noise);
+        *rule = fix == AN_FIX_SPREAD
+                    ? "the code's work spread evenly over the processes: run time of the processes' "
+                      "computation before minus after, a core per process"
+                    : "the culprits' work in the code brought down to the others': run time of the processes' "
+                      "computation before minus after, a core per process";
     }
-    /* what no computation explains: the symptom is its own cause; with f
-     * processes per core only 1/f of a wait is the program's own */
-    /* the culprits' extra CPU time took longer on the wall clock when they
+    return cost;
+}
+
+/* Cause c's path: the symptom, the crossing, the walk back to the candidate
+ * (walk node best_node), then the located root on its first culprit. */
+static void candidate_path(struct an_cause *c, const struct walk *b, const struct symptom *y, uint32_t best_node,
+                           const uint32_t *procs, uint32_t np)
+{
+    const struct an_detect *d = b->d;
+    free(c->path);
+    uint32_t chain[512], nc = 0;
+    for (uint32_t k = best_node; k != AN_NONE && nc < 512; k = b->w[k].from) {
+        chain[nc++] = k;
+        if (k == 0) break;
+    }
+    c->path = sc_xmalloc((nc + 2) * sizeof *c->path);
+    c->npath = 0;
+    for (uint32_t k = nc; k-- > 0;) {
+        const struct wnode *n = &b->w[chain[k]];
+        /* the wait at the symptom, on the steps that are the symptom or cross to it */
+        double wt = n->v == y->s && n->proc < d->P ? b->waits[n->proc] : 0;
+        c->path[c->npath++] = (struct an_step){n->v, n->proc, n->edge, wt};
+    }
+    uint32_t rp = np ? procs[0] : y->w;
+    if (c->npath && c->path[c->npath - 1].vertex == c->vertex) {
+        c->path[c->npath - 1].edge = "root";
+        c->path[c->npath - 1].process = rp;
+    } else {
+        c->path[c->npath++] = (struct an_step){c->vertex, rp, "root", 0};
+    }
+}
+
+/* Cause c's evidence sentence for the wait it explains (sum process-seconds)
+ * at symptom y: it uses the cause's own fields, the processes waiting at
+ * this symptom (among its waiting_processes) and their wait, its culprits
+ * against the mean of the other processes (with k of p heavy, a median lies
+ * between the groups).  exact: costed on the exact computation intervals. */
+static void candidate_evidence(struct walk *b, const struct symptom *y, struct an_cause *c, uint32_t root,
+                               double sum, int exact)
+{
+    struct an_detect *d = b->d;
+    const struct an_run *r = d->r;
+    const struct an_vertex *sv = &d->a->g.v[y->s];
+    double wsum = 0;
+    uint32_t nhere = an_cause_waiting(d, c, b->waits, &wsum);
+    uint32_t first = c->nprocs ? c->procs[0] : y->w, nlight = 0;
+    double light = 0;
+    uint8_t *cul = calloc(d->P + 1, 1);
+    if (!cul) abort();
+    for (uint32_t k = 0; k < c->nprocs; k++)
+        if (c->procs[k] < d->P) cul[c->procs[k]] = 1;
+    for (uint32_t i = 0; i < d->P; i++)
+        if (r->present[i] && !cul[i]) light += an_work(an_vr(r, root), i), nlight++;
+    free(cul);
+    char at[600];
+    an_cause_evidence(c,
+             "explains %.3g of the %.3g process-seconds of wait at %s (%s) (%.3g on the %u "
+             "process%s waiting there); %s time there %.3g s on process %u against a mean of %.3g s on the %u other "
+             "process%s; %u culprit process%s%s",
+             sum, y->total, an_mpi_name(sv->op), at_text(sv, at, sizeof at), wsum, nhere, nhere == 1 ? "" : "es",
+             an_vr_has(r, root, AN_HAS_IGPU) ? "CPU+GPU" : "CPU", an_work(an_vr(r, root), first), first,
+             nlight ? light / nlight : 0.0, nlight, nlight == 1 ? "" : "es", c->nprocs,
+             c->nprocs == 1 ? "" : "es", exact ? " (exact computation intervals)" : "");
+}
+
+/* The walk's best candidate (walk node best_node, vertex best) as root cause
+ * of symptom y's wait: its culprits (the heavy group of the candidate's
+ * split), its location (the innermost child holding most of the culprits'
+ * excess), category, cost, path and evidence.  *explained_total: the wait
+ * it explains; *slow: how much longer than their CPU time the culprits'
+ * computation took (culprit_slowdown).  per[P]: scratch. */
+static void blame_candidate(struct walk *b, const struct symptom *y, uint32_t best, uint32_t best_node, double *per,
+                            double *explained_total, double *slow)
+{
+    struct an_detect *d = b->d;
+    struct an_analysis *a = d->a;
+    int exact = b->exact && b->w[best_node].hops == 0;
+    /* the culprits: the heavy group of the candidate's split */
+    explained(b, best, b->w[best_node].hops, per);
+    uint32_t np = b->last.nheavy;
+    uint32_t *procs = sc_xmalloc((d->P + 1) * sizeof *procs); /* the exact heavy group may be larger */
+    memcpy(procs, b->last.heavy, np * sizeof *procs);
+    if (exact) {
+        np = 0;
+        for (uint32_t i = 0; i < d->P; i++)
+            if (b->exact_heavy[i]) procs[np] = i, np++;
+    }
+    /* the location: the innermost child holding most of the culprits' excess
+     * (from above: the score is capped by the waits, so a timer's call can
+     * tie with the loop that calls it) */
+    uint32_t root = an_locate_culprits(d, best, procs, np);
+    double ex = explained(b, best, b->w[best_node].hops, per), sum = 0;
+    for (uint32_t i = 0; i < d->P; i++) sum += per[i];
+    *explained_total = sum;
+    (void)ex;
+    enum an_category cat = candidate_category(d, y->cat, root, procs, np);
+    double noise = 0;
+    int exact_cost = 0; /* the interval's exact CPU times, not samples */
+    const char *rule;
+    double cost = candidate_cost(b, y, exact, cat, root, procs, np, &noise, &exact_cost, &rule);
+    struct an_cause *c = an_cause_get(a, root);
+    if (!c->merged || cost > c->cost) {
+        c->cat = cat;
+        c->cost = cost;
+        c->cost_rule = rule;
+        c->cost_noise = noise, c->noise_exact = exact_cost;
+        c->symptom = y->s;
+        candidate_path(c, b, y, best_node, procs, np);
+    }
+    c->explained_wait = fmax(c->explained_wait, sum);
+    *slow = culprit_slowdown(d, y->interval_at, procs, np);
+    an_cause_procs(c, procs, np);
+    candidate_evidence(b, y, c, root, sum, exact);
+    a->vflags[c->vertex] |= AN_F_ROOT_CAUSE;
+}
+
+/* The evidence of symptom y as its own cause of category cat: rest
+ * process-seconds of wait that no computation explains; a pipeline's depth,
+ * head and bound (its cost when they are equal), and the caveat of a
+ * contended run (undecided: no run with a core per process shows it). */
+static void symptom_evidence(const struct an_detect *d, const struct symptom *y, struct an_cause *c,
+                             enum an_category cat, double rest, uint32_t depth, uint32_t head, double bound,
+                             double cost, int contended, int pipeline, const char *undecided)
+{
+    const struct an_run *r = d->r;
+    const struct an_vertex *sv = &d->a->g.v[y->s];
+    if (cat == AN_CAT_PIPELINE)
+        an_cause_evidence(c, "%.3g process-seconds of wait at %s: a pipeline of %u late senders, process %u "
+                          "waits for %d, which waits there for its own predecessor, back to process %u where the "
+                          "wave starts; no process computes more than the others (the fill and drain of the "
+                          "pipeline)%s",
+                          rest, an_mpi_name(sv->op), depth + 1, y->w, y->crossed, head,
+                          isfinite(bound) && fabs(bound - cost) <= 1e-9 * fmax(1, cost)
+                              ? "; costed by its hops: with a core per process the last link waits its depth times "
+                                "the CPU time of one block for every start of the wave"
+                              : "");
+    else if (cat == AN_CAT_ROTATING)
+        an_cause_evidence(c, "%.3g process-seconds of wait at %s; blame rotates between processes: "
+                          "no peer completes last in more than %.0f%% of the waits, no consistent culprit",
+                          rest, an_mpi_name(sv->op), y->share * 100);
+    else
+        an_cause_evidence(c, "%.3g process-seconds of wait at %s on %u process%s that no measured "
+                          "computation explains (the cause may be unsampled: I/O, sleep, another job)",
+                          rest, an_mpi_name(sv->op), y->nw_ranks, y->nw_ranks == 1 ? "" : "es");
+    if (contended)
+        an_cause_evidence(c, "caveat: the run at %u processes was %.2gx contended (oversubscribed or loaded); the "
+                          "wait is divided by that factor%s", d->P, r->contention,
+                          pipeline    ? ", the chain of late senders is in the partner records"
+                          : undecided ? ", and no run with a core per process shows a wait at this call: it may "
+                                        "be the scheduler's"
+                                      : ", and a run with a core per process shows a wait at this call too");
+}
+
+/* What no computation explains of symptom y's wait (explained_total of it
+ * explained, by culprits slow times slower on the wall clock): the symptom
+ * is its own cause, a pipeline, rotating blame, a wait at collective or a
+ * message wait, when it costs enough. */
+static void blame_symptom(struct walk *b, const struct symptom *y, double explained_total, double slow)
+{
+    struct an_detect *d = b->d;
+    struct an_analysis *a = d->a;
+    const struct an_thresholds *th = &a->opt->th;
+    const struct an_run *r = d->r;
+    const struct an_vertex *sv = &a->g.v[y->s];
+    uint32_t s = y->s, w = y->w, nw_ranks = y->nw_ranks;
+    double total = y->total;
+    /* with f processes per core only 1/f of a wait is the program's own;
+     * the culprits' extra CPU time took longer on the wall clock when they
      * were descheduled inside it: that much of the wait is theirs too */
     double rest = total - fmin(total, explained_total * slow);
     double cost = nw_ranks ? rest / nw_ranks / fmax(1, r->contention) : 0;
@@ -844,9 +932,9 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
      * link sends after it received, so that its wait delays the next one;
      * a Sendrecv sends before it waits, and a shift through it ripples
      * waits without passing any on) */
-    int pipeline = (role == AN_MPI_RECV || role == AN_MPI_COMPLETION) && interval_at != s &&
-                   share >= th->rotation && explained_total < 0.5 * total &&
-                   (depth = chain_depth(b, s, w, mw, &head)) >= 2 && one_way(d, s);
+    int pipeline = (y->role == AN_MPI_RECV || y->role == AN_MPI_COMPLETION) && y->interval_at != s &&
+                   y->share >= th->rotation && explained_total < 0.5 * total &&
+                   (depth = chain_depth(b, s, w, y->mw, &head)) >= 2 && one_way(d, s);
     int contended = r->contention > th->contention_max;
     /* a pipeline's fill and drain is spread over its contexts (forward and
      * backward sweeps: each process waits in one of them at a time): its
@@ -855,7 +943,7 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
     double bound = INFINITY;
     if (pipeline) {
         cost = rest / fmax(1, r->present_count) / fmax(1, r->contention);
-        bound = pipeline_bound(d, s, interval_at, depth);
+        bound = pipeline_bound(d, s, y->interval_at, depth);
         /* contended: the hops' bound is the cost (exact CPU times and counts,
          * which the scheduler does not change; the measured waits are as
          * much the scheduler's as the pipeline's: 0.37 to 0.83 s per process
@@ -864,10 +952,8 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
         cost = isfinite(bound) && r->contention > th->contention_max ? bound : fmin(cost, bound);
     }
     if (pipeline ? cost < th->symptom_share * d->min_cost
-                 : cost < th->unexplained_factor * d->min_cost || (contended && thin)) {
-        free(per);
+                 : cost < th->unexplained_factor * d->min_cost || (contended && thin))
         return;
-    }
     /* contended, no pipeline, no run with a core per process that shows it:
      * the scheduler alone may have made processes wait; listed as an
      * undecided candidate with its size, and a warning, never silenced */
@@ -881,15 +967,13 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
                    "slowed %.2gx by oversubscription or other load (listed as an undecided candidate)",
                 rest / nw_ranks, an_mpi_name(sv->op), at_text(sv, at, sizeof at), r->contention);
     }
+    enum an_category cat;
     if (pipeline) cat = AN_CAT_PIPELINE;
-    else if (role != AN_MPI_COLLECTIVE && share < th->rotation) cat = AN_CAT_ROTATING;
-    else if (role == AN_MPI_COLLECTIVE) cat = AN_CAT_WAIT_COLLECTIVE;
+    else if (y->role != AN_MPI_COLLECTIVE && y->share < th->rotation) cat = AN_CAT_ROTATING;
+    else if (y->role == AN_MPI_COLLECTIVE) cat = AN_CAT_WAIT_COLLECTIVE;
     else cat = AN_CAT_MESSAGE_WAIT; /* no work found: nothing to "send earlier" */
     struct an_cause *c = an_cause_get(a, s);
-    if (c->merged && (c->cost >= cost || (undecided && !c->undecided))) {
-        free(per);
-        return;
-    }
+    if (c->merged && (c->cost >= cost || (undecided && !c->undecided))) return;
     c->cat = cat;
     c->cost = cost;
     c->noise_exact = 1; /* exact wall times of the calls, or the hops' exact CPU times and counts */
@@ -900,42 +984,55 @@ static void backtrack_symptom(struct walk *b, uint32_t s)
                             : "unexplained wait, mean over the waiting processes, divided by the contention";
     c->symptom = s;
     uint32_t *procs = sc_xmalloc(2 * sizeof *procs), np = 0;
-    if (crossed >= 0 && cat != AN_CAT_ROTATING && cat != AN_CAT_PIPELINE) procs[np++] = (uint32_t)crossed;
+    if (y->crossed >= 0 && cat != AN_CAT_ROTATING && cat != AN_CAT_PIPELINE) procs[np++] = (uint32_t)y->crossed;
     an_cause_procs(c, procs, np);
     an_cause_waiting(d, c, b->waits, NULL);
     free(c->path);
     c->path = sc_xmalloc(3 * sizeof *c->path);
     c->npath = 0;
-    c->path[c->npath++] = (struct an_step){s, w, "symptom", mw};
-    if (crossed >= 0)
-        c->path[c->npath++] = (struct an_step){b->w[1 < b->nw ? 1 : 0].v, (uint32_t)crossed,
-                                               role == AN_MPI_COLLECTIVE ? "collective" : "communication", 0};
-    if (cat == AN_CAT_PIPELINE)
-        an_cause_evidence(c, "%.3g process-seconds of wait at %s: a pipeline of %u late senders, process %u "
-                          "waits for %d, which waits there for its own predecessor, back to process %u where the "
-                          "wave starts; no process computes more than the others (the fill and drain of the "
-                          "pipeline)%s",
-                          rest, an_mpi_name(sv->op), depth + 1, w, crossed, head,
-                          isfinite(bound) && fabs(bound - cost) <= 1e-9 * fmax(1, cost)
-                              ? "; costed by its hops: with a core per process the last link waits its depth times "
-                                "the CPU time of one block for every start of the wave"
-                              : "");
-    else if (cat == AN_CAT_ROTATING)
-        an_cause_evidence(c, "%.3g process-seconds of wait at %s; blame rotates between processes: "
-                          "no peer completes last in more than %.0f%% of the waits, no consistent culprit",
-                          rest, an_mpi_name(sv->op), share * 100);
-    else
-        an_cause_evidence(c, "%.3g process-seconds of wait at %s on %u process%s that no measured "
-                          "computation explains (the cause may be unsampled: I/O, sleep, another job)",
-                          rest, an_mpi_name(sv->op), nw_ranks, nw_ranks == 1 ? "" : "es");
-    if (contended)
-        an_cause_evidence(c, "caveat: the run at %u processes was %.2gx contended (oversubscribed or loaded); the "
-                          "wait is divided by that factor%s", d->P, r->contention,
-                          pipeline    ? ", the chain of late senders is in the partner records"
-                          : undecided ? ", and no run with a core per process shows a wait at this call: it may "
-                                        "be the scheduler's"
-                                      : ", and a run with a core per process shows a wait at this call too");
+    c->path[c->npath++] = (struct an_step){s, w, "symptom", y->mw};
+    if (y->crossed >= 0)
+        c->path[c->npath++] = (struct an_step){b->w[1 < b->nw ? 1 : 0].v, (uint32_t)y->crossed,
+                                               y->role == AN_MPI_COLLECTIVE ? "collective" : "communication", 0};
+    symptom_evidence(d, y, c, cat, rest, depth, head, bound, cost, contended, pipeline, undecided);
     a->vflags[s] |= AN_F_ROOT_CAUSE;
+}
+
+/* Backtracking from symptom s: on the process that waits most, cross to the
+ * process it waits for, walk back scoring candidates by the wait they
+ * explain; the best one is a root cause, what it leaves unexplained the
+ * symptom's own. */
+static void backtrack_symptom(struct walk *b, uint32_t s)
+{
+    struct an_detect *d = b->d;
+    struct an_analysis *a = d->a;
+    const struct an_thresholds *th = &a->opt->th;
+    const struct an_run *r = d->r;
+    struct symptom y = {.s = s, .role = an_mpi_role(a->g.v[s].op), .cat = AN_CAT_LOAD_IMBALANCE,
+                        .share = 1, .crossed = -1, .interval_at = s};
+    y.total = an_waits(a, r, s, b->waits);
+    for (uint32_t i = 0; i < d->P; i++)
+        if (b->waits[i] > y.mw) y.mw = b->waits[i], y.w = i;
+    if (y.mw < d->min_cost * th->symptom_share || y.total <= 0) return;
+    for (uint32_t v = 0; v < d->N; v++) b->score_cache[v] = NAN;
+    sc_hash_clear(&b->seen_index), b->nseen = 0;
+    b->nw = 0;
+    cross_from_symptom(b, &y);
+    exact_intervals(b, y.interval_at);
+    walk(b, s);
+    /* best candidate */
+    uint32_t best = AN_NONE, best_node = 0;
+    double bs = 0;
+    for (uint32_t k = 0; k < b->nw; k++) {
+        double sc = explained(b, b->w[k].v, b->w[k].hops, NULL);
+        if (sc > bs) bs = sc, best = b->w[k].v, best_node = k;
+    }
+    double *per = sc_xmalloc((d->P + 1) * sizeof *per);
+    for (uint32_t i = 0; i < d->P; i++)
+        if (b->waits[i] >= th->waiting_share * y.mw) y.nw_ranks++;
+    double explained_total = 0, slow = 1;
+    if (best != AN_NONE && bs > 0) blame_candidate(b, &y, best, best_node, per, &explained_total, &slow);
+    blame_symptom(b, &y, explained_total, slow);
     free(per);
 }
 

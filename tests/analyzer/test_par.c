@@ -1,4 +1,4 @@
-/* test_par.c — the parallel analyzer's launch detection and slices (par.c),
+/* test_par.c — the parallel analyzer's launch detection and slices (analyzer/par/par.c),
  * without MPI: the slices of every (P, N) cover each rank exactly once in
  * ascending order; a process not started by a launcher, or started as one of
  * one, or told SCALANA_ANALYZE_PROCESSES=1, stays serial without loading MPI;
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "par.h"
+#include "par/par.h"
 
 static void t_slices_cover(void **state)
 {

@@ -1,19 +1,22 @@
-/* par_serve.c — process 0 of a parallel analysis asks, the others answer
- * (par.h).  After an_par_combine, process 0 holds every run's per-rank run
- * figures and every vertex's statistics, but the per-rank vertex arrays
- * (vertices x ranks) stay with the process that read each rank.  What the
- * detectors and the report need of them process 0 asks for: the arrays of
- * one vertex (an_vr fetches a vertex the first time it is used, so only the
- * vertices the detectors look at come whole to process 0), the per-rank
- * interval sums before or after an MPI vertex, and the robust outliers of
- * the inclusive time, computed together with exact order statistics.  A
- * request goes to every other process; each answers about its slice of the
- * ranks, and process 0 answers its own from the run of its slice (r->own)
- * with the same code.  Format: native byte order (par_buf.h). */
+/* par_serve.c — the parallel source of a run's per-rank data (run_source.h):
+ * process 0 of a parallel analysis asks, the others answer (par.h).  After
+ * an_par_combine, process 0 holds every run's per-rank run figures and
+ * every vertex's statistics, but the per-rank vertex arrays (vertices x
+ * ranks) stay with the process that read each rank.  What the detectors and
+ * the report need of them process 0's source asks for: the arrays of one
+ * vertex (an_vr fetches a vertex the first time it is used, so only the
+ * vertices the detectors look at come whole to process 0), the partner
+ * records of a rank, the per-rank interval sums before or after an MPI
+ * vertex, a site's figures, and the robust outliers of the inclusive time,
+ * computed together with exact order statistics.  A request goes to every
+ * other process; each answers about its slice of the ranks, and process 0
+ * answers its own from the run of its slice (par_run.own) with the same
+ * code.  Format: native byte order (par_buf.h). */
 #include "analyzer.h"
 #include "par.h"
 #include "par_buf.h"
 #include "par_mpi.h"
+#include "run_source.h"
 #include "stats.h"
 
 #include <math.h>
@@ -250,9 +253,22 @@ static void answer(const struct an_run *r, uint32_t j, uint32_t type, struct rbu
 
 static uint32_t served_analysis; /* process 0: 1 while the others serve this analysis */
 
+/* What the parallel source keeps of a whole run on process 0 (its
+ * source_state): the fetch cache is its own. */
+struct par_run {
+    struct an_run *run;   /* the whole run: its vertex records and intervals receive what is fetched */
+    struct an_run *own;   /* the run of process 0's own slice */
+    uint32_t index;       /* the run's place in an_analysis.runs, the same on every process */
+    uint8_t *fetched;     /* [nfetched] 1: the vertex's arrays are in run->vr */
+    uint32_t nfetched;
+    struct an_peer_list { struct an_peer_rec *p; size_t n; uint8_t have; } *peers; /* [P] */
+};
+
+static struct par_run *state_of(const struct an_run *r) { return r->source_state; }
+
 /* Sends request req (type, run, body) to every other process and answers it
- * for r->own; the answers in process order (ans[0] process 0's), each to be
- * freed.  Aborts the job when an answer does not come. */
+ * for r's own slice; the answers in process order (ans[0] process 0's), each
+ * to be freed.  Aborts the job when an answer does not come. */
 static void ask(const struct an_run *r, struct wbuf *req, struct wbuf *ans)
 {
     const struct an_mpi_ops *ops = an_par_ops();
@@ -265,7 +281,7 @@ static void ask(const struct an_run *r, struct wbuf *req, struct wbuf *ans)
     struct rbuf q = {req->p, req->n, 0, 0};
     uint32_t type = get_u32(&q), j = get_u32(&q);
     memset(&ans[0], 0, sizeof ans[0]);
-    answer(r->own, j, type, &q, &ans[0]);
+    answer(state_of(r)->own, j, type, &q, &ans[0]);
     for (int k = 1; k < N; k++) {
         void *p = NULL;
         uint64_t n = 0;
@@ -285,14 +301,25 @@ static void bad_answer(int k)
     an_par_ops()->abort(1);
 }
 
-void an_par_fetch(struct an_run *r, uint32_t v)
+/* Fetches vertex v's per-rank arrays (and the intervals that end at v) from
+ * every process into the whole run's r->vr[v] (arrays of r->P entries, by
+ * world rank).  Aborts the job when a process does not answer. */
+static void fetch(struct par_run *s, uint32_t v)
 {
+    struct an_run *r = s->run;
     int N = an_par_size();
     struct an_vrun *x = &r->vr[v];
-    x->fetched = 1;
+    if (v >= s->nfetched) {
+        uint32_t n = s->nfetched ? s->nfetched : 256;
+        while (n <= v) n *= 2;
+        s->fetched = sc_xrealloc(s->fetched, n);
+        memset(s->fetched + s->nfetched, 0, n - s->nfetched);
+        s->nfetched = n;
+    }
+    s->fetched[v] = 1;
     if (!x->has) return; /* no rank has arrays: nothing to fetch */
     struct wbuf req = {0}, *ans = sc_xcalloc((size_t)N, sizeof *ans);
-    put_u32(&req, REQ_FETCH), put_u32(&req, r->index), put_u32(&req, v);
+    put_u32(&req, REQ_FETCH), put_u32(&req, s->index), put_u32(&req, v);
     ask(r, &req, ans);
     float **f[] = {&x->cpu, &x->mpi, &x->ncalls, &x->gpu, &x->incl, &x->icpu, &x->igpu};
     for (int k = 0; k < N; k++) {
@@ -322,11 +349,50 @@ void an_par_fetch(struct an_run *r, uint32_t v)
     free(ans);
 }
 
-void an_par_interval_sum(const struct an_run *r, uint32_t v, int want_next, int want_cpu, double *out)
+static int fetched(const struct par_run *s, uint32_t v) { return v < s->nfetched && s->fetched[v]; }
+
+static const struct an_vrun *par_vertex(const struct an_run *r, uint32_t v)
+{
+    struct par_run *s = state_of(r);
+    if (!fetched(s, v)) fetch(s, v);
+    return &r->vr[v];
+}
+
+static int par_has(const struct an_run *r, uint32_t v, unsigned has)
+{
+    const struct an_vrun *x = &r->vr[v];
+    /* a vertex not fetched yet: what the processes that hold its ranks said */
+    return ((fetched(state_of(r), v) ? an_vrun_arrays(x) : x->has) & has) != 0;
+}
+
+/* Forgets the partner records asked for (par_peers). */
+static void peers_clear(struct par_run *s)
+{
+    for (uint32_t i = 0; s->peers && i < s->run->P; i++) {
+        free(s->peers[i].p);
+        s->peers[i] = (struct an_peer_list){NULL, 0, 0};
+    }
+}
+
+static void par_release(const struct an_run *r)
+{
+    struct par_run *s = state_of(r);
+    for (uint32_t v = 0; v < s->nfetched && v < s->run->nvr; v++) {
+        if (!s->fetched[v]) continue;
+        an_vrun_free_arrays(&s->run->vr[v]);
+        s->fetched[v] = 0;
+    }
+    peers_clear(s);
+}
+
+/* out[P] = the per-rank sums of the intervals that end (want_next 1) or
+ * start (0) at v, CPU (want_cpu 1) or wall seconds, from the processes that
+ * hold the ranks. */
+static void par_interval_sum(const struct an_run *r, uint32_t v, int want_next, int want_cpu, double *out)
 {
     int N = an_par_size();
     struct wbuf req = {0}, *ans = sc_xcalloc((size_t)N, sizeof *ans);
-    put_u32(&req, REQ_INTERVALS), put_u32(&req, r->index);
+    put_u32(&req, REQ_INTERVALS), put_u32(&req, state_of(r)->index);
     put_u32(&req, v), put_u32(&req, (uint32_t)want_next), put_u32(&req, (uint32_t)want_cpu);
     ask(r, &req, ans);
     for (int k = 0; k < N; k++) {
@@ -340,11 +406,13 @@ void an_par_interval_sum(const struct an_run *r, uint32_t v, int want_next, int 
     free(ans);
 }
 
-void an_par_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f)
+/* an_site_figures over every rank, combined from every process's
+ * an_site_figures_slice (minima and sums). */
+static void par_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f)
 {
     int N = an_par_size();
     struct wbuf req = {0}, *ans = sc_xcalloc((size_t)N, sizeof *ans);
-    put_u32(&req, REQ_SITE), put_u32(&req, r->index), put_u32(&req, nv);
+    put_u32(&req, REQ_SITE), put_u32(&req, state_of(r)->index), put_u32(&req, nv);
     put(&req, v, (size_t)nv * sizeof *v);
     ask(r, &req, ans);
     *f = (struct an_site_figures){INFINITY, 1, 0, 0};
@@ -360,14 +428,17 @@ void an_par_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv,
     free(ans);
 }
 
-const struct an_peer_rec *an_par_peers(struct an_run *r, uint32_t rank, size_t *n)
+/* The partner records of world rank `rank`, asked of the process that read
+ * it and kept until par_release (*n of them). */
+static const struct an_peer_rec *par_peers(const struct an_run *r, uint32_t rank, size_t *n)
 {
-    if (!r->peer_cache) r->peer_cache = sc_xcalloc(r->P, sizeof *r->peer_cache);
-    struct an_peer_list *c = &r->peer_cache[rank];
+    struct par_run *s = state_of(r);
+    if (!s->peers) s->peers = sc_xcalloc(r->P, sizeof *s->peers);
+    struct an_peer_list *c = &s->peers[rank];
     if (!c->have) {
         int N = an_par_size();
         struct wbuf req = {0}, *ans = sc_xcalloc((size_t)N, sizeof *ans);
-        put_u32(&req, REQ_PEERS), put_u32(&req, r->index), put_u32(&req, rank);
+        put_u32(&req, REQ_PEERS), put_u32(&req, s->index), put_u32(&req, rank);
         ask(r, &req, ans);
         for (int k = 0; k < N; k++) {
             struct rbuf b = {ans[k].p, ans[k].n, 0, 0};
@@ -394,7 +465,7 @@ static void count_round(const struct an_run *r, uint32_t stage, uint32_t m, cons
 {
     int N = an_par_size();
     struct wbuf req = {0}, *ans = sc_xcalloc((size_t)N, sizeof *ans);
-    put_u32(&req, REQ_COUNT), put_u32(&req, r->index), put_u32(&req, stage), put_u32(&req, m);
+    put_u32(&req, REQ_COUNT), put_u32(&req, state_of(r)->index), put_u32(&req, stage), put_u32(&req, m);
     for (uint32_t i = 0; i < m; i++) {
         put_u32(&req, vs[i]), put_u64(&req, keys[i]);
         if (stage) put_f64(&req, med[i]);
@@ -437,7 +508,14 @@ static void select_keys(const struct an_run *r, uint32_t stage, uint32_t m, cons
     free(lo), free(hi), free(mid), free(cnt);
 }
 
-void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint32_t *out)
+/* The robust outliers of every vertex's inclusive time over the run's P
+ * processes (scalana_robust_outliers with threshold, high side) computed by
+ * the processes together, with exact medians and median absolute
+ * deviations (distributed selection: bisection on the values' bit patterns,
+ * counts summed over processes).  out[v * 17] gets the number found,
+ * out[v * 17 + 1 ..] the first 16 world ranks, ascending, for v < nv;
+ * vertices without inclusive time get 0. */
+static void par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint32_t *out)
 {
     int N = an_par_size();
     memset(out, 0, (size_t)nv * 17 * sizeof *out);
@@ -451,7 +529,7 @@ void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint
         return;
     }
     struct wbuf req = {0}, *ans = sc_xcalloc((size_t)N, sizeof *ans);
-    put_u32(&req, REQ_SORT), put_u32(&req, r->index);
+    put_u32(&req, REQ_SORT), put_u32(&req, state_of(r)->index);
     ask(r, &req, ans);
     for (int k = 0; k < N; k++) free(ans[k].p);
     /* two order statistics per vertex: the upper and lower middle (n even) */
@@ -485,7 +563,7 @@ void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint
     uint32_t nz = 0;
     for (uint32_t i = 0; i < m; i++) nz += !(mad[i] > 0);
     if (nz) {
-        put_u32(&req, REQ_ABSDEV), put_u32(&req, r->index), put_u32(&req, m);
+        put_u32(&req, REQ_ABSDEV), put_u32(&req, state_of(r)->index), put_u32(&req, m);
         for (uint32_t i = 0; i < m; i++) put_u32(&req, vs[i]), put_f64(&req, med[2 * i]);
         ask(r, &req, ans);
         double *sum = sc_xcalloc((size_t)m, sizeof *sum);
@@ -499,7 +577,7 @@ void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint
         free(sum);
     }
     for (uint32_t i = 0; i < m; i++) scale[i] = scalana_robust_scale(mad[i], mean_ad[i]);
-    put_u32(&req, REQ_OUTLIERS), put_u32(&req, r->index), put_f64(&req, threshold), put_u32(&req, m);
+    put_u32(&req, REQ_OUTLIERS), put_u32(&req, state_of(r)->index), put_f64(&req, threshold), put_u32(&req, m);
     for (uint32_t i = 0; i < m; i++) put_u32(&req, vs[i]), put_f64(&req, med[2 * i]), put_f64(&req, scale[i]);
     ask(r, &req, ans);
     for (int k = 0; k < N; k++) {
@@ -515,6 +593,41 @@ void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint
         free(ans[k].p);
     }
     free(ans), free(vs), free(v2), free(want), free(key), free(med), free(mad), free(scale), free(mean_ad);
+}
+
+/* ---- the source ------------------------------------------------------------- */
+
+static void par_free(struct an_run *r)
+{
+    struct par_run *s = state_of(r);
+    if (!s) return;
+    if (s->own) an_run_free(s->own), free(s->own);
+    peers_clear(s);
+    free(s->peers), free(s->fetched), free(s);
+}
+
+static const struct an_run_source par_source = {
+    .name = "parallel",
+    .holds_ranks = 0,
+    .vertex = par_vertex,
+    .has = par_has,
+    .release = par_release,
+    .peers = par_peers,
+    .interval_sum = par_interval_sum,
+    .outliers = par_outliers,
+    .site_figures = par_site_figures,
+    .free = par_free,
+};
+
+const struct an_run *an_par_attach(struct an_run *G, struct an_run *own, uint32_t j)
+{
+    struct par_run *s = sc_xcalloc(1, sizeof *s);
+    s->run = G, s->index = j;
+    s->own = sc_xmalloc(sizeof *s->own);
+    *s->own = *own;
+    memset(own, 0, sizeof *own);
+    G->source = &par_source, G->source_state = s;
+    return s->own;
 }
 
 /* ---- the other processes: serving ------------------------------------------ */

@@ -260,16 +260,9 @@ static void get_appended(struct rbuf *b, void **arr, size_t *n, size_t *cap, siz
     *n += k, *cap = *n + 1;
 }
 
-/* Merges one process's part of run r (whole: slice (0, P)). */
-static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool, uint32_t nvertices)
+/* merge_run's run totals and sampling rate. */
+static void merge_run_totals(struct rbuf *b, struct an_run *r)
 {
-    uint32_t bad = get_u32(b), P = get_u32(b);
-    if (bad) r->bad = 1;
-    if (!P) return;
-    if (P != r->P) {
-        b->bad = 1; /* the processes disagree on the run's world size: cannot happen with the same files */
-        return;
-    }
     double period = get_f64(b);
     if (!r->period_s) r->period_s = period;
     uint64_t sums[11];
@@ -288,10 +281,17 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
     } else if (!r->asked_hz) {
         r->asked_hz = asked;
     }
-    uint32_t n = get_u32(b);
+}
+
+/* merge_run's per-rank figures of the sender's ranks and its unreadable
+ * ranks.  Returns the sender's ranks (*n of them, malloc'ed), or NULL with
+ * b->bad set when the message does not hold them. */
+static uint32_t *merge_run_ranks(struct rbuf *b, struct an_run *r, uint32_t *np)
+{
+    uint32_t P = r->P, n = get_u32(b);
     if (b->bad || n > P || !fits(b, n, sizeof(uint32_t))) {
         b->bad = 1;
-        return;
+        return NULL;
     }
     uint32_t *ranks = sc_xmalloc(((size_t)n + 1) * sizeof *ranks);
     get(b, ranks, (size_t)n * sizeof *ranks);
@@ -313,6 +313,13 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         get(b, &u, 1);
         if (k < P && r->unreadable && u > r->unreadable[k]) r->unreadable[k] = u;
     }
+    *np = n;
+    return ranks;
+}
+
+/* merge_run's vertex totals and statistics (nvertices of them). */
+static void merge_run_vertices(struct rbuf *b, struct an_run *r, uint32_t nvertices)
+{
     uint32_t nv = get_u32(b);
     if (nv != nvertices) b->bad = 1;
     for (uint32_t v = 0; v < nv && !b->bad; v++) {
@@ -330,12 +337,17 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         x->ranks += (uint32_t)d[12];
         an_vstat_merge(&x->st, &st);
     }
+}
+
+/* merge_run's unmatched count and communication edges: 0, or -1 (b->bad)
+ * when the message cannot hold the edges it counts. */
+static int merge_run_edges(struct rbuf *b, struct an_run *r, uint32_t nvertices)
+{
     r->unmatched += get_u64(b);
     uint64_t ne = get_u64(b);
     if (!fits(b, ne, sizeof *r->edges)) {
         b->bad = 1;
-        free(ranks);
-        return;
+        return -1;
     }
     struct an_edge *e = sc_xmalloc((ne + 1) * sizeof *e);
     get(b, e, ne * sizeof *e);
@@ -343,6 +355,13 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         if (e[i].send_vertex >= nvertices || e[i].recv_vertex >= nvertices) b->bad = 1;
     if (!b->bad) an_run_add_edges(r, e, ne);
     free(e);
+    return 0;
+}
+
+/* merge_run's phases: per phase (by name) the sender's ranks' time and count. */
+static void merge_run_phases(struct rbuf *b, struct an_run *r, struct an_strpool *pool, uint32_t nvertices,
+                             const uint32_t *ranks, uint32_t n)
+{
     uint32_t nph = get_u32(b);
     for (uint32_t q = 0; q < nph && !b->bad; q++) {
         const char *name = get_str(b, pool);
@@ -351,13 +370,35 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
         while (j < r->nphases && strcmp(r->phases[j].name, name) != 0) j++;
         if (j == r->nphases) {
             r->phases = sc_xrealloc(r->phases, (r->nphases + 1) * sizeof *r->phases);
-            r->phases[j] = (struct an_phase_run){name, AN_NONE, sc_xcalloc(P, sizeof(float)), sc_xcalloc(P, sizeof(float))};
+            r->phases[j] = (struct an_phase_run){name, AN_NONE, sc_xcalloc(r->P, sizeof(float)), sc_xcalloc(r->P, sizeof(float))};
             r->nphases++;
         }
         if (r->phases[j].vertex == AN_NONE && v < nvertices) r->phases[j].vertex = v;
         get_ranks_f32(b, r->phases[j].time, ranks, n);
         get_ranks_f32(b, r->phases[j].count, ranks, n);
     }
+}
+
+/* Merges one process's part of run r (whole: slice (0, P)). */
+static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool, uint32_t nvertices)
+{
+    uint32_t bad = get_u32(b), P = get_u32(b);
+    if (bad) r->bad = 1;
+    if (!P) return;
+    if (P != r->P) {
+        b->bad = 1; /* the processes disagree on the run's world size: cannot happen with the same files */
+        return;
+    }
+    merge_run_totals(b, r);
+    uint32_t n = 0;
+    uint32_t *ranks = merge_run_ranks(b, r, &n);
+    if (!ranks) return;
+    merge_run_vertices(b, r, nvertices);
+    if (merge_run_edges(b, r, nvertices) != 0) {
+        free(ranks);
+        return;
+    }
+    merge_run_phases(b, r, pool, nvertices, ranks, n);
     /* work entries: appended, sorted by an_run_finish_totals */
     r->work_ranks += get_u32(b);
     get_appended(b, (void **)&r->work, &r->nwork, &r->work_cap, sizeof *r->work,
@@ -367,9 +408,10 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
     free(ranks);
 }
 
-/* Process 0: the whole run j of the analysis, from its own slice (moved to
- * G->own) and the others' parts merged after it. */
-static void start_whole_run(struct an_run *G, struct an_run *own, uint32_t j, uint32_t nv)
+/* Process 0: the whole run j of the analysis, from its own slice (moved
+ * into G's parallel source, an_par_attach) and the others' parts merged
+ * after it.  Returns where the own slice now is. */
+static const struct an_run *start_whole_run(struct an_run *G, struct an_run *own, uint32_t j, uint32_t nv)
 {
     an_run_init(G, own->P);
     G->dir = own->dir, own->dir = NULL;
@@ -381,10 +423,7 @@ static void start_whole_run(struct an_run *G, struct an_run *own, uint32_t j, ui
     G->startup = sc_xcalloc(own->P ? own->P : 1, sizeof *G->startup);
     if (nv) an_run_vertex(G, nv - 1);
     for (uint32_t v = 0; v < G->nvr; v++) an_vstat_init(&G->vr[v].st);
-    G->remote = 1, G->index = j;
-    G->own = sc_xmalloc(sizeof *G->own);
-    *G->own = *own;
-    memset(own, 0, sizeof *own);
+    return an_par_attach(G, own, j);
 }
 
 /* ---- the exchange ----------------------------------------------------------- */
@@ -554,8 +593,7 @@ void an_par_combine(struct an_analysis *a, int ready)
         struct an_run own;
         own = *r;
         memset(r, 0, sizeof *r);
-        start_whole_run(r, &own, j, nv);
-        put_run(&b, r->own, nv);
+        put_run(&b, start_whole_run(r, &own, j, nv), nv);
         struct rbuf rb = {b.p, b.n, 0, 0};
         merge_run(&rb, r, &a->g.strings, nv);
         free(b.p);

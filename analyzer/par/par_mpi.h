@@ -1,6 +1,6 @@
 /* par_mpi.h — the few MPI operations the parallel analyzer needs, as a table
  * of plain C functions without MPI types.  A small shared module per MPI
- * library (mpi/an_mpi.c built against it: libscalana-analyze-mpi-<mpi>.so)
+ * library (an_mpi.c built against it: libscalana-analyze-mpi-<mpi>.so)
  * fills the table; scalana-analyze dlopens the module only when it was
  * launched by mpirun or srun with more than one process (par.c), so the
  * serial analyzer neither links nor initialises MPI.  Ranks are

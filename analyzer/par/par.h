@@ -46,43 +46,29 @@ int an_par_mine(uint32_t rank, uint32_t P);
  *  (an_vstat) of its ranks; (3) the others send process 0 their ranks'
  *  per-run figures (O(ranks)), the statistics and totals of every vertex
  *  (O(vertices)), their point-to-point partner records, phases and
- *  warnings; process 0 builds each run from them (remote: its per-rank
- *  vertex arrays stay with the processes that read them, an_vr fetches
- *  them) and finishes its totals.  Aborts the job (MPI_Abort, one line on
+ *  warnings; process 0 builds each run from them (an_par_attach: its
+ *  per-rank vertex arrays stay with the processes that read them, an_vr
+ *  fetches them) and finishes its totals.  Aborts the job (MPI_Abort, one line on
  *  stderr naming the process) when a message cannot be sent, received or
  *  merged, or when the processes did not find the same runs (one is ready
  *  and another not, a run's world size differs: the run directories are
  *  not on a file system all of them see). */
 void an_par_combine(struct an_analysis *a, int ready);
-/** Process 0 of a parallel analysis, run r remote: fetches vertex v's
- *  per-rank arrays (and the intervals that end at v) from every process into
- *  r->vr[v] (arrays of r->P entries, by world rank), sets fetched
- *  (par_serve.c; an_vr calls it).  Aborts the job when a process does not
- *  answer. */
-void an_par_fetch(struct an_run *r, uint32_t v);
-/** Process 0, run r remote: the partner records of world rank `rank`, asked
- *  of the process that read it and kept in r->peer_cache (*n of them). */
-struct an_peer_rec;
-const struct an_peer_rec *an_par_peers(struct an_run *r, uint32_t rank, size_t *n);
-/** Process 0, run r remote: out[P] = the per-rank sums of the intervals that
- *  end (want_next 1) or start (0) at v, CPU (want_cpu 1) or wall seconds,
- *  from the processes that hold the ranks. */
-void an_par_interval_sum(const struct an_run *r, uint32_t v, int want_next, int want_cpu, double *out);
-/** Process 0, run r remote: the robust outliers of every vertex's inclusive
- *  time over the run's P processes (scalana_robust_outliers with threshold,
- *  high side) computed by the processes together, with exact medians and
- *  median absolute deviations (distributed selection: bisection on the
- *  values' bit patterns, counts summed over processes).  out[v * 17] gets
- *  the number found, out[v * 17 + 1 ..] the first 16 world ranks,
- *  ascending, for v < nv; vertices without inclusive time get 0. */
-void an_par_outliers(const struct an_run *r, uint32_t nv, double threshold, uint32_t *out);
-/** Process 0, run r remote: an_site_figures over every rank, combined from
- *  every process's an_site_figures_slice (minima and sums). */
-struct an_site_figures;
-void an_par_site_figures(const struct an_run *r, const uint32_t *v, uint32_t nv, struct an_site_figures *f);
+/** Process 0 of a parallel analysis, whole run G (run j of the analysis,
+ *  being built from every process's part): G reads its per-rank data
+ *  through the parallel source from now on (run_source.h, par_serve.c):
+ *  vertex arrays, intervals and partner records are asked of the processes
+ *  that read the ranks the first time they are used, into a cache the
+ *  source owns and frees (an_vr_release, an_run_free).  *own, the run of
+ *  process 0's own slice, moves into the source (zeroed here): process 0
+ *  answers for its ranks from it as the others do; returns where it now
+ *  is.  Aborts on allocation failure; a process that does not answer a
+ *  request aborts the job. */
+const struct an_run *an_par_attach(struct an_run *G, struct an_run *own, uint32_t j);
 /** The processes other than 0 of a parallel analysis, after an_par_combine:
- *  answers process 0's requests about the ranks they hold (an_par_fetch,
- *  an_par_interval_sum, an_par_outliers) until an_par_done.  Serial: no-op. */
+ *  answers the requests of process 0's parallel source about the ranks they
+ *  hold (vertex arrays, interval sums, outliers, site figures, partner
+ *  records) until an_par_done.  Serial: no-op. */
 void an_par_serve(struct an_analysis *a);
 /** Process 0, at the end of an_par_combine: the others now serve (par_combine.c). */
 void an_par_start_serving(void);
