@@ -39,6 +39,7 @@ static const struct {
     {"SCALANA_INTERVAL_LONG_US", "1000", "auto: intervals read with the thread CPU clock are >= this (us)"},
     {"SCALANA", "on", "off: no measurement at all, no run directory"},
     {"SCALANA_GPU", "1", "0: scalana-run does not load the GPU collector"},
+    {"SCALANA_OMPT", "on", "off: no OMPT tool for LLVM's libomp (OpenMP regions, barrier waits)"},
 };
 
 void rt_options_help(void)
@@ -175,11 +176,13 @@ static int rt_env_bool(const char *name, int def)
     return def;
 }
 
-int rt_options_off(void)
+int rt_env_says_off(const char *name)
 {
-    const char *s = rt_env("SCALANA");
+    const char *s = rt_env(name);
     return s && (!strcasecmp(s, "off") || !strcmp(s, "0") || !strcasecmp(s, "no") || !strcasecmp(s, "false"));
 }
+
+int rt_options_off(void) { return rt_env_says_off("SCALANA"); }
 
 /* SCALANA=off: the runtime stays out of the program from load on (wrappers
  * pass every call through, no timer, no thread state, no directory).  The
@@ -251,6 +254,7 @@ void rt_options_read(void)
     if ((s = rt_env("SCALANA_KEEP_EXE")) && rt_word(s, keeps) < 0)
         rt_warn(0, "SCALANA_KEEP_EXE=%s is not on, all, copy or off: using on", s);
     rt_env_bool("SCALANA_GPU", 1);
+    rt_env_bool("SCALANA_OMPT", 1); /* read by ompt_start_tool (rt_ompt.c), maybe earlier: checked here */
     s = getenv("SCALANA_OUTPUT");
     rt_opt.output = (s && *s) ? s : NULL;
     rt_opt.quiet = rt_env_bool("SCALANA_QUIET", 0);
