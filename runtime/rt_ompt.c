@@ -43,6 +43,7 @@ struct rt_omp_thread {
     uint32_t wait_kind;          /* ompt_sync_region_t of the open wait, 0: none */
     uint32_t nsites, nentries;
     uint64_t dropped, unmatched;
+    uint64_t cb_calls, cb_ticks; /* SCALANA_DEBUG: callbacks and the ticks spent in them */
     struct rt_omp_site sites[RT_OMP_SITES];
     struct rt_omp_entry entries[RT_OMP_ENTRIES];
 };
@@ -51,6 +52,17 @@ static struct rt_omp_thread *rt_omp_threads;
 static volatile int rt_omp_off;  /* a failure disabled the callbacks */
 static RT_TLS struct rt_omp_thread *rt_omp_self;
 static RT_TLS int rt_omp_none;   /* the calling thread is not measured (no state, or none mapped) */
+static int rt_omp_timing;        /* SCALANA_DEBUG: the callbacks time themselves */
+
+/* A callback's own cost, with SCALANA_DEBUG (bench/ompt_region's direct figure). */
+#define RT_OMP_TIMED(o, t0)                                                                        \
+    do {                                                                                           \
+        if (RT_UNLIKELY(rt_omp_timing) && (o)) {                                                   \
+            (o)->cb_calls++;                                                                       \
+            (o)->cb_ticks += rt_ticks() - (t0);                                                    \
+        }                                                                                          \
+    } while (0)
+#define RT_OMP_T0() (RT_UNLIKELY(rt_omp_timing) ? rt_ticks() : 0)
 
 /* The calling thread's state, made at its first callback; NULL when the
  * runtime is not on, the thread is not an application thread it measures,
@@ -144,6 +156,7 @@ static void rt_omp_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, 
                                   unsigned int requested, int flags, const void *codeptr)
 {
     (void)task, (void)frame, (void)requested, (void)flags;
+    uint64_t t0 = RT_OMP_T0();
     parallel->ptr = NULL;
     struct rt_omp_thread *o = rt_omp_me();
     struct rt_thread *t = rt_self;
@@ -159,24 +172,29 @@ static void rt_omp_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, 
     }
     s->begin = rt_ticks();
     parallel->ptr = s;
+    RT_OMP_TIMED(o, t0);
 }
 
 static void rt_omp_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags, const void *codeptr)
 {
     (void)task, (void)flags, (void)codeptr;
+    uint64_t t0 = RT_OMP_T0();
     struct rt_omp_site *s = parallel ? parallel->ptr : NULL;
-    if (!s || !rt_omp_me())
+    struct rt_omp_thread *o = s ? rt_omp_me() : NULL;
+    if (!o)
         return;
     uint64_t now = rt_ticks();
     s->forks++;
     s->ticks += now - s->begin;
     __atomic_store_n(&s->end, now, __ATOMIC_RELEASE);
+    RT_OMP_TIMED(o, t0);
 }
 
 static void rt_omp_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
                                  unsigned int team, unsigned int index, int flags)
 {
     (void)task;
+    uint64_t t0 = RT_OMP_T0();
     if (endpoint != ompt_scope_begin || (flags & ompt_task_initial) || !parallel || !parallel->ptr)
         return;
     struct rt_omp_thread *o = rt_omp_me();
@@ -194,6 +212,7 @@ static void rt_omp_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *pa
         e->team_min = team;
     if (team > e->team_max)
         e->team_max = team;
+    RT_OMP_TIMED(o, t0);
 }
 
 /* A wait at the implicit barrier ending a region, from begin to now: a
@@ -223,6 +242,7 @@ static void rt_omp_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endp
     if (endpoint == ompt_scope_begin) {
         o->wait_begin = now;
         o->wait_kind = kind;
+        RT_OMP_TIMED(o, now);
         return;
     }
     struct rt_omp_entry *e = o->cur;
@@ -247,6 +267,7 @@ static void rt_omp_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endp
         break;
     }
     o->wait_kind = 0;
+    RT_OMP_TIMED(o, now);
 }
 
 static void rt_omp_work(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
@@ -289,6 +310,7 @@ static int rt_omp_initialize(ompt_function_lookup_t lookup, int device, ompt_dat
         rt_fail("ompt", "the OpenMP runtime has no ompt_set_callback: OpenMP regions are not measured");
         return 0;
     }
+    rt_omp_timing = getenv("SCALANA_DEBUG") != NULL;
     return 1; /* the tool stays active */
 }
 
@@ -358,6 +380,13 @@ int rt_omp_encode(struct prf_rank_data *d, const uint32_t *base, uint32_t nthrea
     }
     d->omp_info.count = d->omp_count;
     d->has_omp = 1;
+    if (rt_omp_timing) {
+        uint64_t calls = 0, ticks = 0;
+        for (struct rt_omp_thread *o = list; o; o = o->next)
+            calls += o->cb_calls, ticks += o->cb_ticks;
+        rt_log("debug: rank %u OMPT: %llu callbacks timed, %.0f ns each on average (%.6f s in all)",
+               rt_g.world_rank, (unsigned long long)calls, calls ? ticks * f / calls : 0.0, ticks * f * 1e-9);
+    }
     return 0;
 }
 #else /* built without omp-tools.h (libomp-19-dev): no tool, no record */

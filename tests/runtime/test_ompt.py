@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 
+from mpitest import launcher  # the mpirun line of each MPI library
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "progs", "ompt.c")
 
@@ -43,12 +45,9 @@ def mpirun(mpi, n, prog, env):
     env = dict(env, OMP_WAIT_POLICY="passive")
     full = dict(os.environ)
     full.update(env)
+    cmd = launcher(mpi, n, env)
     if mpi == "openmpi":
-        cmd = ["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-n", str(n)]
-        for k in env:
-            cmd += ["-x", k]
-    else:
-        cmd = ["mpirun.mpich", "-n", str(n)] + sum((["-genv", k, v] for k, v in env.items()), [])
+        cmd[1:1] = ["--bind-to", "none"]
     return subprocess.run(cmd + [prog], env=full, text=True, capture_output=True, timeout=180)
 
 
