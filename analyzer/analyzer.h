@@ -425,6 +425,18 @@ struct an_interval {
 
 struct an_run_source; /* run_source.h */
 
+/** One thread's share of one OpenMP region in one calling context, as OMPT
+ *  measured it (PRF_REC_OMP; ompt.c).  Seconds are wall time. */
+struct an_omp_region {
+    uint32_t vertex, rank, thread; /* the fork's vertex; world rank; the runtime's thread index */
+    uint32_t team;                 /* largest team size it ran with */
+    uint64_t regions, forks;       /* instances the thread took part in, started */
+    double time_s;                 /* begin .. end on the master (forks > 0) */
+    double end_wait_s, barrier_wait_s, sync_wait_s; /* waits: region's end, barriers inside, sync */
+    const char *file, *function;   /* the fork call's own location (interned; "" unknown) */
+    uint32_t line;
+};
+
 struct an_run {
     char *dir;
     struct scalana_run_info info;
@@ -462,6 +474,12 @@ struct an_run {
     uint32_t work_ranks;        /* ranks whose profile had a work record */
     /* the same per thread (tid), sorted by (stable id, rank, tid) after an_run_finish_work */
     struct an_thread_work *twork; size_t ntwork, twork_cap;
+    /* OpenMP through OMPT (PRF_REC_OMP; ompt.c) */
+    struct an_omp_region *ompr; size_t nompr, ompr_cap;
+    uint32_t omp_ranks;         /* ranks whose profile had an OMP record */
+    double ompt_wait_s;         /* OMPT wait seconds, all ranks and threads */
+    uint32_t threads_per_process; /* max over ranks: largest OMPT team, else threads measured */
+    double threads_per_core;    /* max over ranks of ranks on its host * its threads / usable cores */
     /* data quality */
     uint64_t samples, dropped, overruns, unresolved, cct_overflow, unmatched;
     /* sampling rate: signals are what tests count, weights what times scale by */
@@ -871,6 +889,25 @@ void an_warn_contention(struct an_analysis *a);
  *  sampled inside the OpenMP runtime (an_run.omp_wait); *seconds (if not
  *  NULL): those CPU seconds, mean per process. */
 double an_omp_runtime_share(const struct an_run *r, double *seconds);
+
+/* ---- OpenMP through OMPT (ompt.c) ------------------------------------------ */
+/** Adds rank's OMP record (if any) to r: its regions by vertex (nv: CCT node
+ *  -> vertex; c resolves the fork's own line), the threads per process (the largest team; without OMPT the
+ *  threads the runtime measured) and per core (ranks on the host times those
+ *  threads over its usable cores).  Called by an_run_add_rank after
+ *  ranks_on_host and usable_cores are set.  Aborts on allocation failure. */
+struct an_attr_ctx;
+void an_run_add_omp(struct an_run *r, struct an_attr_ctx *c, uint32_t rank, const struct prf_rank_data *d,
+                    const uint32_t *nv);
+/** The OMPT wait (barriers and sync, all threads) per process, in seconds
+ *  into *seconds (may be NULL), and as a share of the threads' wall time
+ *  (wall_max x threads per process); 0 without OMPT records. */
+double an_ompt_wait_share(const struct an_run *r, double *seconds);
+struct json_t;
+/** runs[].openmp_regions: per region vertex its team size, instances and
+ *  time per process, and each (rank, thread)'s waits in seconds (at most
+ *  256 rows). */
+struct json_t *an_ompt_regions_json(const struct an_run *r, const struct an_graph *g);
 /** Warns, per process count, when at least a tenth of the threads' CPU time
  *  was spent inside the OpenMP runtime (barrier and lock spinning,
  *  scheduling), with the wait policy that lets such threads sleep. */

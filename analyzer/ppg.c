@@ -42,7 +42,7 @@ void an_run_free(struct an_run *r)
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->omp_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
     for (uint32_t k = 0; k < r->nphases; k++) free(r->phases[k].time), free(r->phases[k].count);
-    free(r->work), free(r->twork);
+    free(r->work), free(r->twork), free(r->ompr);
     for (uint32_t k = 0; k < r->nintervals; k++) {
         struct an_interval *x = &r->intervals[k];
         free(x->count), free(x->wall), free(x->wall_min), free(x->wall_max), free(x->wall_sq);
@@ -339,6 +339,7 @@ int an_run_add_rank(struct an_run *r, struct an_attr_ctx *c, const struct prf_ra
     if (d->has_intervals)
         an_run_add_intervals(r, rank, d, ctx_v, period);
     an_run_add_work(r, rank, d);
+    an_run_add_omp(r, c, rank, d, nv);
     free(ctx_v);
     free(nv);
     return 0;

@@ -72,6 +72,10 @@ static json_t *runs_json(const struct an_analysis *a)
         if (r->sampler[0]) json_object_set_new(o, "sampler", json_string(r->sampler));
         json_object_set_new(o, "work_measure", json_string(an_work_measure(r)));
         json_object_set_new(o, "omp_runtime_cpu_percent", num(100 * an_omp_runtime_share(r, NULL)));
+        json_object_set_new(o, "threads_per_process", json_integer(r->threads_per_process));
+        json_object_set_new(o, "threads_per_core", num(r->threads_per_core));
+        json_object_set_new(o, "openmp_measure", json_string(r->omp_ranks ? "ompt" : "none"));
+        if (r->omp_ranks) json_object_set_new(o, "openmp_regions", an_ompt_regions_json(r, &a->g));
         json_object_set_new(o, "sample_period_seconds", num(r->period_s));
         /* the rate asked for and the rate obtained (per thread): a CPU-time timer
          * fires at kernel ticks, whatever SCALANA_FREQ asks */
@@ -679,6 +683,13 @@ static json_t *time_summary_json(const struct an_analysis *a, const uint32_t *in
         len += snprintf(text + len, sizeof text - len,
                         "; the threads spent %.0f%% of their CPU time waiting in the OpenMP runtime (%.3g s per "
                         "process)", 100 * omp_share, omp_s);
+    double ompt_s, ompt_share = an_ompt_wait_share(r, &ompt_s);
+    json_object_set_new(o, "ompt_wait_seconds_mean", num(ompt_s));
+    json_object_set_new(o, "ompt_wait_percent", num(100 * ompt_share));
+    if (r->omp_ranks && ompt_s > 0 && len > 0 && (size_t)len < sizeof text)
+        len += snprintf(text + len, sizeof text - len,
+                        "; OpenMP threads waited at barriers %.0f%% of their time (%.3g s per process, "
+                        "measured by OMPT)", 100 * ompt_share, ompt_s);
     double rest = 100 - comp_pct - mpi_pct;
     if (rest >= 10 && len > 0 && (size_t)len < sizeof text)
         len += snprintf(text + len, sizeof text - len,

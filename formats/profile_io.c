@@ -3,6 +3,7 @@
  * analyzer and scalana-dump read through it.  Layout is host little-endian
  * (x86-64, aarch64); the decoder validates every index it hands out. */
 #include "scalana/profile_format.h"
+#include "profile_io_internal.h"
 #include "sc_err.h"
 
 #include <errno.h>
@@ -144,6 +145,11 @@ int prf_encode_rank(const struct prf_rank_data *d, unsigned char **out, size_t *
         t.count = d->work ? d->work_count : 0;
         ob_record2(&b, PRF_REC_WORK, &t, sizeof t, d->work, (size_t)t.count * sizeof *d->work);
     }
+    if (d->has_omp) {
+        struct prf_omp_table t = d->omp_info;
+        t.count = d->omp ? d->omp_count : 0;
+        ob_record2(&b, PRF_REC_OMP, &t, sizeof t, d->omp, (size_t)t.count * sizeof *d->omp);
+    }
     ob_record2(&b, PRF_REC_END, NULL, 0, NULL, 0);
     if (b.failed) {
         free(b.p);
@@ -160,7 +166,7 @@ static const char *record_name(uint32_t t)
 {
     static const char *const n[] = {"END", "RANK_INFO", "STRINGS", "MODULES", "CCT", "SAMPLES",
                                     "MPI", "PEERS", "COMM", "GPU", "PHASES", "THREADS", "ERRORS",
-                                    "INTERVALS", "SAMPLING", "WORK"};
+                                    "INTERVALS", "SAMPLING", "WORK", "OMP"};
     return t < sizeof n / sizeof *n ? n[t] : "unknown";
 }
 
@@ -220,6 +226,8 @@ static int validate(const struct prf_rank_data *d, char *err, size_t errlen)
     if (d->has_intervals && d->interval_info.cpu_mode > PRF_IV_CPU_SAMPLES)
         return sc_fail(err, errlen, "INTERVALS record has unknown CPU mode %u",
                     d->interval_info.cpu_mode);
+    if (prf_validate_omp(d, err, errlen))
+        return -1;
     for (uint32_t i = 0; i < d->interval_count; i++) {
         const struct prf_interval *v = &d->intervals[i];
         if ((v->prev_context != PRF_NONE && v->prev_context >= d->mpi_count) ||
@@ -238,11 +246,9 @@ static int validate(const struct prf_rank_data *d, char *err, size_t errlen)
     return 0;
 }
 
-/* A record that is a head whose first field is a uint32 entry count, then
- * that many entries of elem bytes (INTERVALS, WORK): 0 when well formed and
- * the first of its type (dup 0), else -1 with the reason in err. */
-static int table_record(const char *name, int dup, size_t at, uint32_t payload, const void *pl, size_t head,
-                        size_t elem, char *err, size_t errlen)
+/* profile_io_internal.h */
+int prf_table_record(const char *name, int dup, size_t at, uint32_t payload, const void *pl, size_t head,
+                     size_t elem, char *err, size_t errlen)
 {
     if (dup)
         return sc_fail(err, errlen, "duplicate %s record at byte %zu", name, at);
@@ -322,7 +328,7 @@ static int decode_intervals(struct decode_state *st, size_t at, void *pl, uint32
 {
     struct prf_rank_data *out = st->out;
     struct prf_interval_table t;
-    if (table_record("INTERVALS", out->has_intervals, at, bytes, pl, sizeof t, sizeof(struct prf_interval), err,
+    if (prf_table_record("INTERVALS", out->has_intervals, at, bytes, pl, sizeof t, sizeof(struct prf_interval), err,
                      errlen))
         return -1;
     memcpy(&t, pl, sizeof t);
@@ -337,7 +343,7 @@ static int decode_work(struct decode_state *st, size_t at, void *pl, uint32_t by
 {
     struct prf_rank_data *out = st->out;
     struct prf_work_table t;
-    if (table_record("WORK", out->has_work, at, bytes, pl, sizeof t, sizeof(struct prf_work), err, errlen))
+    if (prf_table_record("WORK", out->has_work, at, bytes, pl, sizeof t, sizeof(struct prf_work), err, errlen))
         return -1;
     memcpy(&t, pl, sizeof t);
     if (t.measure != PRF_WORK_LOOP_ITERATIONS)
@@ -398,6 +404,7 @@ static int decode_record(struct decode_state *st, const struct prf_record_header
     case PRF_REC_SAMPLING: return decode_sampling(st, at, pl, bytes, err, errlen);
     case PRF_REC_INTERVALS: return decode_intervals(st, at, pl, bytes, err, errlen);
     case PRF_REC_WORK: return decode_work(st, at, pl, bytes, err, errlen);
+    case PRF_REC_OMP: return prf_decode_omp(out, at, bytes, pl, err, errlen);
     case PRF_REC_COMM: return decode_comm(st, at, pl, bytes, err, errlen);
     default: return 0; /* newer record type: skip */
     }

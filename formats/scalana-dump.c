@@ -100,6 +100,46 @@ static json_t *path_json(const struct prf_rank_data *d, uint32_t node)
     return a;
 }
 
+/* PRF_REC_OMP: OpenMP regions measured through OMPT, one entry per region
+ * calling context and thread (its path as the MPI contexts' is given). */
+static json_t *omp_json(const struct prf_rank_data *d)
+{
+    json_t *regions = json_array();
+    for (uint32_t k = 0; k < d->omp_count; k++) {
+        const struct prf_omp_region *x = &d->omp[k];
+        json_t *o = json_pack("{sI sI sI sI sI sI sI sI sI sI sI sI sI}", "node", (json_int_t)x->node,
+                              "thread", (json_int_t)x->thread, "team_min", (json_int_t)x->team_min,
+                              "team_max", (json_int_t)x->team_max, "regions", (json_int_t)x->regions,
+                              "forks", (json_int_t)x->forks, "time_ns", (json_int_t)x->time_ns,
+                              "end_wait_ns", (json_int_t)x->end_wait_ns, "barrier_wait_ns",
+                              (json_int_t)x->barrier_wait_ns, "barriers", (json_int_t)x->barriers,
+                              "sync_wait_ns", (json_int_t)x->sync_wait_ns, "loops", (json_int_t)x->loops,
+                              "loop_iterations", (json_int_t)x->loop_iterations);
+        json_object_set_new(o, "path", path_json(d, x->node));
+        json_array_append_new(regions, o);
+    }
+    return json_pack("{ss sI sI sI so}", "interface", "ompt", "threads", (json_int_t)d->omp_info.threads,
+                     "dropped", (json_int_t)d->omp_info.dropped, "unmatched",
+                     (json_int_t)d->omp_info.unmatched, "regions", regions);
+}
+
+static void omp_text(const struct prf_rank_data *d)
+{
+    printf("  openmp (ompt) %u entries, %u threads, %" PRIu64 " instances dropped, %" PRIu64
+           " paths without the fork\n", d->omp_count, d->omp_info.threads, d->omp_info.dropped,
+           d->omp_info.unmatched);
+    for (uint32_t k = 0; k < d->omp_count; k++) {
+        const struct prf_omp_region *x = &d->omp[k];
+        char f[512] = "?";
+        frame_name(d, x->node, f, sizeof f);
+        printf("  omp region at %-32s thread %u team %u..%u regions %" PRIu64 " forks %" PRIu64
+               " time %.6f s  end wait %.6f s  barriers %" PRIu64 " wait %.6f s  sync %.6f s  loops %" PRIu64
+               " iterations %" PRIu64 "\n", f, x->thread, x->team_min, x->team_max, x->regions, x->forks,
+               x->time_ns / 1e9, x->end_wait_ns / 1e9, x->barriers, x->barrier_wait_ns / 1e9,
+               x->sync_wait_ns / 1e9, x->loops, x->loop_iterations);
+    }
+}
+
 static json_t *rank_json(const struct prf_rank_data *d)
 {
     const struct prf_rank_info *i = &d->info;
@@ -280,6 +320,8 @@ static json_t *rank_json(const struct prf_rank_data *d)
                                       (json_int_t)d->work_info.threads, "units_dropped",
                                       (json_int_t)d->work_info.units_dropped, "loops", w));
     }
+    if (d->has_omp)
+        json_object_set_new(r, "openmp", omp_json(d));
     return r;
 }
 
@@ -372,6 +414,8 @@ static void rank_text(const struct prf_rank_data *d)
         printf("  work %016" PRIx64 " thread %s tid %" PRIu64 " count %" PRIu64 "\n", x->stable_id,
                th, x->tid, x->count);
     }
+    if (d->has_omp)
+        omp_text(d);
 }
 
 /* What an ELF file is, for a sentence ("an executable", "a shared library",

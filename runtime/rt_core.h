@@ -48,6 +48,9 @@ RT_HIDDEN void rt_options_read(void);
 /** Whether SCALANA is off (off, 0, no, false): the runtime then stays inert
  *  from load on and writes nothing. */
 RT_HIDDEN int rt_options_off(void);
+/** Whether on/off variable name says off (off, 0, no, false in any case),
+ *  without a warning (rt_options_read checks the value). */
+RT_HIDDEN int rt_env_says_off(const char *name);
 /** Prints the options table (name, default, help) to stderr. */
 RT_HIDDEN void rt_options_help(void);
 /** Call-path method (SCALANA_CALLPATH): auto (frame pointers + cached
@@ -215,6 +218,13 @@ RT_HIDDEN void rt_work_thread_end(void *unused);
  *  registered.  Returns 0, or -1 when memory runs out. */
 RT_HIDDEN int rt_work_encode(struct prf_rank_data *d, struct rt_thread *const *byidx,
                              uint32_t nthreads);
+
+/* ---- OpenMP through OMPT (rt_ompt.c) ----------------------------------------- */
+/** Fills d's PRF_REC_OMP (has_omp, omp_info, omp: malloc'ed, the caller frees
+ *  d->omp) from every thread's OpenMP tables; base[i] is thread i's first
+ *  node in the profile's tree (nthreads entries).  Leaves d alone when no
+ *  OpenMP runtime with OMPT started the tool.  0, or -1 without memory. */
+RT_HIDDEN int rt_omp_encode(struct prf_rank_data *d, const uint32_t *base, uint32_t nthreads);
 
 /* ---- threads (rt_thread.c) ------------------------------------------------ */
 struct rt_thread {

@@ -154,11 +154,13 @@ static int rt_env_bool(const char *name, int def)
     return def;
 }
 
-int rt_options_off(void)
+int rt_env_says_off(const char *name)
 {
-    const char *s = rt_env("SCALANA");
+    const char *s = rt_env(name);
     return s && (!strcasecmp(s, "off") || !strcmp(s, "0") || !strcasecmp(s, "no") || !strcasecmp(s, "false"));
 }
+
+int rt_options_off(void) { return rt_env_says_off("SCALANA"); }
 
 /* SCALANA=off: the runtime stays out of the program from load on (wrappers
  * pass every call through, no timer, no thread state, no directory).  The
@@ -262,6 +264,9 @@ static const struct rt_option rt_option_table[] = {
      .help = "on: hard link (else copy) the executable into <run>/exe/ | all (+ own libraries) | copy | off"},
     {.name = "SCALANA_GPU", .kind = RT_OPT_BOOL, .def = "1", .def_n = 1,
      .help = "0: scalana-run does not load the GPU collector"},
+    /* read by ompt_start_tool (rt_ompt.c), maybe before this table: checked here */
+    {.name = "SCALANA_OMPT", .kind = RT_OPT_BOOL, .def = "on", .def_n = 1,
+     .help = "off: no OMPT tool for LLVM's libomp (OpenMP regions, barrier waits)"},
     {.name = "SCALANA_OUTPUT", .kind = RT_OPT_TEXT, .def = "scalana-<exe>-<p>p", .help = "run directory",
      .store = store_output},
     {.name = "SCALANA_QUIET", .kind = RT_OPT_BOOL, .def = "0", .def_n = 0,

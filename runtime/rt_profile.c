@@ -380,7 +380,7 @@ static void rt_enc_free(struct rt_enc *e)
     free(d->cct); free(d->modules); free(d->samples); free(d->mpi); free(d->peers);
     free(d->comms); free(d->comm_members); free(d->comm_member_first);
     free(d->gpu); free(d->phases); free(d->threads); free(d->errors); free(e->st.buf); free(e->ivs);
-    free(d->work);
+    free(d->work); free(d->omp);
 }
 
 int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes)
@@ -397,7 +397,8 @@ int rt_profile_encode(uint32_t flags, unsigned char **out, size_t *bytes)
     int rc = -1;
     if (rt_enc_threads(&e) == 0 && rt_enc_tree(&e) == 0 && rt_enc_samples(&e) == 0 && rt_enc_mpi(&e) == 0 &&
         rt_enc_intervals(&e) == 0 && rt_enc_comms(&e) == 0 && rt_enc_gpu_phases(&e) == 0 &&
-        rt_enc_threads_errors(&e) == 0 && rt_work_encode(&e.d, e.byidx, e.nthreads) == 0) {
+        rt_enc_threads_errors(&e) == 0 && rt_work_encode(&e.d, e.byidx, e.nthreads) == 0 &&
+        rt_omp_encode(&e.d, e.base, e.nthreads) == 0) {
         rt_enc_rank_info(&e, flags);
         rt_rate_record(&e.d);
         e.d.strings = e.st.buf;

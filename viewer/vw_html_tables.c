@@ -13,7 +13,8 @@ void vw_html_runs(struct vw_out *o, const struct vw_html_ctx *c)
     const struct vw_report *r = c->r;
     vw_puts(o, "<section id=\"runs\"><h2>Runs</h2><table><thead><tr><th class=\"num\">processes</th><th class=\"num\">wall s</th>"
                "<th class=\"num\">spread s</th><th class=\"num\">parallel efficiency</th><th class=\"num\">CPU s (mean)</th>"
-               "<th class=\"num\">MPI s (mean)</th><th class=\"num\">ranks per core</th><th>MPI</th><th>sampler</th><th class=\"num\">repetitions</th></tr></thead><tbody>");
+               "<th class=\"num\">MPI s (mean)</th><th class=\"num\">ranks per core</th>"
+               "<th class=\"num\">threads per process</th><th class=\"num\">threads per core</th><th>MPI</th><th>sampler</th><th class=\"num\">repetitions</th></tr></thead><tbody>");
     size_t i;
     const json_t *run;
     json_array_foreach(r->runs, i, run) {
@@ -28,7 +29,9 @@ void vw_html_runs(struct vw_out *o, const struct vw_html_ctx *c)
         vw_num(o, vw_dbl(run, "cpu_seconds_mean", NAN));
         vw_puts(o, "</td><td class=\"num\">");
         vw_num(o, vw_dbl(run, "mpi_seconds_mean", NAN));
-        vw_printf(o, "</td><td class=\"num%s\">%.2f</td><td>", over > 1 ? " warn" : "", over);
+        double tpc = vw_dbl(run, "threads_per_core", 0);
+        vw_printf(o, "</td><td class=\"num%s\">%.2f</td><td class=\"num\">%ld</td><td class=\"num%s\">%.2f</td><td>",
+                  over > 1 ? " warn" : "", over, vw_int(run, "threads_per_process", 1), tpc > 1 ? " warn" : "", tpc);
         vw_html(o, vw_str(run, "mpi_library", ""));
         vw_puts(o, "</td><td>");
         vw_html(o, vw_str(run, "sampler", ""));

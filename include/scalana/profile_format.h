@@ -34,7 +34,8 @@ extern "C" {
  * never reused.  Every time is in nanoseconds (fields end in _ns); every rank
  * is a world rank unless the name says otherwise.
  * When adding a record: the code below, prf_encode_rank/prf_decode_rank in
- * formats/profile_io.c, scalana-dump, docs/formats.md. */
+ * formats/profile_io.c (a record with its own reader: formats/profile_omp.c),
+ * scalana-dump, docs/formats.md. */
 
 #define SCALANA_PROFILE_MAGIC "SCLNPRF" /* 8 bytes with the NUL */
 #define SCALANA_PROFILE_MAGIC_LEN 8
@@ -85,8 +86,10 @@ enum prf_record_type {
     PRF_REC_INTERVALS = 13,  /* one struct prf_interval_table, then struct prf_interval[count] */
     PRF_REC_SAMPLING = 14,   /* struct prf_sampling, at most one (absent before it existed:
                                 readers then take signals from prf_sample.count) */
-    PRF_REC_WORK = 15        /* one struct prf_work_table, then struct prf_work[count]; at most
+    PRF_REC_WORK = 15,       /* one struct prf_work_table, then struct prf_work[count]; at most
                                 one, absent when the rank has no work measure */
+    PRF_REC_OMP = 16         /* one struct prf_omp_table, then struct prf_omp_region[count]; at
+                                most one, absent without OMPT (gcc's libgomp, SCALANA_OMPT=off) */
 };
 
 /* PRF_SAMPLER_NONE 0, CPUTIME 1, REALTIME 2, PAPI 3, TASKCLOCK 4 (perf_event task
@@ -352,6 +355,46 @@ struct prf_work {
     uint64_t count;     /* header executions in that thread */
 };
 
+/** How a rank's OpenMP figures were measured (prf_omp_table.interface). */
+enum prf_omp_interface {
+    PRF_OMP_NONE = 0, /* not measured (the record is then absent) */
+    PRF_OMP_OMPT = 1  /* the OMPT tool interface of the OpenMP runtime (LLVM's libomp) */
+};
+
+/** Head of PRF_REC_OMP: OpenMP parallel regions measured through OMPT
+ *  (runtime/rt_ompt.c), per (region calling context, thread). */
+struct prf_omp_table {
+    uint32_t count;     /* struct prf_omp_region entries that follow */
+    uint32_t interface; /* enum prf_omp_interface */
+    uint32_t threads;   /* threads that took part in a measured region */
+    uint32_t reserved0;
+    uint64_t dropped;   /* region instances not recorded (a thread's table was full) */
+    uint64_t unmatched; /* forks whose call path did not hold the region's code pointer (the
+                           path then ends inside the OpenMP runtime) */
+};
+
+/** One thread's share of one parallel region in one calling context.  node
+ *  is the region's call path in the CCT: its leaf is the return address of
+ *  the fork call (OMPT's codeptr_ra), a PRF_CCT_CALLSITE node of the thread
+ *  that started the region, which is therefore also where samples in the
+ *  region's outlined body hang.  Waits are wall time the thread spent in
+ *  OMPT's sync_region_wait; the implicit barrier at a region's end is
+ *  counted on each thread up to the region's end on its master. */
+struct prf_omp_region {
+    uint32_t node;            /* CCT node of the fork's call path */
+    uint32_t thread;          /* prf_thread.index of the thread this entry is about */
+    uint32_t team_min, team_max; /* team sizes (threads) the region ran with */
+    uint64_t regions;         /* instances the thread took part in */
+    uint64_t forks;           /* instances the thread started (its master), timed in time_ns */
+    uint64_t time_ns;         /* parallel begin .. end on the master, summed */
+    uint64_t end_wait_ns;     /* wait at the implicit barrier ending the region */
+    uint64_t barrier_wait_ns; /* waits at explicit and work-sharing barriers inside it */
+    uint64_t barriers;        /* those barriers (each wait once) */
+    uint64_t sync_wait_ns;    /* waits at taskwait, taskgroup, reductions */
+    uint64_t loops;           /* work-sharing loops the thread entered */
+    uint64_t loop_iterations; /* the iteration counts OMPT gave at their start */
+};
+
 /* ---- In-memory API (formats/profile_io.c) -------------------------------- */
 
 /** One rank's decoded profile.  Arrays are owned by the struct after decode
@@ -383,6 +426,10 @@ struct prf_rank_data {
     int has_work;
     struct prf_work_table work_info;          /* count: see work_count */
     struct prf_work *work; uint32_t work_count;
+    /* PRF_REC_OMP: has_omp is 1 when the record is (to be) present */
+    int has_omp;
+    struct prf_omp_table omp_info;            /* count: see omp_count */
+    struct prf_omp_region *omp; uint32_t omp_count;
     void *owned_; /* decoder's allocation */
 };
 

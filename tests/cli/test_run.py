@@ -94,7 +94,8 @@ def case_off(a, w, plain):
 BAD = [
     [("SCALANA", "maybe", "using 1 (on)"), ("SCALANA_SAMPLER", "bogus", "using cputime"),
      ("SCALANA_FREQ", "abc", "using 200"), ("SCALANA_CCT_NODES", "12", "using 64"),
-     ("SCALANA_INTERVALS", "sometimes", "using auto"), ("SCALANA_GPU", "yes please", "using 1 (on)")],
+     ("SCALANA_INTERVALS", "sometimes", "using auto"), ("SCALANA_GPU", "yes please", "using 1 (on)"),
+     ("SCALANA_OMPT", "sometimes", "using 1 (on)")],
     [("SCALANA_FREQ", "20000", "using 10000"), ("SCALANA_CALLPATH", "fast", "using auto"),
      ("SCALANA_KEEP_EXE", "perhaps", "using on"), ("SCALANA_QUIET", "maybe", "using 0 (off)"),
      ("SCALANA_WAITALL_SPLIT", "x", "using 1 (on)"), ("SCALANA_INTERVAL_LONG_US", "-3", "using 1"),

@@ -322,6 +322,85 @@ static char *tmpname(const char *base)
     return buf;
 }
 
+/* PRF_REC_OMP: two entries of one region (master and worker) round trip. */
+static void fill_omp(struct prf_rank_data *d, struct prf_omp_region *om)
+{
+    om[0] = (struct prf_omp_region){1, 0, 4, 4, 10, 10, 5000000, 100, 2000000, 10, 0, 10, 4000};
+    om[1] = (struct prf_omp_region){1, 1, 4, 4, 10, 0, 0, 3000000, 50, 10, 0, 10, 4000};
+    d->has_omp = 1;
+    d->omp_info = (struct prf_omp_table){2, PRF_OMP_OMPT, 2, 0, 0, 0};
+    d->omp = om, d->omp_count = 2;
+}
+
+static void omp_roundtrip(void **state)
+{
+    (void)state;
+    DECL_STORAGE;
+    struct prf_omp_region om[2];
+    struct prf_rank_data d, e;
+    FILL(&d, 0, 4);
+    fill_omp(&d, om);
+    unsigned char *buf;
+    size_t n;
+    char err[256];
+    assert_int_equal(prf_encode_rank(&d, &buf, &n), 0);
+    assert_int_equal(prf_decode_rank(buf, n, &e, err, sizeof err), 0);
+    assert_int_equal(e.has_omp, 1);
+    assert_int_equal(e.omp_count, 2);
+    assert_int_equal(e.omp_info.interface, PRF_OMP_OMPT);
+    assert_memory_equal(e.omp, om, sizeof om);
+    prf_rank_free(&e);
+    /* a reader that does not know the record skips it: an unknown type decodes */
+    size_t at = find_record(buf, n, PRF_REC_OMP);
+    uint32_t other = 999;
+    memcpy(buf + at, &other, 4);
+    assert_int_equal(prf_decode_rank(buf, n, &e, err, sizeof err), 0);
+    assert_int_equal(e.has_omp, 0);
+    prf_rank_free(&e);
+    free(buf);
+}
+
+/* A corrupt or truncated OMP record in a profile file whose checksum matches
+ * (a faulty writer): the reader names the file, the rank, the record and why. */
+static void omp_corrupt_names_file(void **state)
+{
+    (void)state;
+    DECL_STORAGE;
+    struct prf_omp_region om[2];
+    struct prf_rank_data d, e;
+    FILL(&d, 0, 1);
+    fill_omp(&d, om);
+    static const struct { size_t off; uint32_t value; const char *want; } bad[] = {
+        {0, 3, "OMP record at byte"},                  /* count: 3 entries, 2 present */
+        {4, 7, "unknown interface 7"},
+        {32, 99, "OMP region 0 names CCT node 99 of 3"}, /* entry 0's node */
+        {32 + 8, 0, "OMP region 0 is inconsistent"},     /* entry 0's team_min */
+        {SIZE_MAX, 40, "OMP record at byte"},             /* payload_bytes: shorter than one entry */
+    };
+    const char *path = tmpname("omp.sclp");
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        unsigned char *buf;
+        size_t n;
+        assert_int_equal(prf_encode_rank(&d, &buf, &n), 0);
+        size_t at = find_record(buf, n, PRF_REC_OMP);
+        if (bad[k].off == SIZE_MAX)
+            memcpy(buf + at + 4, &bad[k].value, 4);
+        else
+            memcpy(buf + at + sizeof(struct prf_record_header) + bad[k].off, &bad[k].value, 4);
+        const unsigned char *secs[1] = {buf};
+        assert_int_equal(prf_file_write(path, 0, 1, 1, 0, secs, &n), 0);
+        struct prf_file f;
+        char err[512] = "";
+        assert_int_equal(prf_file_open(path, &f, err, sizeof err), 0);
+        assert_int_equal(prf_file_read_rank(&f, 0, &e, err, sizeof err), -1);
+        if (!strstr(err, path) || !strstr(err, "rank 0") || !strstr(err, bad[k].want))
+            fail_msg("case %zu: reason '%s' lacks the file, the rank or '%s'", k, err, bad[k].want);
+        prf_file_close(&f);
+        free(buf);
+    }
+    remove(path);
+}
+
 static void file_with_missing_rank(void **state)
 {
     (void)state;
@@ -462,6 +541,7 @@ int main(void)
         cmocka_unit_test(section_refuses_bad_indices_and_truncation),
         cmocka_unit_test(intervals_roundtrip), cmocka_unit_test(intervals_refused_when_corrupt),
         cmocka_unit_test(file_with_missing_rank), cmocka_unit_test(prefix_offsets),
-        cmocka_unit_test(crc_matches_zlib)};
+        cmocka_unit_test(crc_matches_zlib), cmocka_unit_test(omp_roundtrip),
+        cmocka_unit_test(omp_corrupt_names_file)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
