@@ -104,6 +104,8 @@ def main():
                                 want_cat in rx.COMM_CATEGORIES
                                 and wrong["loop"][0] == wrong["loop"][1]):
                             continue   # (a collective statement alone is a valid range)
+                        if delta == (1, 0) and rx.OMP_FOR.search(src_lines[truth["loop"][0] - 1]):
+                            continue   # (a work-sharing loop with or without its pragma)
                         try:
                             rx.check_planted_range(src_lines, wrong, ex["language"])
                         except rx.Failure:
