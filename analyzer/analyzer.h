@@ -552,11 +552,13 @@ struct an_thread_split {
                                 * ends with its slowest thread) */
     double noise;              /* standard deviation of saving from the samples' Poisson noise */
     double p_value;            /* exact Poisson test: heaviest thread against the rest */
+    double p_adjusted;         /* min(1, n p_value): Bonferroni over the n threads that could
+                                * be the heaviest (a valid p-value for an_fisher_combine) */
     double signals;            /* sampling signals of the team there (the caller asks for
                                 * th->min_samples over the processes it names) */
     uint32_t heaviest;         /* index into the arrays given */
-    int significant;           /* ratio >= th->imbalance and p_value < th->alpha / n
-                                * (Bonferroni over the threads) */
+    int significant;           /* ratio >= th->imbalance and p_adjusted < th->alpha: this
+                                * process alone shows it */
 };
 /** Splits a team of n threads by their CPU seconds cpu[] (signals[]
  *  sampling signals, signal_s CPU seconds per signal; a thread of the team
@@ -564,6 +566,12 @@ struct an_thread_split {
  *  was sampled (out zeroed, p_value 1), else 1. */
 int an_thread_cpu_split(const double *cpu, const double *signals, uint32_t n, double signal_s,
                         const struct an_thresholds *th, struct an_thread_split *out);
+/** Fisher's combination of m independent p-values p[] (each process's
+ *  p_adjusted for one loop): the p-value of "none of them differs", from
+ *  -2 sum ln p ~ chi-square(2m).  1 for m = 0.  A loop's schedule splits
+ *  every process alike, so a loaded machine's few signals per process
+ *  (51-67 in omp_thread_imbalance beside CPU hogs) add up to one test. */
+double an_fisher_combine(const double *p, uint32_t m);
 /** What running cpu seconds of one thread's serial code on a team of
  *  `team` threads saves: cpu (1 - 1/team) wall seconds; 0 for team <= 1. */
 double an_serial_saving(double cpu, uint32_t team);

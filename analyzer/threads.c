@@ -187,8 +187,25 @@ int an_thread_cpu_split(const double *cpu, const double *signals, uint32_t n, do
     uint64_t k1 = (uint64_t)llround(signals[h]), k2 = (uint64_t)llround(ksum - signals[h]);
     out->p_value = scalana_poisson_test(k1, 1.0, k2, (double)(n - 1), SCALANA_GREATER);
     out->signals = ksum;
-    out->significant = out->ratio >= th->imbalance && out->p_value < th->alpha / n;
+    out->p_adjusted = fmin(1.0, out->p_value * n);
+    out->significant = out->ratio >= th->imbalance && out->p_adjusted < th->alpha;
     return 1;
+}
+
+double an_fisher_combine(const double *p, uint32_t m)
+{
+    if (!m) return 1;
+    /* X = -2 sum ln p_i is chi-square with 2m degrees of freedom under H0;
+     * for even degrees of freedom its survival function is
+     * exp(-X/2) sum_{k<m} (X/2)^k / k! (summed in logs: X/2 reaches hundreds) */
+    double h = 0;
+    for (uint32_t i = 0; i < m; i++) h -= log(fmax(p[i], 1e-300));
+    double lt = -h, sum = exp(lt);
+    for (uint32_t k = 1; k < m; k++) {
+        lt += log(h) - log((double)k);
+        sum += exp(lt);
+    }
+    return fmin(1.0, sum);
 }
 
 double an_serial_saving(double cpu, uint32_t team)

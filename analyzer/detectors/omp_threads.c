@@ -52,7 +52,8 @@ static void imbalance(struct an_detect *d)
             below_thread_cause(a, v) || counted(d, v))
             continue;
         double saving = 0, noise2 = 0, worst = -1, signals = 0;
-        uint32_t *procs = sc_xmalloc(((size_t)d->P + 1) * sizeof *procs), np = 0;
+        double *pv = sc_xmalloc(((size_t)d->P + 1) * sizeof *pv);
+        uint32_t *procs = sc_xmalloc(((size_t)d->P + 1) * sizeof *procs), np = 0, npv = 0;
         uint32_t *best = NULL, nbest = 0, best_rank = 0;
         struct an_thread_split bs = {0};
         for (uint32_t i = 0; i < d->P; i++) {
@@ -70,7 +71,11 @@ static void imbalance(struct an_detect *d)
                 n = team;
             }
             struct an_thread_split s;
-            if (an_thread_cpu_split(cpu, sig, n, an_signal_s(r), th, &s) && s.significant) {
+            int split = an_thread_cpu_split(cpu, sig, n, an_signal_s(r), th, &s);
+            if (split) pv[npv++] = s.p_adjusted;
+            /* a culprit by its ratio; whether the loop's threads differ at all is
+             * the test of all processes together, below */
+            if (split && s.ratio >= th->imbalance) {
                 signals += s.signals;
                 procs[np++] = i;
                 saving += s.saving;
@@ -96,7 +101,9 @@ static void imbalance(struct an_detect *d)
         /* the noise guard over the whole cause: each process's split passed
          * its exact test, and together their samples are enough to time it
          * (a loaded machine delivers fewer signals, each of more weight) */
-        struct an_cause *c = np && signals >= th->min_samples ? an_cause_get(a, v) : NULL;
+        double p_all = an_fisher_combine(pv, npv);
+        free(pv);
+        struct an_cause *c = np && signals >= th->min_samples && p_all < th->alpha ? an_cause_get(a, v) : NULL;
         if (!c || c->merged) {
             free(procs), free(best);
             continue;
@@ -112,8 +119,9 @@ static void imbalance(struct an_detect *d)
         c->threads = best, c->nthreads = nbest;
         an_cause_evidence(c, "on process %u its slowest thread computed %.3g CPU s in this loop against a team "
                           "mean of %.3g s (max/mean %.2f, exact Poisson test p = %.2g; no loop counters, from "
-                          "the samples); %u of %u processes have threads out of balance here",
-                          best_rank, bs.max, bs.mean, bs.ratio, bs.p_value, np, r->present_count);
+                          "the samples); %u of %u processes have threads out of balance here (all processes "
+                          "together: p = %.2g)",
+                          best_rank, bs.max, bs.mean, bs.ratio, bs.p_value, np, r->present_count, p_all);
     }
 }
 
@@ -222,6 +230,6 @@ static void find(struct an_detect *d)
 const struct an_detector an_detector_omp_threads = {
     "omp_threads",
     "a loop of an OpenMP region whose threads' sampled CPU time splits with max/mean >= imbalance (exact "
-    "Poisson test, no loop counters there), or a loop outside every region that one thread runs while its "
-    "team idles",
+    "Poisson tests of the processes combined by Fisher's method below alpha, min_samples signals; no loop "
+    "counters there), or a loop outside every region that one thread runs while its team idles",
     NULL, find};

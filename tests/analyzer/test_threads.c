@@ -50,6 +50,13 @@ static void t_split(void **state)
     double one = 1, none[2] = {0, 0};
     assert_int_equal(an_thread_cpu_split(&one, &one, 1, PERIOD, &opt.th, &s), 0);
     assert_int_equal(an_thread_cpu_split(none, none, 2, PERIOD, &opt.th, &s), 0);
+    /* Fisher's combination: one p-value is itself; two of 0.01 give
+     * exp(-9.21) (1 + 9.21) = 0.00102 */
+    double one_p = 0.5, two_p[2] = {0.01, 0.01}, half[8] = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
+    assert_true(fabs(an_fisher_combine(&one_p, 1) - 0.5) < 1e-12);
+    assert_true(fabs(an_fisher_combine(two_p, 2) - 0.0010210340371976) < 1e-9);
+    assert_true(an_fisher_combine(half, 8) > 0.5); /* no evidence stays none */
+    assert_true(an_fisher_combine(NULL, 0) == 1);
     assert_true(fabs(an_serial_saving(0.4, 2) - 0.2) < 1e-12);
     assert_true(an_serial_saving(0.4, 1) == 0);
 }
@@ -103,6 +110,15 @@ static const struct an_cause *cause_at(const struct mini *m, uint32_t v)
     return NULL;
 }
 
+/* A cause or candidate at v (a short loop may cost less than the minimum). */
+static const struct an_cause *found_at(const struct mini *m, uint32_t v)
+{
+    const struct an_cause *c = cause_at(m, v);
+    for (uint32_t k = 0; !c && k < m->a.ncandidates; k++)
+        if (m->a.candidates[k].vertex == v) c = &m->a.candidates[k];
+    return c;
+}
+
 static void t_store(void **state)
 {
     (void)state;
@@ -147,6 +163,31 @@ static void t_thread_imbalance(void **state)
     assert_int_equal(c->threads[0], 1), assert_int_equal(c->threads[1], 0);
     assert_true(fabs(c->cost - 0.2) < 1e-6); /* max 0.6 - mean 0.4 */
     assert_null(cause_at(&o.m, o.serial));
+    an_analysis_free(&o.m.a);
+}
+
+/* a loaded machine: 0.1 and 0.3 CPU s per process (20 : 60 signals), p about
+ * 1e-6 alone; with 0.03 : 0.09 s (6 : 18 signals, p = 0.023 each) no process
+ * passes alone, four together do */
+static void t_few_signals(void **state)
+{
+    (void)state;
+    struct omp_mini o;
+    double rows[4][2] = {{0.03, 0.09}, {0.03, 0.09}, {0.03, 0.09}, {0.03, 0.09}};
+    double serial[4] = {0.0, 0.0, 0.0, 0.0};
+    struct an_thread_split s;
+    split_of(0.03, 0.09, &s);
+    assert_false(s.significant);
+    omp_case(&o, 4, rows, serial);
+    /* 96 signals in all: one under min_samples (97) */
+    assert_null(found_at(&o.m, o.rows));
+    an_analysis_free(&o.m.a);
+    double more[4][2] = {{0.035, 0.105}, {0.035, 0.105}, {0.035, 0.105}, {0.035, 0.105}};
+    omp_case(&o, 4, more, serial);
+    const struct an_cause *c = found_at(&o.m, o.rows); /* 0.035 s: under the minimum cost */
+    assert_non_null(c);
+    assert_int_equal(c->nprocs, 4);
+    assert_true(fabs(c->cost - 0.035) < 1e-6);
     an_analysis_free(&o.m.a);
 }
 
@@ -195,6 +236,7 @@ int main(void)
         cmocka_unit_test(t_split),
         cmocka_unit_test(t_store),
         cmocka_unit_test(t_thread_imbalance),
+        cmocka_unit_test(t_few_signals),
         cmocka_unit_test(t_serial),
         cmocka_unit_test(t_process_in_region),
     };
