@@ -5,26 +5,11 @@
  * then checks convergence with a one-double MPI_Allreduce.  Nothing is planted:
  * --defect is accepted for uniformity and changes nothing.  The analysis must
  * report no root cause above 1 % of the run time. */
-#include "common/example.h"
+#include "common/example_omp.h"
 
 #define NITER 20              /* iterations */
 #define WORK 0.6              /* CPU seconds of relaxation per process */
 #define NROWS 64              /* rows, equal */
-
-/* Equal rows of `row_seconds` CPU seconds each, shared by the team. */
-static double relax_rows(double row_seconds)
-{
-    double spent = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : spent)
-    for (int row = 0; row < NROWS; row++) {
-        volatile double acc = 0.0;
-        double start = ex_cpu_seconds();
-        while (ex_cpu_seconds() - start < row_seconds)
-            for (int i = 0; i < EX_INNER / 10; i++) acc += i * 2e-9;
-        spent += ex_cpu_seconds() - start;
-    }
-    return spent;
-}
 
 int main(int argc, char **argv)
 {
@@ -34,7 +19,7 @@ int main(int argc, char **argv)
     double spent = 0.0, residual = 0.0;
 
     for (int it = 0; it < NITER; it++) {
-        spent += relax_rows(row);
+        spent += ex_omp_rows(row, NROWS);
         MPI_Allreduce(&spent, &residual, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
 

@@ -7,28 +7,13 @@
  * thread prepares the boundary alone, between the regions, while the other thread
  * idles; with --defect=off the boundary loop is a parallel loop of its own.  The
  * processes stay balanced: every one runs the same serial section. */
-#include "common/example.h"
+#include "common/example_omp.h"
 
 #define NITER 20              /* iterations, each ending in an MPI_Allreduce */
 #define PARALLEL_WORK 0.4     /* CPU seconds of smoothing and relaxation per process */
 #define SERIAL_WORK 0.3       /* CPU seconds of boundary preparation per process */
 #define NROWS 32              /* rows of each parallel loop */
 #define THREADS 2             /* the team the ground truth assumes (OMP_NUM_THREADS) */
-
-/* Equal rows of `row_seconds` CPU seconds each, shared by the team. */
-static double sweep_rows(double row_seconds)
-{
-    double spent = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : spent)
-    for (int row = 0; row < NROWS; row++) {
-        volatile double acc = 0.0;
-        double start = ex_cpu_seconds();
-        while (ex_cpu_seconds() - start < row_seconds)
-            for (int i = 0; i < EX_INNER / 10; i++) acc += i * 2e-9;
-        spent += ex_cpu_seconds() - start;
-    }
-    return spent;
-}
 
 /* The planted loop is the while loop, lines FUNC+4 and FUNC+5. */
 enum { PLANTED_FUNC = __LINE__ + 1, PLANTED_FIRST = PLANTED_FUNC + 4, PLANTED_LAST = PLANTED_FUNC + 5 };
@@ -52,12 +37,12 @@ int main(int argc, char **argv)
 
     enum { STMT = __LINE__ + 4 };   /* the planted statement, four lines down */
     for (int it = 0; it < NITER; it++) {
-        spent += sweep_rows(row);
+        spent += ex_omp_rows(row, NROWS);
         if (run.defect)
             prepared += prepare_boundary(serial);
         else
-            prepared += sweep_rows(serial / NROWS);
-        spent += sweep_rows(row);
+            prepared += ex_omp_rows(serial / NROWS, NROWS);
+        spent += ex_omp_rows(row, NROWS);
         MPI_Allreduce(&spent, &residual, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
 

@@ -41,6 +41,32 @@ static int counted(const struct an_detect *d, uint32_t v)
     return 0;
 }
 
+/* The thread cause at v of category cat with its culprits procs[np] and the
+ * worst process root's threads[nthreads] (the lists are taken: freed when
+ * no cause is made); cost the processes' savings summed (seconds), var its
+ * sampling variance, both averaged over the present processes.  NULL when
+ * there are no culprits or a cause of another kind sits at v: a thread cause
+ * is never merged into a process cause. */
+static struct an_cause *thread_cause(struct an_detect *d, uint32_t v, enum an_category cat, const char *rule,
+                                     double saving, double var, uint32_t *procs, uint32_t np, uint32_t *threads,
+                                     uint32_t nthreads, uint32_t root)
+{
+    struct an_cause *c = np ? an_cause_get(d->a, v) : NULL;
+    if (!c || c->merged) {
+        free(procs), free(threads);
+        return NULL;
+    }
+    const struct an_run *r = d->r;
+    c->cat = cat;
+    c->cost = saving / r->present_count; /* every process saves its own */
+    c->cost_noise = sqrt(var) / r->present_count;
+    c->cost_rule = rule;
+    an_cause_procs(c, procs, np);
+    an_cause_root_path(c, root);
+    c->threads = threads, c->nthreads = nthreads;
+    return c;
+}
+
 /* (1) thread imbalance from CPU samples. */
 static void imbalance(struct an_detect *d)
 {
@@ -98,25 +124,18 @@ static void imbalance(struct an_detect *d)
             }
             free(tid), free(cpu), free(sig);
         }
-        /* the noise guard over the whole cause: each process's split passed
-         * its exact test, and together their samples are enough to time it
-         * (a loaded machine delivers fewer signals, each of more weight) */
+        /* the noise guard over the whole cause: the processes' exact tests
+         * together, and enough samples in the culprits to time it (a loaded
+         * machine delivers fewer signals, each of more weight) */
         double p_all = an_fisher_combine(pv, npv);
         free(pv);
-        struct an_cause *c = np && signals >= th->min_samples && p_all < th->alpha ? an_cause_get(a, v) : NULL;
-        if (!c || c->merged) {
-            free(procs), free(best);
-            continue;
-        }
-        c->cat = AN_CAT_THREAD_IMBALANCE;
-        /* every process saves its own; averaged over all present processes */
-        c->cost = saving / r->present_count;
-        c->cost_noise = sqrt(noise2) / r->present_count;
-        c->cost_rule = "the loop's sampled CPU time per thread: the slowest thread's down to the team's mean "
-                       "(the region ends with its slowest thread), averaged over the processes";
-        an_cause_procs(c, procs, np);
-        an_cause_root_path(c, best_rank);
-        c->threads = best, c->nthreads = nbest;
+        if (signals < th->min_samples || !(p_all < th->alpha)) np = 0;
+        struct an_cause *c = thread_cause(d, v, AN_CAT_THREAD_IMBALANCE,
+                                          "the loop's sampled CPU time per thread: the slowest thread's down to the "
+                                          "team's mean (the region ends with its slowest thread), averaged over the "
+                                          "processes",
+                                          saving, noise2, procs, np, best, nbest, best_rank);
+        if (!c) continue;
         an_cause_evidence(c, "on process %u its slowest thread computed %.3g CPU s in this loop against a team "
                           "mean of %.3g s (max/mean %.2f, exact Poisson test p = %.2g; no loop counters, from "
                           "the samples); %u of %u processes have threads out of balance here (all processes "
@@ -198,20 +217,12 @@ static void serial(struct an_detect *d)
             }
             free(tid), free(cpu), free(sig);
         }
-        struct an_cause *c = np ? an_cause_get(a, v) : NULL;
-        if (!c || c->merged) {
-            free(procs), free(best);
-            continue;
-        }
-        c->cat = AN_CAT_SERIAL;
+        struct an_cause *c = thread_cause(d, v, AN_CAT_SERIAL,
+                                          "the section's CPU time on its thread spread over the process's OpenMP "
+                                          "team: cpu x (1 - 1/threads) per process, averaged over the processes",
+                                          saving, var, procs, np, best, nbest, best_rank);
+        if (!c) continue;
         c->remedy = serial_remedy;
-        c->cost = saving / r->present_count;
-        c->cost_noise = sqrt(var) / r->present_count;
-        c->cost_rule = "the section's CPU time on its thread spread over the process's OpenMP team: "
-                       "cpu x (1 - 1/threads) per process, averaged over the processes";
-        an_cause_procs(c, procs, np);
-        an_cause_root_path(c, best_rank);
-        c->threads = best, c->nthreads = nbest;
         an_cause_evidence(c, "on process %u %u thread(s) of its team of %u computed %.3g CPU s in this loop "
                           "outside every parallel region while the other threads idled; spread over the team "
                           "it would end %.3g s sooner; %u of %u processes run it so",
