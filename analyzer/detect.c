@@ -752,9 +752,13 @@ double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_verte
         uint32_t na = 0, nl = 0;
         for (uint32_t k = 0; k < np; k++)
             if (procs[k] < r->P) cul[procs[k]] = 1;
+        /* inside an OpenMP region a process's CPU seconds are its team's: T
+         * threads that share a loop's work take 1/T of its CPU time in wall time */
+        int in_region = r->ntcpu && an_omp_region_of(&d->a->g, v) != AN_NONE;
         for (uint32_t i = 0; i < r->P; i++) {
             V[i] = r->present[i] ? an_work(xv, i) : 0;
             if (!r->present[i]) continue;
+            if (in_region) V[i] /= an_omp_team(&d->a->g, r, v, i);
             all += V[i], na++;
             if (!cul[i]) light += V[i], nl++;
         }

@@ -127,7 +127,9 @@ enum an_fix an_imbalance_fix(const struct an_detect *d, uint32_t v, const uint32
 
 /** The saving of fixing the work at vertex v (culprits procs) at the largest
  *  count in the CPU model (an_model_saving), the median over the repetitions
- *  there; *spread (may be NULL) gets max - min over them. */
+ *  there; *spread (may be NULL) gets max - min over them.  Inside an OpenMP
+ *  region each process's work is divided by its team's threads (an_omp_team):
+ *  CPU seconds of T threads are 1/T of them in wall time. */
 double an_fix_saving(const struct an_detect *d, uint32_t v, uint32_t phase_vertex, const uint32_t *procs,
                      uint32_t np, enum an_fix fix, double *spread);
 

@@ -42,7 +42,7 @@ void an_run_free(struct an_run *r)
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->omp_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
     for (uint32_t k = 0; k < r->nphases; k++) free(r->phases[k].time), free(r->phases[k].count);
-    free(r->work), free(r->twork), free(r->ompr);
+    free(r->work), free(r->twork), free(r->ompr), free(r->tcpu);
     for (uint32_t k = 0; k < r->nintervals; k++) {
         struct an_interval *x = &r->intervals[k];
         free(x->count), free(x->wall), free(x->wall_min), free(x->wall_max), free(x->wall_sq);
@@ -170,6 +170,8 @@ static void add_samples(struct an_run *r, const struct prf_rank_data *d, uint32_
                         const uint32_t *nv, double period)
 {
     uint8_t *omp_node = an_omp_runtime_nodes(d);
+    /* a process of several threads: the CPU time of each (threads.c) */
+    uint32_t *thread_of = d->thread_count >= 2 ? an_cct_thread_index(d) : NULL;
     for (uint32_t k = 0; k < d->sample_count; k++) {
         const struct prf_sample *s = &d->samples[k];
         if (s->node >= d->cct_count) continue;
@@ -194,9 +196,12 @@ static void add_samples(struct an_run *r, const struct prf_rank_data *d, uint32_
             x->cpu[li] += (float)(s->weight * period);
             x->samples += (double)s->weight;
             x->signals += (double)s->count;
+            if (thread_of)
+                an_run_add_thread_cpu(r, rank, thread_of[s->node], nv[s->node], s->weight * period,
+                                      (double)s->count);
         }
     }
-    free(omp_node);
+    free(omp_node), free(thread_of);
 }
 
 /* World rank `rank`'s GPU activities (index li) into the vertices of the
@@ -503,6 +508,7 @@ double an_rank_contention(const struct an_run *r, uint32_t i)
 void an_run_finish_totals(struct an_run *r)
 {
     an_run_finish_work(r);
+    an_run_finish_thread_cpu(r);
     /* one signal's CPU seconds: periods per signal times the period */
     r->signal_s = r->signals && r->period_s > 0 ? (double)r->weight / (double)r->signals * r->period_s : 0;
     /* per-run totals */

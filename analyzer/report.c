@@ -380,7 +380,7 @@ static json_t *causes_json(const struct an_analysis *a, const uint32_t *index_of
         json_object_set_new(o, "cost_noise_seconds", num(c->cost_noise));
         if (c->cost_rule) json_object_set_new(o, "cost_rule", json_string(c->cost_rule));
         if (c->undecided) json_object_set_new(o, "undecided", json_string(c->undecided));
-        json_object_set_new(o, "remedy", json_string(an_category_remedy(c->cat)));
+        json_object_set_new(o, "remedy", json_string(c->remedy ? c->remedy : an_category_remedy(c->cat)));
         json_t *pr = json_array();
         for (uint32_t i = 0; i < c->nprocs && i < 1024; i++) json_array_append_new(pr, json_integer(c->procs[i]));
         json_object_set_new(o, "processes", pr);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # demo.sh — `make demo` (after the build): every planted example (examples/examples.list)
 # compiled with scalana-cc/-cxx/-fc, run under scalana-run at 1, 2, 4 and 8 processes
-# with its defect on, analyzed; prints each terminal summary, the ground truth and the
+# (the MPI + OpenMP ones at 1, 2 and 4, with 2 threads each) with its defect on, analyzed; prints each terminal summary, the ground truth and the
 # path of each HTML report.  Usage: sh scripts/demo.sh [BUILD_DIR]   (default: build)
 #
 # Environment: SCALANA_DEMO_PROCS (default "1 2 4 8"), SCALANA_DEMO_EXAMPLES (names,
@@ -46,11 +46,23 @@ reports=""
 found=0
 total=0
 
-# examples.list: name source language category optimisation
+# examples.list: name source language category optimisation gcc-run needs
 grep -v '^[[:space:]]*#' "$EXAMPLES/examples.list" | grep -v '^[[:space:]]*$' > "$OUT/examples.list"
 # (fd 3: mpirun reads its standard input, which must not be the list)
-while read -r name source language category opt _rest <&3; do
+while read -r name source language category opt _gcc needs _rest <&3; do
     [ -n "${opt:-}" ] || opt=-O2
+    # MPI + OpenMP (needs openmp): -fopenmp, 2 threads that wait passively, not bound
+    # to one core, at the counts up to 4 (as the e2e tests run them)
+    omp="" ex_procs=$PROCS ex_largest=$largest omp_flags=""
+    if [ "${needs:-}" = openmp ]; then
+        omp=-fopenmp omp_flags="--bind-to none -x OMP_NUM_THREADS -x OMP_WAIT_POLICY"
+        ex_procs="" ex_largest=1
+        for p in $PROCS; do
+            [ "$p" -le 4 ] || continue
+            ex_procs="$ex_procs $p"
+            [ "$p" -gt "$ex_largest" ] && ex_largest=$p
+        done
+    fi
     if [ -n "${SCALANA_DEMO_EXAMPLES:-}" ]; then
         case " $SCALANA_DEMO_EXAMPLES " in *" $name "*) ;; *) continue ;; esac
     fi
@@ -65,7 +77,8 @@ while read -r name source language category opt _rest <&3; do
     esac
     say ""
     say "=== $name ($category, $cc $opt) =================================================="
-    if ! (cd "$dir" && "$BIN/$cc" "$opt" -g -I"$EXAMPLES" "$EXAMPLES/$source" -o "$dir/$name") \
+    # shellcheck disable=SC2086  # omp is empty or one flag
+    if ! (cd "$dir" && "$BIN/$cc" "$opt" $omp -g -I"$EXAMPLES" "$EXAMPLES/$source" -o "$dir/$name") \
             > "$dir/compile.log" 2>&1 || [ ! -x "$dir/$name" ]; then
         say "demo: $name: $cc failed, see $dir/compile.log:"
         tail -n 20 "$dir/compile.log"
@@ -74,10 +87,11 @@ while read -r name source language category opt _rest <&3; do
     fi
     runs=""
     ok=1
-    for p in $PROCS; do
+    for p in $ex_procs; do
         t0=$(date +%s)
-        # shellcheck disable=SC2086  # MPIRUN_FLAGS is a list of flags
-        if ! (cd "$dir" && SCALANA_OUTPUT="$dir/run-${p}p" SCALANA_EXAMPLE_CORES="$cores" "$BIN/scalana-run" "$MPIRUN" $MPIRUN_FLAGS \
+        # shellcheck disable=SC2086  # MPIRUN_FLAGS and omp_flags are lists of flags
+        if ! (cd "$dir" && SCALANA_OUTPUT="$dir/run-${p}p" SCALANA_EXAMPLE_CORES="$cores" \
+                  OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive "$BIN/scalana-run" "$MPIRUN" $MPIRUN_FLAGS $omp_flags \
                   -n "$p" "./$name" --defect=on --scale="$SCALE") < /dev/null > "$dir/run-${p}p.log" 2>&1; then
             say "demo: $name: the $p-process run failed, see $dir/run-${p}p.log:"
             tail -n 20 "$dir/run-${p}p.log"
@@ -88,7 +102,7 @@ while read -r name source language category opt _rest <&3; do
         runs="$runs $dir/run-${p}p"
     done
     if [ $ok = 0 ]; then failed="$failed $name"; continue; fi
-    grep '^ground truth:' "$dir/run-${largest}p.log" | sed 's/^/  /'
+    grep '^ground truth:' "$dir/run-${ex_largest}p.log" | sed 's/^/  /'
     say ""
     # shellcheck disable=SC2086  # runs is a list of directories
     if ! "$BIN/scalana-analyze" $runs -o "$dir/report" < /dev/null > "$dir/analyze.log" 2>&1; then
@@ -109,7 +123,7 @@ while read -r name source language category opt _rest <&3; do
     fi
     if [ -x "$PYTHON" ]; then
         if "$PYTHON" "$ROOT/tests/e2e/run_example.py" --example "$name" --source-dir "$ROOT" \
-                --verdict "$dir/report/report.json" --truth-log "$dir/run-${largest}p.log" \
+                --verdict "$dir/report/report.json" --truth-log "$dir/run-${ex_largest}p.log" \
                 > "$dir/verdict.log" 2>&1; then
             found=$((found + 1))
             say "  verdict: $(tail -n 1 "$dir/verdict.log")"

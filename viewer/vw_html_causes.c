@@ -162,9 +162,10 @@ void vw_html_causes(struct vw_out *o, const struct vw_html_ctx *c)
         cause_spans(o, rc);
         vw_puts(o, "</button><p class=\"evidence\">");
         vw_html(o, vw_str(rc, "evidence", ""));
-        if (*vw_category_remedy(cat)) {
+        const char *fix = vw_str(rc, "remedy", vw_category_remedy(cat)); /* the cause's own first */
+        if (*fix) {
             vw_puts(o, "</p><p class=\"remedy\"><b>What to do:</b> ");
-            vw_html(o, vw_category_remedy(cat));
+            vw_html(o, fix);
         }
         vw_printf(o, "</p><div class=\"detail\" id=\"cause-%ld-detail\" hidden><dl>", rank);
         vw_puts(o, "<dt>location</dt><dd class=\"loc\">");

@@ -106,7 +106,8 @@ static void print_cause(FILE *out, const json_t *rc, size_t i, int color, int de
     fprintf(out, "      %s", dim);
     wrapped(out, vw_str(rc, "evidence", ""), 6, 6);
     fprintf(out, "%s\n", reset);
-    const char *fix = vw_category_remedy(vw_str(rc, "category", NULL));
+    /* the cause's own remedy (an OpenMP serial section), else its category's */
+    const char *fix = vw_str(rc, "remedy", vw_category_remedy(vw_str(rc, "category", NULL)));
     if (*fix) {
         fputs("      what to do: ", out);
         wrapped(out, fix, 18, 8);

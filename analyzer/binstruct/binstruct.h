@@ -19,7 +19,7 @@
  *  alters what is recovered, so that cached PSGs of older rules are
  *  recovered again. */
 #define BS_PRODUCER "scalana-binstruct"
-#define BS_RULES_VERSION "9"
+#define BS_RULES_VERSION "10"
 #define BS_PRODUCER_FULL BS_PRODUCER " " BS_RULES_VERSION " (structure recovered from machine code)"
 
 /* ---- Public entry points (build.c, cache.c) ------------------------------- */

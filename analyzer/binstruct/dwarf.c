@@ -179,6 +179,15 @@ static int walk(struct bs_dwarf *d, Dwarf_Die *cu, Dwarf_Die *die, size_t *fcap,
                 if (!*s->decl_file && outer_file && *outer_file) s->decl_file = outer_file;
                 of = s->decl_file;
                 if (inlined(d->pool, cu, &c, f, &cap, 0, 0, lang) != 0) return -1;
+            } else {
+                /* no code of its own: the abstract instance of a function
+                 * inlined everywhere (a static helper with a parallel region
+                 * that gcc inlined into main); its region body, nested here,
+                 * is still its code, in its file */
+                Dwarf_Attribute a;
+                Dwarf_Word w;
+                if (dwarf_attr_integrate(&c, DW_AT_decl_file, &a) && dwarf_formudata(&a, &w) == 0)
+                    of = cu_file(d->pool, cu, w);
             }
             if (walk(d, cu, &c, fcap, lang, depth + 1, of) != 0) return -1; /* contained procedures */
         } else if (tag == DW_TAG_lexical_block) {

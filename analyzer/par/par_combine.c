@@ -127,6 +127,7 @@ static void remap_run(struct an_run *r, const uint32_t *map, uint32_t nmap, uint
         if (r->phases[k].vertex != AN_NONE)
             r->phases[k].vertex = r->phases[k].vertex < nmap ? map[r->phases[k].vertex] : AN_NONE;
     an_run_intervals_remap(r, map, nmap);
+    an_run_remap_thread_cpu(r, map, nmap);
 }
 
 /* A process other than 0: takes the merged vertex table of process 0 and
@@ -236,6 +237,8 @@ static void put_run(struct wbuf *b, const struct an_run *r, uint32_t nv)
     put(b, r->work, r->nwork * sizeof *r->work);
     put_u64(b, r->ntwork);
     put(b, r->twork, r->ntwork * sizeof *r->twork);
+    put_u64(b, r->ntcpu);
+    put(b, r->tcpu, r->ntcpu * sizeof *r->tcpu);
     free(ranks);
 }
 
@@ -405,6 +408,11 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
                  offsetof(struct an_work, rank), P);
     get_appended(b, (void **)&r->twork, &r->ntwork, &r->twork_cap, sizeof *r->twork,
                  offsetof(struct an_thread_work, rank), P);
+    size_t ntc = r->ntcpu;
+    get_appended(b, (void **)&r->tcpu, &r->ntcpu, &r->tcpu_cap, sizeof *r->tcpu,
+                 offsetof(struct an_thread_cpu, rank), P);
+    for (size_t k = ntc; k < r->ntcpu && !b->bad; k++)
+        if (r->tcpu[k].vertex >= nvertices) b->bad = 1;
     free(ranks);
 }
 

@@ -45,7 +45,11 @@ def planted_ranks(name, p):
             "growing_exchange": list(range(p)),
             "pipeline_wavefront": list(range(p)),
             "growing_halo": list(range(p)),
-            "persistent_collective": [p - 1]}[name]
+            "persistent_collective": [p - 1],
+            "omp_thread_imbalance": list(range(p)),
+            "omp_process_imbalance": [p - 1],
+            "omp_serial_section": list(range(p)),
+            "omp_balanced_control": []}[name]
 
 
 def main():
@@ -71,10 +75,13 @@ def main():
         with open(os.path.join(examples, ex["source"])) as f:
             src_lines = f.read().splitlines()
         for mode in ("on", "off"):
-            cmd = [mpirun, "--allow-run-as-root", "--oversubscribe", "-n", str(PROCS), exe,
-                   "--defect=" + mode, "--scale=%g" % SCALE]
+            omp = ex["needs"] == "openmp"   # MPI + OpenMP: the team it is planted for
+            cmd = ([mpirun, "--allow-run-as-root", "--oversubscribe"]
+                   + (["--bind-to", "none", "-x", "OMP_NUM_THREADS"] if omp else [])
+                   + ["-n", str(PROCS), exe, "--defect=" + mode, "--scale=%g" % SCALE])
+            env = dict(os.environ, **(rx.OMP_ENV if omp else {}))
             try:
-                rc, out, err = rx.run(cmd, args.plain_dir, timeout=120)
+                rc, out, err = rx.run(cmd, args.plain_dir, env=env, timeout=120)
                 if rc != 0:
                     raise rx.Failure("exit %d\n%s" % (rc, rx.tail(err)))
                 truth = rx.parse_truth(out)
@@ -97,6 +104,8 @@ def main():
                                 want_cat in rx.COMM_CATEGORIES
                                 and wrong["loop"][0] == wrong["loop"][1]):
                             continue   # (a collective statement alone is a valid range)
+                        if delta == (1, 0) and rx.OMP_FOR.search(src_lines[truth["loop"][0] - 1]):
+                            continue   # (a work-sharing loop with or without its pragma)
                         try:
                             rx.check_planted_range(src_lines, wrong, ex["language"])
                         except rx.Failure:

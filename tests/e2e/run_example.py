@@ -75,7 +75,8 @@ def read_manifest(path, name):
             if fields and not fields[0].startswith("#") and fields[0] == name:
                 return {"name": fields[0], "source": fields[1], "language": fields[2],
                         "category": None if fields[3] == "none" else fields[3],
-                        "opt": fields[4] if len(fields) > 4 else "-O2"}
+                        "opt": fields[4] if len(fields) > 4 else "-O2",
+                        "needs": fields[6] if len(fields) > 6 else None}
     raise Failure("example %r is not in %s" % (name, path))
 
 
@@ -108,6 +109,9 @@ def tail(text, n=40):
 
 LOOP_HEAD = re.compile(r"^\s*(?:for|while)\s*\(|^\s*do\b", re.IGNORECASE)
 MPI_CALL = re.compile(r"\bMPI_[A-Za-z_]+\s*\(|call\s+MPI_", re.IGNORECASE)
+OMP_FOR = re.compile(r"^\s*#\s*pragma\s+omp\s+(?:parallel\s+)?for\b")
+# --openmp: the team the MPI + OpenMP examples are planted for (examples.list needs)
+OMP_ENV = {"OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive"}
 
 
 def strip_comment(line, fortran):
@@ -163,14 +167,19 @@ def check_planted_range(src_lines, truth, language=None):
                           % (name, a, b, MAX_PLANTED_LINES))
     loop_text = "\n".join(strip_comment(l, fortran) for l in src_lines[loop[0] - 1:loop[1]])
     comm = truth["category"] in COMM_CATEGORIES
-    if LOOP_HEAD.search(strip_comment(src_lines[loop[0] - 1], fortran)):
-        end = loop_extent(src_lines, loop[0], fortran)
+    # an OpenMP work-sharing loop starts at its pragma (clang's loop does, and the
+    # line is where a person changes the schedule): the loop is the next line's
+    head = loop[0]
+    if not fortran and OMP_FOR.search(src_lines[head - 1]) and head < loop[1]:
+        head += 1
+    if LOOP_HEAD.search(strip_comment(src_lines[head - 1], fortran)):
+        end = loop_extent(src_lines, head, fortran)
         if end != loop[1]:
             raise Failure("example bug: the loop at line %d ends at line %s, the ground truth "
                           "says %d" % (loop[0], end, loop[1]))
         # not the unbraced body of an enclosing loop (`while (...)` / `for (...) body;`):
         # then the planted loop is the enclosing one
-        prev = loop[0] - 1
+        prev = head - 1 if head == loop[0] else 0
         while prev >= 1 and not strip_comment(src_lines[prev - 1], fortran).strip():
             prev -= 1
         if (not fortran and prev >= 1 and LOOP_HEAD.search(strip_comment(src_lines[prev - 1], False))
@@ -389,7 +398,7 @@ def reference_saving(truth_on, truth_off, cores, contention=None):
                       "machine's %d cores" % (p, model, shared or 0.0, cores))
 
 
-def check_planted(report, truth, nprocs, cores, truth_off=None):
+def check_planted(report, truth, nprocs, cores, truth_off=None, openmp=False):
     causes = report["root_causes"]
     if not causes:
         raise Failure("defect on: report.json has no root cause; expected %s at %s:%d-%d"
@@ -432,9 +441,33 @@ def check_planted(report, truth, nprocs, cores, truth_off=None):
                       % (describe(rc), truth["category"], os.path.basename(truth["file"]),
                          *truth["loop"], truth.get("function", "?"), *truth["statement"], planted,
                          saving, "\n  - ".join(problems)))
+    if openmp:
+        check_threads(rc, truth)
     log("defect on: OK, root cause #1 is the planted %s in loop %d-%d, ranks %s, cost %.3f s "
         "(saving %.3f s: %s)" % (rc["category"], *truth["loop"], named, rc["cost_seconds"],
                                  saving, how))
+
+
+def check_threads(rc, truth):
+    """The threads root cause #1 names, for the MPI + OpenMP examples (2 threads):
+    thread_imbalance lists the process's team heaviest first, the long half's
+    thread (not the main thread, index 0) first; the serial section between
+    regions names the main thread alone; a process cause names none."""
+    threads = rc.get("threads")
+    cat = truth["category"]
+    if cat == "thread_imbalance":
+        ok = threads is not None and len(threads) == 2 and threads[0] not in (0, None)
+        want = "the team's 2 threads, a worker (not 0) first"
+    elif cat == "serial_bottleneck":
+        ok = threads == [0]
+        want = "[0], the main thread alone"
+    else:
+        ok = not threads
+        want = "none (a cause among processes)"
+    if not ok:
+        raise Failure("defect on: root cause #1 (%s) names threads %s, expected %s"
+                      % (cat, threads, want))
+    log("defect on: threads %s (%s)" % (threads, want))
 
 
 def launcher_flags(mpi):
@@ -449,6 +482,9 @@ def launch_command(args, scalana_run, p, run_dir, exe_args):
     or, with --launch preload, what a user types without it: the launcher's own
     option that sets LD_PRELOAD for the ranks (Open MPI -x VAR=VALUE, hydra -genv)."""
     flags = launcher_flags(args.mpi)
+    if args.openmp and args.mpi != "mpich":   # hydra passes the environment on
+        # the team's threads must not share the rank's one core
+        flags = flags + ["--bind-to", "none"] + [a for k in OMP_ENV for a in ("-x", k)]
     if args.launch == "scalana-run":
         return [scalana_run, args.mpirun] + flags + ["-n", str(p)] + exe_args
     if args.mpi == "mpich":
@@ -500,6 +536,8 @@ def run_all(args, exe, modes, procs, scalana_run, workdir, cores):
             run_dir = os.path.join(series, "run-%dp" % p)
             # SCALANA_EXAMPLE_CORES: the cores the example's CPU model assumes.
             env = dict(os.environ, SCALANA_OUTPUT=run_dir, SCALANA_EXAMPLE_CORES=str(cores))
+            if args.openmp:
+                env.update(OMP_ENV)
             cmd = launch_command(args, scalana_run, p, run_dir, [exe, "--defect=" + mode])
             if args.scale != 1.0:
                 cmd.append("--scale=%g" % args.scale)
@@ -570,7 +608,7 @@ def verdict(args, ex):
         validate_schema(report, args.schema)
         if truth["category"]:
             check_planted(report, truth, truth["processes"], truth.get("cores") or
-                          len(os.sched_getaffinity(0)))
+                          len(os.sched_getaffinity(0)), openmp=ex["needs"] == "openmp")
         else:
             check_quiet(report, "control" if not ex["category"] else "defect off")
     except (Failure, OSError, ValueError) as e:
@@ -605,6 +643,10 @@ def main():
                     "as the reference of the saving (needed where it is measured: the "
                     "communication examples)")
     ap.add_argument("--scale", type=float, default=1.0, help="--scale passed to the example")
+    ap.add_argument("--openmp", action="store_true",
+                    help="an MPI + OpenMP example (examples.list needs openmp): compiled with "
+                    "-fopenmp (scalana-cc), run with OMP_NUM_THREADS=2, OMP_WAIT_POLICY=passive, "
+                    "--bind-to none; root cause #1's threads are checked")
     ap.add_argument("--run-timeout", type=int, default=300)
     ap.add_argument("--analyze-timeout", type=int, default=600)
     args = ap.parse_args()
@@ -648,7 +690,8 @@ def main():
             built_by = "%s (prebuilt)" % os.path.relpath(exe, os.path.dirname(os.path.dirname(exe)))
         else:
             exe = os.path.join(workdir, ex["name"])
-            rc, out, err = run([compiler, ex["opt"], "-g", "-I" + examples, source, "-o", exe],
+            omp = ["-fopenmp"] if args.openmp else []
+            rc, out, err = run([compiler, ex["opt"]] + omp + ["-g", "-I" + examples, source, "-o", exe],
                                workdir, timeout=300, what=compiler)
             if rc != 0 or not os.path.isfile(exe):
                 raise Failure("%s failed (exit %d, %s):\n%s\n%s"
@@ -699,7 +742,7 @@ def main():
         checks = []
         if mode == "on" and ex["category"]:
             checks.append(lambda: check_planted(report, largest["on"], max(procs), cores,
-                                                largest.get("off")))
+                                                largest.get("off"), openmp=args.openmp))
         else:
             checks.append(lambda: check_quiet(report, "defect off" if ex["category"] else "control"))
         if ex["language"] == "cxx":
