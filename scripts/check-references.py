@@ -49,6 +49,7 @@ GENERATED = {
 EXTERNAL = {
     "mpi.h", "mpif.h", "time.h", "elf.h", "cxxabi.h", "ISO_Fortran_binding.h", "std_function.h", "invoke.h",
     "driver.hpp", "cupti_runtime_cbid.h", "cupti_driver_cbid.h", "cg_solve.hpp", "ExchangeHalo.cpp",
+    "omp-tools.h", "stddef.h",
 }
 # Example names in explanations and command lines (a user's solver, a pass
 # input), never meant as files of the repository.
