@@ -108,50 +108,55 @@ void an_run_add_intervals(struct an_run *r, uint32_t rank, const struct prf_rank
     /* A record whose CPU is estimated spoils the exactness of its pair only
      * when the estimate's uncertainty is over AN_IV_COMPLETE_SHARE of this
      * rank's CPU in the intervals that end at its next vertex (exactness is
-     * read there: the computation before an MPI call, waits.c): the one interval from MPI_Init to short_imbalance's
-     * loop, 1 sample of 5 ms beside 0.12 s read, kept its 19 read ones from
-     * deciding; beside two CPU hogs the samples put its cost at 0.160 s
-     * against 0.125 s planted, the exact intervals at 0.128 s. */
+     * read there: the computation before an MPI call, waits.c): the one
+     * interval from MPI_Init to short_imbalance's loop, 1 sample of 5 ms beside
+     * 0.12 s read, kept its 19 read ones from deciding; beside two CPU hogs
+     * the samples put its cost at 0.160 s against 0.125 s planted, the exact
+     * intervals at 0.116 s.  First pass: each record's vertices and CPU, and
+     * the CPU per next vertex; second: the records into their pairs. */
+    size_t n = (size_t)d->interval_count + 1;
     struct sc_hash side = {0};
-    double *tot = sc_xcalloc((size_t)d->interval_count + 1, sizeof *tot);
-    uint64_t *keys = sc_xmalloc(((size_t)d->interval_count + 1) * sizeof *keys);
-    uint32_t nside = 0;
-    uint32_t *at_next = sc_xmalloc(((size_t)d->interval_count + 1) * sizeof *at_next);
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t k = 0; k < d->interval_count; k++) {
-            const struct prf_interval *v = &d->intervals[k];
-            /* the decoder checked the context ids */
-            uint32_t pv = v->prev_context == PRF_NONE ? AN_NONE : ctx_vertex[v->prev_context];
-            uint32_t nx = v->next_context == PRF_NONE ? AN_NONE : ctx_vertex[v->next_context];
-            if ((v->prev_context != PRF_NONE && pv == AN_NONE) ||
-                (v->next_context != PRF_NONE && nx == AN_NONE))
-                continue; /* a context without a call path: nowhere to put it */
-            double unc, cpu = record_cpu(v, cpu_sampler, period_s, &unc);
-            if (pass == 0) {
-                struct sc_hash_it it;
-                uint32_t j = sc_hash_first(&side, nx, &it);
-                while (j != SC_HASH_NONE && keys[j] != nx) j = sc_hash_next(&side, &it);
-                if (j == SC_HASH_NONE) {
-                    j = nside++;
-                    keys[j] = nx;
-                    if (sc_hash_add(&side, nx, j)) sc_oom();
-                }
-                at_next[k] = j;
-                tot[j] += cpu;
-                continue;
-            }
-            struct an_interval *x = interval_get(r, pv, nx);
-            double wall = v->wall_ns * 1e-9, mn = v->wall_min_ns * 1e-9, mx = v->wall_max_ns * 1e-9;
-            if (x->count[li] == 0 || mn < x->wall_min[li]) x->wall_min[li] = (float)mn;
-            if (mx > x->wall_max[li]) x->wall_max[li] = (float)mx;
-            x->count[li] += (float)v->count;
-            x->wall[li] += (float)wall;
-            x->wall_sq[li] += (float)(v->wall_sq_ns2 * 1e-18);
-            x->cpu[li] += (float)cpu;
-            if (unc > AN_IV_COMPLETE_SHARE * tot[at_next[k]]) x->cpu_exact = 0;
+    uint32_t nside = 0, *pv = sc_xmalloc(n * sizeof *pv), *nx = sc_xmalloc(n * sizeof *nx),
+             *at_next = sc_xmalloc(n * sizeof *at_next);
+    uint64_t *keys = sc_xmalloc(n * sizeof *keys);
+    double *tot = sc_xcalloc(n, sizeof *tot), *cpu = sc_xmalloc(n * sizeof *cpu), *unc = sc_xmalloc(n * sizeof *unc);
+    for (uint32_t k = 0; k < d->interval_count; k++) {
+        const struct prf_interval *v = &d->intervals[k];
+        /* the decoder checked the context ids */
+        pv[k] = v->prev_context == PRF_NONE ? AN_NONE : ctx_vertex[v->prev_context];
+        nx[k] = v->next_context == PRF_NONE ? AN_NONE : ctx_vertex[v->next_context];
+        if ((v->prev_context != PRF_NONE && pv[k] == AN_NONE) ||
+            (v->next_context != PRF_NONE && nx[k] == AN_NONE)) {
+            at_next[k] = UINT32_MAX; /* a context without a call path: nowhere to put it */
+            continue;
         }
+        cpu[k] = record_cpu(v, cpu_sampler, period_s, &unc[k]);
+        struct sc_hash_it it;
+        uint32_t j = sc_hash_first(&side, nx[k], &it);
+        while (j != SC_HASH_NONE && keys[j] != nx[k]) j = sc_hash_next(&side, &it);
+        if (j == SC_HASH_NONE) {
+            j = nside++;
+            keys[j] = nx[k];
+            if (sc_hash_add(&side, nx[k], j)) sc_oom();
+        }
+        at_next[k] = j;
+        tot[j] += cpu[k];
+    }
+    for (uint32_t k = 0; k < d->interval_count; k++) {
+        if (at_next[k] == UINT32_MAX) continue;
+        const struct prf_interval *v = &d->intervals[k];
+        struct an_interval *x = interval_get(r, pv[k], nx[k]);
+        double wall = v->wall_ns * 1e-9, mn = v->wall_min_ns * 1e-9, mx = v->wall_max_ns * 1e-9;
+        if (x->count[li] == 0 || mn < x->wall_min[li]) x->wall_min[li] = (float)mn;
+        if (mx > x->wall_max[li]) x->wall_max[li] = (float)mx;
+        x->count[li] += (float)v->count;
+        x->wall[li] += (float)wall;
+        x->wall_sq[li] += (float)(v->wall_sq_ns2 * 1e-18);
+        x->cpu[li] += (float)cpu[k];
+        if (unc[k] > AN_IV_COMPLETE_SHARE * tot[at_next[k]]) x->cpu_exact = 0;
+    }
     sc_hash_free(&side);
-    free(tot), free(keys), free(at_next);
+    free(pv), free(nx), free(at_next), free(keys), free(tot), free(cpu), free(unc);
 }
 
 struct an_interval *an_run_interval(struct an_run *r, uint32_t prev, uint32_t next)

@@ -21,13 +21,19 @@ int an_omp_runtime_function(const char *name)
     return 0;
 }
 
+/* The file name of rank d's module m (its path without the directories). */
+static const char *module_base(const struct prf_rank_data *d, uint32_t m)
+{
+    const char *path = prf_string(d, d->modules[m].path), *base = path ? strrchr(path, '/') : NULL;
+    return base ? base + 1 : path;
+}
+
 uint8_t *an_omp_runtime_modules(const struct prf_rank_data *d)
 {
     uint8_t *is = sc_xcalloc((size_t)d->module_count + 1, 1);
     static const char *const lib[] = {"libgomp.so", "libomp.so", "libiomp5.so"};
     for (uint32_t m = 0; m < d->module_count; m++) {
-        const char *path = prf_string(d, d->modules[m].path), *base = path ? strrchr(path, '/') : NULL;
-        base = base ? base + 1 : path;
+        const char *base = module_base(d, m);
         for (size_t i = 0; base && i < sizeof lib / sizeof lib[0]; i++)
             if (starts(base, lib[i])) is[m] = 1;
     }
@@ -47,10 +53,7 @@ static int pass_through(const char *base)
 uint8_t *an_omp_runtime_nodes(const struct prf_rank_data *d)
 {
     uint8_t *omp = an_omp_runtime_modules(d), *via = sc_xcalloc((size_t)d->module_count + 1, 1);
-    for (uint32_t m = 0; m < d->module_count; m++) {
-        const char *path = prf_string(d, d->modules[m].path), *base = path ? strrchr(path, '/') : NULL;
-        via[m] = pass_through(base ? base + 1 : path);
-    }
+    for (uint32_t m = 0; m < d->module_count; m++) via[m] = pass_through(module_base(d, m));
     /* 0 not known yet, 1 no, 2 yes; a chain of pass-through frames takes the
      * answer of the first frame above it that is not one */
     uint8_t *st = sc_xcalloc((size_t)d->cct_count + 1, 1);
