@@ -686,10 +686,11 @@ struct an_attr_ctx {
     const struct an_psg *psg;        /* may be NULL (no PSG) */
     const struct an_options *opt;
     uint32_t outside_root;           /* vertex for samples outside main, AN_NONE until used */
-    /* first instance of each function entered from a call path: where a
+    /* every instance of each function entered from a call path: where a
      * thread that starts in that function (an OpenMP worker) is joined */
     struct { const char *name; uint32_t v; } *inst; size_t inst_n, inst_cap;
     struct sc_hash inst_index; /* indices into inst, by interned name */
+    uint64_t *inst_weight; size_t inst_weight_n; /* the rank's main-thread samples per instance */
     /* memo of (state, frame) -> state across ranks: most ranks repeat the same paths */
     struct an_step_memo { uint64_t address; uint32_t v, module, nv; uint8_t mode, kind, flags, nmode, unres; } *memo;
     size_t memo_n, memo_cap;

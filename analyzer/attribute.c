@@ -26,6 +26,8 @@ void an_attr_ctx_free(struct an_attr_ctx *c)
 {
     free(c->inst);
     c->inst = NULL, c->inst_cap = c->inst_n = 0;
+    free(c->inst_weight);
+    c->inst_weight = NULL, c->inst_weight_n = 0;
     sc_hash_free(&c->inst_index);
     free(c->memo);
     c->memo = NULL, c->memo_cap = c->memo_n = 0;
@@ -68,18 +70,52 @@ static struct an_step_memo *memo_find(struct an_attr_ctx *c, uint32_t v, uint8_t
     return e;
 }
 
+/* Program order of vertex a against b (-1, 0, 1): their chains of sibling
+ * orders compared from the root, so that a choice between vertices does not
+ * depend on the order they were created in (serial and parallel analyses
+ * create them in different orders). */
+static int order_cmp(const struct an_graph *g, uint32_t a, uint32_t b)
+{
+    uint64_t ca[MAX_DEPTH + 1], cb[MAX_DEPTH + 1];
+    int na = 0, nb = 0;
+    for (uint32_t x = a; x != AN_NONE && na <= MAX_DEPTH; x = g->v[x].parent) ca[na++] = g->v[x].order;
+    for (uint32_t x = b; x != AN_NONE && nb <= MAX_DEPTH; x = g->v[x].parent) cb[nb++] = g->v[x].order;
+    while (na && nb) {
+        uint64_t x = ca[--na], y = cb[--nb];
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return na < nb ? -1 : na > nb;
+}
+
+/* The instance of function name that a thread starting in it joins (an
+ * OpenMP worker running an outlined body, which its own stack does not tie
+ * to a fork): the one where this rank's main thread spent the most samples
+ * (inst_weight, filled after the main thread is attributed), ties to the
+ * first in program order.  A body forked from several call sites thus goes
+ * whole to the heaviest (docs/analyzer.md, "OpenMP"), the same in the serial
+ * and the parallel analyzer. */
 static uint32_t inst_find(const struct an_attr_ctx *c, const char *name)
+{
+    struct sc_hash_it it;
+    uint32_t best = AN_NONE;
+    uint64_t best_w = 0;
+    for (uint32_t k = sc_hash_first(&c->inst_index, an_hash_str(name, 7), &it); k != SC_HASH_NONE;
+         k = sc_hash_next(&c->inst_index, &it)) {
+        if (c->inst[k].name != name) continue;
+        uint64_t w = c->inst_weight && k < c->inst_weight_n ? c->inst_weight[k] : 0;
+        if (best == AN_NONE || w > best_w || (w == best_w && order_cmp(c->g, c->inst[k].v, best) < 0))
+            best = c->inst[k].v, best_w = w;
+    }
+    return best;
+}
+
+/* Records that function name was entered at vertex v (every instance once). */
+static void inst_add(struct an_attr_ctx *c, const char *name, uint32_t v)
 {
     struct sc_hash_it it;
     for (uint32_t k = sc_hash_first(&c->inst_index, an_hash_str(name, 7), &it); k != SC_HASH_NONE;
          k = sc_hash_next(&c->inst_index, &it))
-        if (c->inst[k].name == name) return c->inst[k].v;
-    return AN_NONE;
-}
-
-static void inst_add(struct an_attr_ctx *c, const char *name, uint32_t v)
-{
-    if (inst_find(c, name) != AN_NONE) return;
+        if (c->inst[k].name == name && c->inst[k].v == v) return;
     if (c->inst_n == c->inst_cap) {
         c->inst_cap = c->inst_cap ? c->inst_cap * 2 : 128;
         c->inst = sc_xrealloc(c->inst, c->inst_cap * sizeof *c->inst);
@@ -87,6 +123,39 @@ static void inst_add(struct an_attr_ctx *c, const char *name, uint32_t v)
     if (sc_hash_add(&c->inst_index, an_hash_str(name, 7), (uint32_t)c->inst_n)) sc_oom();
     c->inst[c->inst_n].name = name, c->inst[c->inst_n].v = v;
     c->inst_n++;
+}
+
+/* inst_weight for rank d: the main thread's samples under each instance of a
+ * function entered at more than one vertex (the others need no choice).  st:
+ * the main thread's states; root_of: each node's thread root. */
+static void inst_weigh(struct an_attr_ctx *c, const struct prf_rank_data *d, const struct state *st,
+                       const uint32_t *root_of)
+{
+    free(c->inst_weight);
+    c->inst_weight = NULL, c->inst_weight_n = 0;
+    uint32_t *of_vertex = NULL; /* vertex -> 1 + its ambiguous instance's index */
+    for (size_t k = 0; k < c->inst_n; k++) {
+        struct sc_hash_it it;
+        int many = 0;
+        for (uint32_t j = sc_hash_first(&c->inst_index, an_hash_str(c->inst[k].name, 7), &it); j != SC_HASH_NONE;
+             j = sc_hash_next(&c->inst_index, &it))
+            many += c->inst[j].name == c->inst[k].name;
+        if (many < 2) continue;
+        if (!of_vertex) of_vertex = sc_xcalloc(c->g->n ? c->g->n : 1, sizeof *of_vertex);
+        of_vertex[c->inst[k].v] = (uint32_t)k + 1;
+    }
+    if (!of_vertex) return;
+    c->inst_weight = sc_xcalloc(c->inst_n, sizeof *c->inst_weight);
+    c->inst_weight_n = c->inst_n;
+    for (uint32_t i = 0; i < d->sample_count; i++) {
+        uint32_t n = d->samples[i].node;
+        if (n >= d->cct_count || !st[n].done || root_of[n] == AN_NONE || d->cct[root_of[n]].address != 0)
+            continue;
+        int depth = 0;
+        for (uint32_t x = st[n].v; x != AN_NONE && x < c->g->n && depth++ <= MAX_DEPTH; x = c->g->v[x].parent)
+            if (of_vertex[x]) c->inst_weight[of_vertex[x] - 1] += d->samples[i].count;
+    }
+    free(of_vertex);
 }
 
 /* An OpenMP outlined region body (main._omp_fn.0, main.omp_outlined) is code
@@ -512,6 +581,7 @@ int an_attribute_rank(struct an_attr_ctx *c, const struct prf_rank_data *d, uint
         }
     }
     for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) inst_weigh(c, d, st, root_of);
         for (uint32_t i = 0; i < nn; i++) {
             if (st[i].done) continue;
             uint32_t r = root_of[i];
