@@ -128,6 +128,14 @@ static void remap_run(struct an_run *r, const uint32_t *map, uint32_t nmap, uint
             r->phases[k].vertex = r->phases[k].vertex < nmap ? map[r->phases[k].vertex] : AN_NONE;
     an_run_intervals_remap(r, map, nmap);
     an_run_remap_thread_cpu(r, map, nmap);
+    size_t kept = 0; /* OpenMP region entries (a fork's vertex that did not survive is dropped) */
+    for (size_t k = 0; k < r->nompr; k++) {
+        uint32_t v = r->ompr[k].vertex;
+        if (v >= nmap || map[v] == AN_NONE) continue;
+        r->ompr[kept] = r->ompr[k];
+        r->ompr[kept++].vertex = map[v];
+    }
+    r->nompr = kept;
 }
 
 /* A process other than 0: takes the merged vertex table of process 0 and
@@ -176,6 +184,23 @@ static void get_ranks_f32(struct rbuf *b, float *x, const uint32_t *ranks, uint3
 }
 
 #define NTOTALS 13
+
+/* put_run's OpenMP part (ompt.c): the ranks with OMPT records, their wait,
+ * the threads per process and per core (maxima), and every region entry
+ * with its fork location as strings (interned again where merged). */
+static void put_run_omp(struct wbuf *b, const struct an_run *r)
+{
+    put_u32(b, r->omp_ranks), put_f64(b, r->ompt_wait_s);
+    put_u32(b, r->threads_per_process), put_f64(b, r->threads_per_core);
+    put_u64(b, r->nompr);
+    for (size_t k = 0; k < r->nompr; k++) {
+        const struct an_omp_region *e = &r->ompr[k];
+        put_u32(b, e->vertex), put_u32(b, e->rank), put_u32(b, e->thread), put_u32(b, e->team);
+        put_u64(b, e->regions), put_u64(b, e->forks);
+        put_f64(b, e->time_s), put_f64(b, e->end_wait_s), put_f64(b, e->barrier_wait_s), put_f64(b, e->sync_wait_s);
+        put_str(b, e->file ? e->file : ""), put_str(b, e->function ? e->function : ""), put_u32(b, e->line);
+    }
+}
 
 static void put_run(struct wbuf *b, const struct an_run *r, uint32_t nv)
 {
@@ -239,6 +264,7 @@ static void put_run(struct wbuf *b, const struct an_run *r, uint32_t nv)
     put(b, r->twork, r->ntwork * sizeof *r->twork);
     put_u64(b, r->ntcpu);
     put(b, r->tcpu, r->ntcpu * sizeof *r->tcpu);
+    put_run_omp(b, r);
     free(ranks);
 }
 
@@ -382,6 +408,36 @@ static void merge_run_phases(struct rbuf *b, struct an_run *r, struct an_strpool
     }
 }
 
+/* merge_run's OpenMP part (put_run_omp): counts and waits add, threads per
+ * process and per core are maxima, region entries are appended. */
+static void merge_run_omp(struct rbuf *b, struct an_run *r, struct an_strpool *pool, uint32_t nvertices)
+{
+    r->omp_ranks += get_u32(b);
+    r->ompt_wait_s += get_f64(b);
+    uint32_t tpp = get_u32(b);
+    double tpc = get_f64(b);
+    if (tpp > r->threads_per_process) r->threads_per_process = tpp;
+    if (tpc > r->threads_per_core) r->threads_per_core = tpc;
+    uint64_t n = get_u64(b);
+    /* each entry takes at least 76 bytes: a count beyond the message is corrupt */
+    if (b->bad || !fits(b, n, 76)) {
+        b->bad = 1;
+        return;
+    }
+    r->ompr = sc_xrealloc(r->ompr, (r->nompr + n + 1) * sizeof *r->ompr);
+    for (uint64_t k = 0; k < n && !b->bad; k++) {
+        struct an_omp_region *e = &r->ompr[r->nompr];
+        e->vertex = get_u32(b), e->rank = get_u32(b), e->thread = get_u32(b), e->team = get_u32(b);
+        e->regions = get_u64(b), e->forks = get_u64(b);
+        e->time_s = get_f64(b), e->end_wait_s = get_f64(b), e->barrier_wait_s = get_f64(b);
+        e->sync_wait_s = get_f64(b);
+        e->file = get_str(b, pool), e->function = get_str(b, pool), e->line = get_u32(b);
+        if (e->vertex >= nvertices || e->rank >= r->P) b->bad = 1;
+        else r->nompr++;
+    }
+    r->ompr_cap = r->nompr + 1;
+}
+
 /* Merges one process's part of run r (whole: slice (0, P)). */
 static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool, uint32_t nvertices)
 {
@@ -413,6 +469,7 @@ static void merge_run(struct rbuf *b, struct an_run *r, struct an_strpool *pool,
                  offsetof(struct an_thread_cpu, rank), P);
     for (size_t k = ntc; k < r->ntcpu && !b->bad; k++)
         if (r->tcpu[k].vertex >= nvertices) b->bad = 1;
+    merge_run_omp(b, r, pool, nvertices);
     free(ranks);
 }
 

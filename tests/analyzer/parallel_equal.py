@@ -12,7 +12,8 @@ keeps six digits and sums over ranks are added in another order; the
 candidates likewise), that the vertex tables hold the same vertices (kind, name,
 function, file, lines, column, flags), that every vertex's metrics, outliers and
 per-process values agree, and that the communication edges, the rank x rank
-matrices and the unmatched message count are the same.  It also checks report.json's tool object: analyzer_processes
+matrices and the unmatched message count are the same, and so are each run's
+threads per process and per core and its OpenMP regions (runs[]).  It also checks report.json's tool object: analyzer_processes
 equals N, and analyzer_peak_rss_bytes has N positive values.  The e2e runs are not
 rerun: the test reuses them (ctest e2e_parallel_equal_<example> requires the fixture
 e2e_<example>).
@@ -124,6 +125,32 @@ def compare_communication(ref, got, what):
     return out
 
 
+RUN_THREAD_FIELDS = ("threads_per_process", "threads_per_core", "openmp_measure", "openmp_regions")
+
+
+def same_value(x, y):
+    """Equal, numbers within rounding, lists and objects element by element."""
+    if isinstance(x, (int, float)) and isinstance(y, (int, float)) and not isinstance(x, bool):
+        return close(float(x), float(y))
+    if isinstance(x, list) and isinstance(y, list):
+        return len(x) == len(y) and all(same_value(a, b) for a, b in zip(x, y))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(same_value(x[k], y[k]) for k in x)
+    return x == y
+
+
+def compare_threads(ref, got, what):
+    """Each run's threads and OpenMP regions (runs[]: threads per process and
+    per core, the OpenMP measure, the OMPT regions with their threads' waits)."""
+    out = []
+    for ra, rb in zip(ref.get("runs", []), got.get("runs", [])):
+        for k in RUN_THREAD_FIELDS:
+            if not same_value(ra.get(k), rb.get(k)):
+                out.append("%s: run at %s processes: %s serial %s, parallel %s" % (
+                    what, ra.get("processes"), k, repr(ra.get(k))[:120], repr(rb.get(k))[:120]))
+    return out
+
+
 def compare(ref, got, what):
     """The differences between two reports' root causes (and candidates) and
     vertex tables, as lines."""
@@ -134,6 +161,7 @@ def compare(ref, got, what):
         out.append("%s: vertex tables differ (%d serially, %d in parallel; e.g. %r)" % (what, len(va), len(vb), extra))
     out += compare_metrics(ref, got, what)
     out += compare_communication(ref, got, what)
+    out += compare_threads(ref, got, what)
     for field in ("root_causes", "candidates"):
         a, b = ref.get(field, []), got.get(field, [])
         if len(a) != len(b):
