@@ -113,66 +113,13 @@ static uintptr_t rt_uc_slot(unw_cursor_t *cur, int reg, const void *uc, size_t u
  * after 64 fills: its stacks never repeat) stops filling. */
 static RT_TLS uint64_t rt_uc_hits, rt_uc_fills, rt_uc_clock;
 
-int rt_unw_from(uintptr_t ip, uintptr_t sp, uintptr_t bp, void **frames, int cap, int *truncated)
+/* Unwinds from (ip, sp, bp) with libunwind into frames (at most cap;
+ * *truncated when more remained) and fills entry e with the unwind when
+ * every slot it used is a stack slot below hi (else e stays empty).
+ * Returns the number of frames, or -1 when libunwind cannot start. */
+static int rt_uc_fill(struct rt_uc_entry *e, uintptr_t ip, uintptr_t sp, uintptr_t bp, uintptr_t hi,
+                      void **frames, int cap, int *truncated)
 {
-    *truncated = 0;
-    if (cap <= 0 || rt_callpath_mode != RT_CALLPATH_AUTO)
-        return -1;
-    uintptr_t lo = 0, hi = 0;
-    if (!rt_stack_bounds(&lo, &hi) || sp < lo || sp >= hi)
-        return -1;
-    struct rt_uc_entry *tab = rt_uc_get_table();
-    if (!tab)
-        return -1;
-    struct rt_uc_entry *set = &tab[rt_uc_index(ip, sp) * RT_UC_WAYS], *e = NULL, *victim = set,
-                       *cand = NULL;
-    int seen = 0;
-    /* An rbp value (the starting one, or one a frame saved) must match only
-     * when it was a stack address when cached.  An unwind whose CFA used an
-     * rbp outside the stack would have found its slots outside the stack
-     * too, and such unwinds are not cached; so in a cached unwind a frame
-     * whose rbp was not a stack address has a CFA rule (fixed by its ip)
-     * that does not use rbp, and any other rbp there gives the same CFA.
-     * Code without frame pointers keeps integers in rbp, which change from
-     * call to call. */
-    rt_uc_clock++;
-    for (unsigned w = 0; w < RT_UC_WAYS; w++) {
-        struct rt_uc_entry *x = &set[w];
-        if (x->used < victim->used)
-            victim = x;
-        if (x->ip != ip || x->sp != sp || (x->bp != bp && x->bp >= sp && x->bp < hi))
-            continue;
-        seen = 1;
-        if (x->n <= 0) {
-            cand = x; /* a candidate of this key: fill it */
-            continue;
-        }
-        int ok = 1;
-        for (int k = 1; k < x->n && ok; k++) {
-            const struct rt_uc_frame *f = &x->f[k];
-            ok = *(const uintptr_t *)f->ip_slot == f->ip &&
-                 (!f->bp_slot || f->bp < sp || f->bp >= hi || *(const uintptr_t *)f->bp_slot == f->bp);
-        }
-        if (ok) {
-            rt_uc_hits++;
-            x->used = rt_uc_clock;
-            int m = x->n < cap ? x->n : cap;
-            for (int k = 0; k < m; k++)
-                frames[k] = (void *)x->f[k].ip;
-            *truncated = x->n > cap;
-            return m;
-        }
-    }
-    e = cand ? cand : victim;
-    e->used = rt_uc_clock;
-    if (!seen) {
-        e->ip = ip, e->sp = sp, e->bp = bp, e->n = 0; /* candidate: fills on its next miss */
-        return -1;
-    }
-    if (rt_uc_fills >= 64 && rt_uc_hits < 8 * rt_uc_fills)
-        return -1;
-    rt_uc_fills++;
-    /* Unwind and fill the entry when every slot is a stack slot. */
     ucontext_t uc;
     memset(&uc.uc_mcontext, 0, sizeof uc.uc_mcontext);
     uc.uc_mcontext.gregs[REG_RIP] = (greg_t)ip;
@@ -216,6 +163,83 @@ int rt_unw_from(uintptr_t ip, uintptr_t sp, uintptr_t bp, void **frames, int cap
     if (cacheable)
         e->n = n;
     return n;
+}
+
+/* Looks (ip, sp, bp) up in its set: the frames of a cached unwind whose
+ * saved slots still hold what they held (a hit: their number), else -1
+ * with *seen set when the key is in the set, *cand its entry waiting to be
+ * filled, *victim the least recently used entry. */
+static int rt_uc_lookup(struct rt_uc_entry *set, uintptr_t ip, uintptr_t sp, uintptr_t bp, uintptr_t hi,
+                        void **frames, int cap, int *truncated, int *seen, struct rt_uc_entry **cand,
+                        struct rt_uc_entry **victim)
+{
+    /* An rbp value (the starting one, or one a frame saved) must match only
+     * when it was a stack address when cached.  An unwind whose CFA used an
+     * rbp outside the stack would have found its slots outside the stack
+     * too, and such unwinds are not cached; so in a cached unwind a frame
+     * whose rbp was not a stack address has a CFA rule (fixed by its ip)
+     * that does not use rbp, and any other rbp there gives the same CFA.
+     * Code without frame pointers keeps integers in rbp, which change from
+     * call to call. */
+    for (unsigned w = 0; w < RT_UC_WAYS; w++) {
+        struct rt_uc_entry *x = &set[w];
+        if (x->used < (*victim)->used)
+            *victim = x;
+        if (x->ip != ip || x->sp != sp || (x->bp != bp && x->bp >= sp && x->bp < hi))
+            continue;
+        *seen = 1;
+        if (x->n <= 0) {
+            *cand = x; /* a candidate of this key: fill it */
+            continue;
+        }
+        int ok = 1;
+        for (int k = 1; k < x->n && ok; k++) {
+            const struct rt_uc_frame *f = &x->f[k];
+            ok = *(const uintptr_t *)f->ip_slot == f->ip &&
+                 (!f->bp_slot || f->bp < sp || f->bp >= hi || *(const uintptr_t *)f->bp_slot == f->bp);
+        }
+        if (ok) {
+            rt_uc_hits++;
+            x->used = rt_uc_clock;
+            int m = x->n < cap ? x->n : cap;
+            for (int k = 0; k < m; k++)
+                frames[k] = (void *)x->f[k].ip;
+            *truncated = x->n > cap;
+            return m;
+        }
+    }
+    return -1;
+}
+
+int rt_unw_from(uintptr_t ip, uintptr_t sp, uintptr_t bp, void **frames, int cap, int *truncated)
+{
+    *truncated = 0;
+    if (cap <= 0 || rt_callpath_mode != RT_CALLPATH_AUTO)
+        return -1;
+    uintptr_t lo = 0, hi = 0;
+    if (!rt_stack_bounds(&lo, &hi) || sp < lo || sp >= hi)
+        return -1;
+    struct rt_uc_entry *tab = rt_uc_get_table();
+    if (!tab)
+        return -1;
+    struct rt_uc_entry *set = &tab[rt_uc_index(ip, sp) * RT_UC_WAYS], *e = NULL, *victim = set,
+                       *cand = NULL;
+    int seen = 0;
+    rt_uc_clock++;
+    int hit = rt_uc_lookup(set, ip, sp, bp, hi, frames, cap, truncated, &seen, &cand, &victim);
+    if (hit >= 0)
+        return hit;
+    e = cand ? cand : victim;
+    e->used = rt_uc_clock;
+    if (!seen) {
+        e->ip = ip, e->sp = sp, e->bp = bp, e->n = 0; /* candidate: fills on its next miss */
+        return -1;
+    }
+    if (rt_uc_fills >= 64 && rt_uc_hits < 8 * rt_uc_fills)
+        return -1;
+    rt_uc_fills++;
+    /* Unwind and fill the entry when every slot is a stack slot. */
+    return rt_uc_fill(e, ip, sp, bp, hi, frames, cap, truncated);
 }
 
 void rt_unw_cache_counts(uint64_t *hits, uint64_t *fills)

@@ -85,126 +85,182 @@ static int rt_is_root(const struct rt_call *c)
     return c->a.root == (int)c->comm->local_rank;
 }
 
-/* Bytes this rank sends and receives in a collective (docs/runtime.md). */
-void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
+/* What every collective's bytes depend on besides its rule and counts:
+ * read once per call (rt_coll_bytes). */
+struct rt_coll_shape {
+    int p;             /* the group size the counts are per (rt_comm_size_for) */
+    int inplace;       /* MPI_IN_PLACE as the send buffer */
+    int me;            /* this rank in the communicator */
+    int inter;         /* an intercommunicator */
+    int root;          /* this rank is the root (rt_is_root) */
+    int nonroot_inter; /* inter: not participating */
+};
+
+/* The rooted collectives: broadcast, reduce, gather(v), scatter(v). */
+static void rt_rooted_bytes(const struct rt_call *c, const struct rt_coll_shape *s, uint64_t *sent,
+                            uint64_t *recv)
 {
     const struct rt_args *a = &c->a;
-    int p = rt_comm_size_for(c);
-    int inplace = (c->roles & RT_ROLE_SBUF) && a->sbuf == MPI_IN_PLACE;
-    int me = c->comm ? (int)c->comm->local_rank : 0;
-    int inter = c->comm && (c->comm->flags & PRF_COMM_INTER);
-    int root = rt_is_root(c);
-    int nonroot_inter = inter && a->root == MPI_PROC_NULL; /* inter: not participating */
-    *sent = *recv = 0;
     switch (c->rule) {
-    case RT_RULE_BARRIER:
-        break;
     case RT_RULE_BCAST:
-        if (nonroot_inter)
+        if (s->nonroot_inter)
             break;
-        if (root)
+        if (s->root)
             *sent = rt_type_bytes(a->stype, a->scount);
         else
             *recv = rt_type_bytes(a->stype, a->scount);
         break;
     case RT_RULE_REDUCE:
-        if (nonroot_inter)
+        if (s->nonroot_inter)
             break;
-        if (!(inter && root))
+        if (!(s->inter && s->root))
             *sent = rt_type_bytes(a->stype, a->scount);
-        if (root)
+        if (s->root)
             *recv = rt_type_bytes(a->stype, a->scount);
-        break;
-    case RT_RULE_ALLREDUCE:
-        *sent = *recv = rt_type_bytes(a->stype, a->scount);
         break;
     case RT_RULE_GATHER:
     case RT_RULE_GATHERV:
-        if (nonroot_inter)
+        if (s->nonroot_inter)
             break;
-        if (!(inter && root))
-            *sent = inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_GATHER ? a->rcount
-                                                             : rt_cnt_at(c, 1, me))
+        if (!(s->inter && s->root))
+            *sent = s->inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_GATHER ? a->rcount
+                                                             : rt_cnt_at(c, 1, s->me))
                             : rt_type_bytes(a->stype, a->scount);
-        if (root)
-            *recv = c->rule == RT_RULE_GATHER ? rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p)
-                                              : rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, p));
+        if (s->root)
+            *recv = c->rule == RT_RULE_GATHER ? rt_type_bytes(a->rtype, (MPI_Count)a->rcount * s->p)
+                                              : rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, s->p));
         break;
     case RT_RULE_SCATTER:
     case RT_RULE_SCATTERV:
-        if (nonroot_inter)
+        if (s->nonroot_inter)
             break;
-        if (root)
-            *sent = c->rule == RT_RULE_SCATTER ? rt_type_bytes(a->stype, (MPI_Count)a->scount * p)
-                                               : rt_type_bytes(a->stype, rt_cnt_sum(c, 0, p));
-        if (!(inter && root))
+        if (s->root)
+            *sent = c->rule == RT_RULE_SCATTER ? rt_type_bytes(a->stype, (MPI_Count)a->scount * s->p)
+                                               : rt_type_bytes(a->stype, rt_cnt_sum(c, 0, s->p));
+        if (!(s->inter && s->root))
             *recv = (a->rbuf == MPI_IN_PLACE)
                         ? rt_type_bytes(a->stype, c->rule == RT_RULE_SCATTER ? a->scount
-                                                        : rt_cnt_at(c, 0, me))
+                                                        : rt_cnt_at(c, 0, s->me))
                         : rt_type_bytes(a->rtype, a->rcount);
         break;
+    default:
+        break;
+    }
+}
+
+/* The all-to-all collectives: allgather(v), alltoall(v, w), reduce-scatter. */
+static void rt_all_bytes(const struct rt_call *c, const struct rt_coll_shape *s, uint64_t *sent, uint64_t *recv)
+{
+    const struct rt_args *a = &c->a;
+    switch (c->rule) {
     case RT_RULE_ALLGATHER:
     case RT_RULE_ALLGATHERV: {
-        MPI_Count rc = c->rule == RT_RULE_ALLGATHER ? (MPI_Count)a->rcount * p : rt_cnt_sum(c, 1, p);
-        *sent = inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_ALLGATHER ? a->rcount
-                                                          : rt_cnt_at(c, 1, me))
+        MPI_Count rc = c->rule == RT_RULE_ALLGATHER ? (MPI_Count)a->rcount * s->p : rt_cnt_sum(c, 1, s->p);
+        *sent = s->inplace ? rt_type_bytes(a->rtype, c->rule == RT_RULE_ALLGATHER ? a->rcount
+                                                          : rt_cnt_at(c, 1, s->me))
                         : rt_type_bytes(a->stype, a->scount);
         *recv = rt_type_bytes(a->rtype, rc);
         break;
     }
     case RT_RULE_ALLTOALL:
-        *sent = inplace ? rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p) : rt_type_bytes(a->stype, (MPI_Count)a->scount * p);
-        *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * p);
+        *sent = s->inplace ? rt_type_bytes(a->rtype, (MPI_Count)a->rcount * s->p) : rt_type_bytes(a->stype, (MPI_Count)a->scount * s->p);
+        *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * s->p);
         break;
     case RT_RULE_ALLTOALLV:
-        *sent = inplace ? rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, p)) : rt_type_bytes(a->stype, rt_cnt_sum(c, 0, p));
-        *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, p));
+        *sent = s->inplace ? rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, s->p)) : rt_type_bytes(a->stype, rt_cnt_sum(c, 0, s->p));
+        *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, s->p));
         break;
     case RT_RULE_ALLTOALLW:
-        for (int i = 0; i < p; i++) {
-            if (!inplace && a->stypes)
+        for (int i = 0; i < s->p; i++) {
+            if (!s->inplace && a->stypes)
                 *sent += rt_type_bytes(a->stypes[i], rt_cnt_at(c, 0, i));
             if (a->rtypes)
                 *recv += rt_type_bytes(a->rtypes[i], rt_cnt_at(c, 1, i));
         }
-        if (inplace)
+        if (s->inplace)
             *sent = *recv;
         break;
     case RT_RULE_REDUCE_SCATTER:
-        *sent = rt_type_bytes(a->stype, rt_cnt_sum(c, 1, inter ? (int)c->comm->size : p));
-        *recv = rt_type_bytes(a->stype, rt_cnt_at(c, 1, me));
+        *sent = rt_type_bytes(a->stype, rt_cnt_sum(c, 1, s->inter ? (int)c->comm->size : s->p));
+        *recv = rt_type_bytes(a->stype, rt_cnt_at(c, 1, s->me));
         break;
     case RT_RULE_REDUCE_SCATTER_BLOCK:
-        *sent = rt_type_bytes(a->stype, (MPI_Count)a->rcount * (inter ? (int)c->comm->size : p));
+        *sent = rt_type_bytes(a->stype, (MPI_Count)a->rcount * (s->inter ? (int)c->comm->size : s->p));
         *recv = rt_type_bytes(a->stype, a->rcount);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The neighbourhood collectives, over the topology's in- and out-degree. */
+static void rt_neighbor_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
+{
+    const struct rt_args *a = &c->a;
+    int in = 0, out = 0;
+    rt_neighbors(a->comm, &in, &out);
+    if (c->rule == RT_RULE_NEIGHBOR_ALLGATHER) {
+        *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
+        *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
+    } else if (c->rule == RT_RULE_NEIGHBOR_ALLGATHERV) {
+        *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
+        *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, in));
+    } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALL) {
+        *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
+        *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
+    } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALLV) {
+        *sent = rt_type_bytes(a->stype, rt_cnt_sum(c, 0, out));
+        *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, in));
+    } else {
+        for (int i = 0; i < out && a->stypes; i++)
+            *sent += rt_type_bytes(a->stypes[i], rt_cnt_at(c, 0, i));
+        for (int i = 0; i < in && a->rtypes; i++)
+            *recv += rt_type_bytes(a->rtypes[i], rt_cnt_at(c, 1, i));
+    }
+}
+
+/* Bytes this rank sends and receives in a collective (docs/runtime.md). */
+void rt_coll_bytes(const struct rt_call *c, uint64_t *sent, uint64_t *recv)
+{
+    const struct rt_args *a = &c->a;
+    struct rt_coll_shape s;
+    s.p = rt_comm_size_for(c);
+    s.inplace = (c->roles & RT_ROLE_SBUF) && a->sbuf == MPI_IN_PLACE;
+    s.me = c->comm ? (int)c->comm->local_rank : 0;
+    s.inter = c->comm && (c->comm->flags & PRF_COMM_INTER);
+    s.root = rt_is_root(c);
+    s.nonroot_inter = s.inter && a->root == MPI_PROC_NULL; /* inter: not participating */
+    *sent = *recv = 0;
+    switch (c->rule) {
+    case RT_RULE_BARRIER:
+        break;
+    case RT_RULE_ALLREDUCE:
+        *sent = *recv = rt_type_bytes(a->stype, a->scount);
+        break;
+    case RT_RULE_BCAST:
+    case RT_RULE_REDUCE:
+    case RT_RULE_GATHER:
+    case RT_RULE_GATHERV:
+    case RT_RULE_SCATTER:
+    case RT_RULE_SCATTERV:
+        rt_rooted_bytes(c, &s, sent, recv);
+        break;
+    case RT_RULE_ALLGATHER:
+    case RT_RULE_ALLGATHERV:
+    case RT_RULE_ALLTOALL:
+    case RT_RULE_ALLTOALLV:
+    case RT_RULE_ALLTOALLW:
+    case RT_RULE_REDUCE_SCATTER:
+    case RT_RULE_REDUCE_SCATTER_BLOCK:
+        rt_all_bytes(c, &s, sent, recv);
         break;
     case RT_RULE_NEIGHBOR_ALLGATHER:
     case RT_RULE_NEIGHBOR_ALLGATHERV:
     case RT_RULE_NEIGHBOR_ALLTOALL:
     case RT_RULE_NEIGHBOR_ALLTOALLV:
-    case RT_RULE_NEIGHBOR_ALLTOALLW: {
-        int in = 0, out = 0;
-        rt_neighbors(a->comm, &in, &out);
-        if (c->rule == RT_RULE_NEIGHBOR_ALLGATHER) {
-            *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
-            *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
-        } else if (c->rule == RT_RULE_NEIGHBOR_ALLGATHERV) {
-            *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
-            *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, in));
-        } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALL) {
-            *sent = rt_type_bytes(a->stype, (MPI_Count)a->scount * out);
-            *recv = rt_type_bytes(a->rtype, (MPI_Count)a->rcount * in);
-        } else if (c->rule == RT_RULE_NEIGHBOR_ALLTOALLV) {
-            *sent = rt_type_bytes(a->stype, rt_cnt_sum(c, 0, out));
-            *recv = rt_type_bytes(a->rtype, rt_cnt_sum(c, 1, in));
-        } else {
-            for (int i = 0; i < out && a->stypes; i++)
-                *sent += rt_type_bytes(a->stypes[i], rt_cnt_at(c, 0, i));
-            for (int i = 0; i < in && a->rtypes; i++)
-                *recv += rt_type_bytes(a->rtypes[i], rt_cnt_at(c, 1, i));
-        }
+    case RT_RULE_NEIGHBOR_ALLTOALLW:
+        rt_neighbor_bytes(c, sent, recv);
         break;
-    }
     default:
         break;
     }

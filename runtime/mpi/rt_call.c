@@ -72,6 +72,60 @@ void rt_call_enter(struct rt_call *c)
     c->t0 = rt_ticks();
 }
 
+/* A collective: its bytes by rule (rt_bytes.c); a persistent one's *_init
+ * call is remembered, its bytes move at each start (rt_record_completion). */
+static void rt_charge_coll(struct rt_call *c, uint64_t dt)
+{
+    uint64_t sent = 0, recv = 0;
+    if (c->rc == MPI_SUCCESS)
+        rt_coll_bytes(c, &sent, &recv);
+    if (c->flags & RT_CALL_PERSISTENT) {
+        /* *_init: the bytes move at each start (rt_record_completion). */
+        rt_ctx_add(c->ctx, dt, 0, 0);
+        if (c->rc == MPI_SUCCESS)
+            rt_remember_coll(c, sent, recv);
+        return;
+    }
+    rt_ctx_add(c->ctx, dt, sent, recv);
+}
+
+/* A one-sided call (rules RMA_PUT, RMA_GET): the bytes each way, the target as
+ * the peer. */
+static void rt_charge_rma(struct rt_call *c, uint64_t dt)
+{
+    struct rt_args *a = &c->a;
+    uint64_t sent = 0, recv = 0;
+    MPI_Count sc = (c->roles & RT_ROLE_SCOUNT) ? a->scount : 1;
+    MPI_Count rcnt = (c->roles & RT_ROLE_RCOUNT) ? a->rcount : 1;
+    if (c->rc == MPI_SUCCESS) {
+        sent = (c->roles & RT_ROLE_STYPE) ? rt_type_bytes(a->stype, sc) : 0;
+        recv = (c->roles & RT_ROLE_RTYPE) ? rt_type_bytes(a->rtype, rcnt) : 0;
+    }
+    rt_ctx_add(c->ctx, dt, sent, recv);
+    if (c->rc == MPI_SUCCESS && a->target != MPI_PROC_NULL) {
+        int32_t peer = rt_comm_world_rank(c->comm, a->target);
+        uint64_t cid = c->comm ? c->comm->comm_id : 0;
+        if (sent)
+            rt_peer_add(c->ctx, peer, -1, cid, PRF_PEER_SEND, sent, dt, 0, 0);
+        if (recv || c->rule == RT_RULE_RMA_GET)
+            rt_peer_add(c->ctx, peer, -1, cid, PRF_PEER_RECV, recv, dt, 0, 0);
+    }
+}
+
+/* File I/O: the bytes written and read. */
+static void rt_charge_io(struct rt_call *c, uint64_t dt)
+{
+    struct rt_args *a = &c->a;
+    uint64_t sent = 0, recv = 0;
+    if (c->rc == MPI_SUCCESS) {
+        if (c->roles & RT_ROLE_SCOUNT)
+            sent = rt_type_bytes(a->stype, a->scount);
+        if (c->roles & RT_ROLE_RCOUNT)
+            recv = rt_type_bytes(a->rtype, a->rcount);
+    }
+    rt_ctx_add(c->ctx, dt, sent, recv);
+}
+
 void rt_call_exit(struct rt_call *c)
 {
     c->t1 = rt_ticks();
@@ -81,7 +135,6 @@ void rt_call_exit(struct rt_call *c)
     t->in_rt = 1;
     t->cur_mpi_node = PRF_NONE;
     uint64_t dt = c->t1 - c->t0;
-    uint64_t sent = 0, recv = 0;
     struct rt_args *a = &c->a;
     switch (c->rule) {
     case RT_RULE_SEND:
@@ -109,16 +162,7 @@ void rt_call_exit(struct rt_call *c)
     case RT_RULE_ALLTOALLW: case RT_RULE_REDUCE_SCATTER: case RT_RULE_REDUCE_SCATTER_BLOCK:
     case RT_RULE_NEIGHBOR_ALLGATHER: case RT_RULE_NEIGHBOR_ALLGATHERV: case RT_RULE_NEIGHBOR_ALLTOALL:
     case RT_RULE_NEIGHBOR_ALLTOALLV: case RT_RULE_NEIGHBOR_ALLTOALLW:
-        if (c->rc == MPI_SUCCESS)
-            rt_coll_bytes(c, &sent, &recv);
-        if (c->flags & RT_CALL_PERSISTENT) {
-            /* *_init: the bytes move at each start (rt_record_completion). */
-            rt_ctx_add(c->ctx, dt, 0, 0);
-            if (c->rc == MPI_SUCCESS)
-                rt_remember_coll(c, sent, recv);
-            break;
-        }
-        rt_ctx_add(c->ctx, dt, sent, recv);
+        rt_charge_coll(c, dt);
         break;
     case RT_RULE_COMM_NEW:
         rt_ctx_add(c->ctx, dt, 0, 0);
@@ -141,32 +185,11 @@ void rt_call_exit(struct rt_call *c)
             rt_win_freed(c->win_saved);
         break;
     case RT_RULE_RMA_PUT:
-    case RT_RULE_RMA_GET: {
-        MPI_Count sc = (c->roles & RT_ROLE_SCOUNT) ? a->scount : 1;
-        MPI_Count rcnt = (c->roles & RT_ROLE_RCOUNT) ? a->rcount : 1;
-        if (c->rc == MPI_SUCCESS) {
-            sent = (c->roles & RT_ROLE_STYPE) ? rt_type_bytes(a->stype, sc) : 0;
-            recv = (c->roles & RT_ROLE_RTYPE) ? rt_type_bytes(a->rtype, rcnt) : 0;
-        }
-        rt_ctx_add(c->ctx, dt, sent, recv);
-        if (c->rc == MPI_SUCCESS && a->target != MPI_PROC_NULL) {
-            int32_t peer = rt_comm_world_rank(c->comm, a->target);
-            uint64_t cid = c->comm ? c->comm->comm_id : 0;
-            if (sent)
-                rt_peer_add(c->ctx, peer, -1, cid, PRF_PEER_SEND, sent, dt, 0, 0);
-            if (recv || c->rule == RT_RULE_RMA_GET)
-                rt_peer_add(c->ctx, peer, -1, cid, PRF_PEER_RECV, recv, dt, 0, 0);
-        }
+    case RT_RULE_RMA_GET:
+        rt_charge_rma(c, dt);
         break;
-    }
     case RT_RULE_IO:
-        if (c->rc == MPI_SUCCESS) {
-            if (c->roles & RT_ROLE_SCOUNT)
-                sent = rt_type_bytes(a->stype, a->scount);
-            if (c->roles & RT_ROLE_RCOUNT)
-                recv = rt_type_bytes(a->rtype, a->rcount);
-        }
-        rt_ctx_add(c->ctx, dt, sent, recv);
+        rt_charge_io(c, dt);
         break;
     default:
         rt_ctx_add(c->ctx, dt, 0, 0);

@@ -192,116 +192,144 @@ static int32_t rt_peer_of(struct rt_call *c, int r)
     return rt_comm_world_rank(c->comm, r);
 }
 
-void rt_record_p2p(struct rt_call *c, uint64_t dt)
+/* A send, blocking or started (then remembered for its completion). */
+static void rt_p2p_send(struct rt_call *c, uint64_t dt, uint64_t comm_id, int ok)
 {
     struct rt_args *a = &c->a;
-    uint64_t comm_id = c->comm ? c->comm->comm_id : 0;
-    int ok = c->rc == MPI_SUCCESS;
-    switch (c->rule) {
-    case RT_RULE_SEND: {
-        int32_t peer = rt_peer_of(c, a->peer);
-        uint64_t bytes = peer == RT_NO_PEER ? 0 : rt_type_bytes(a->stype, rt_elements(c, a->scount));
-        if (c->flags & RT_CALL_NONBLOCKING) {
-            rt_ctx_add(c->ctx, dt, (c->flags & RT_CALL_PERSISTENT) || !ok ? 0 : bytes, 0);
-            rt_remember(c, RT_REQ_SEND, peer, a->tag, bytes);
-        } else {
-            rt_ctx_add(c->ctx, dt, ok ? bytes : 0, 0);
-            if (ok && peer != RT_NO_PEER)
-                rt_peer_add(c->ctx, peer, a->tag, comm_id, PRF_PEER_SEND, bytes, dt, 0, 0);
-        }
-        break;
+    int32_t peer = rt_peer_of(c, a->peer);
+    uint64_t bytes = peer == RT_NO_PEER ? 0 : rt_type_bytes(a->stype, rt_elements(c, a->scount));
+    if (c->flags & RT_CALL_NONBLOCKING) {
+        rt_ctx_add(c->ctx, dt, (c->flags & RT_CALL_PERSISTENT) || !ok ? 0 : bytes, 0);
+        rt_remember(c, RT_REQ_SEND, peer, a->tag, bytes);
+    } else {
+        rt_ctx_add(c->ctx, dt, ok ? bytes : 0, 0);
+        if (ok && peer != RT_NO_PEER)
+            rt_peer_add(c->ctx, peer, a->tag, comm_id, PRF_PEER_SEND, bytes, dt, 0, 0);
     }
-    case RT_RULE_RECV:
-    case RT_RULE_MRECV: {
-        if (c->flags & RT_CALL_NONBLOCKING) {
-            rt_ctx_add(c->ctx, dt, 0, 0);
-            int32_t peer = c->rule == RT_RULE_MRECV ? PRF_ANY_RANK : rt_peer_of(c, a->peer);
-            if (c->rule == RT_RULE_MRECV) {
-                /* The matched message knows its communicator (from Mprobe). */
-                rt_req_lock();
-                struct rt_req *m = rt_req_find(RT_KEY(c->msg_saved));
-                if (m) {
-                    c->comm = (struct rt_comm_rec *)m->comm;
-                    rt_req_remove(m);
-                }
-                rt_req_unlock();
-            }
-            if (peer != RT_NO_PEER && (c->roles & RT_ROLE_PARTS)) {
-                struct rt_req_more m = {.fixed = 1};
-                rt_remember2(c, RT_REQ_RECV, peer, a->tag, rt_type_bytes(a->rtype, rt_elements(c, a->rcount)), &m);
-            } else if (peer != RT_NO_PEER) {
-                rt_remember(c, RT_REQ_RECV, peer, a->tag, 0);
-            }
-            break;
-        }
-        uint64_t bytes = 0;
+}
+
+/* A receive (MPI_Mrecv: of the message Mprobe matched): charged now when
+ * blocking, remembered when started. */
+static void rt_p2p_recv(struct rt_call *c, uint64_t dt, uint64_t comm_id, int ok)
+{
+    struct rt_args *a = &c->a;
+    if (c->flags & RT_CALL_NONBLOCKING) {
+        rt_ctx_add(c->ctx, dt, 0, 0);
+        int32_t peer = c->rule == RT_RULE_MRECV ? PRF_ANY_RANK : rt_peer_of(c, a->peer);
         if (c->rule == RT_RULE_MRECV) {
+            /* The matched message knows its communicator (from Mprobe). */
             rt_req_lock();
             struct rt_req *m = rt_req_find(RT_KEY(c->msg_saved));
             if (m) {
                 c->comm = (struct rt_comm_rec *)m->comm;
-                comm_id = m->comm_id;
                 rt_req_remove(m);
             }
             rt_req_unlock();
         }
-        if (ok && a->status->MPI_SOURCE != MPI_PROC_NULL) {
-            bytes = rt_status_bytes(a->status);
-            int32_t peer = rt_comm_world_rank(c->comm, a->status->MPI_SOURCE);
-            rt_peer_add(c->ctx, peer, a->status->MPI_TAG, comm_id, PRF_PEER_RECV, bytes, dt, 0, 0);
+        if (peer != RT_NO_PEER && (c->roles & RT_ROLE_PARTS)) {
+            struct rt_req_more m = {.fixed = 1};
+            rt_remember2(c, RT_REQ_RECV, peer, a->tag, rt_type_bytes(a->rtype, rt_elements(c, a->rcount)), &m);
+        } else if (peer != RT_NO_PEER) {
+            rt_remember(c, RT_REQ_RECV, peer, a->tag, 0);
         }
-        rt_ctx_add(c->ctx, dt, 0, bytes);
-        break;
+        return;
     }
-    case RT_RULE_SENDRECV: {
-        int32_t speer = rt_peer_of(c, a->speer);
-        uint64_t sb = speer == RT_NO_PEER || !ok ? 0 : rt_type_bytes(a->stype, a->scount);
-        uint64_t rb = 0;
-        if (c->flags & RT_CALL_NONBLOCKING) {
-            /* MPI_Isendrecv(_replace): the send's bytes now, like Isend; both
-             * peers when the request completes. */
-            struct rt_req_more m = {.rpeer = rt_peer_of(c, a->rpeer), .rtag = a->rtag,
-                                    .rbytes = ok ? rt_type_bytes(a->rtype, a->rcount) : 0};
-            rt_ctx_add(c->ctx, dt, sb, 0);
-            rt_remember2(c, RT_REQ_SENDRECV, speer, a->stag, sb, &m);
-            break;
+    uint64_t bytes = 0;
+    if (c->rule == RT_RULE_MRECV) {
+        rt_req_lock();
+        struct rt_req *m = rt_req_find(RT_KEY(c->msg_saved));
+        if (m) {
+            c->comm = (struct rt_comm_rec *)m->comm;
+            comm_id = m->comm_id;
+            rt_req_remove(m);
         }
-        if (speer != RT_NO_PEER && ok)
-            rt_peer_add(c->ctx, speer, a->stag, comm_id, PRF_PEER_SEND, sb, dt, 0, 0);
-        if (ok && a->status->MPI_SOURCE != MPI_PROC_NULL) {
-            rb = rt_status_bytes(a->status);
-            rt_peer_add(c->ctx, rt_comm_world_rank(c->comm, a->status->MPI_SOURCE), a->status->MPI_TAG,
-                        comm_id, PRF_PEER_RECV, rb, dt, 0, 0);
-        }
-        rt_ctx_add(c->ctx, dt, sb, rb);
-        break;
+        rt_req_unlock();
     }
+    if (ok && a->status->MPI_SOURCE != MPI_PROC_NULL) {
+        bytes = rt_status_bytes(a->status);
+        int32_t peer = rt_comm_world_rank(c->comm, a->status->MPI_SOURCE);
+        rt_peer_add(c->ctx, peer, a->status->MPI_TAG, comm_id, PRF_PEER_RECV, bytes, dt, 0, 0);
+    }
+    rt_ctx_add(c->ctx, dt, 0, bytes);
+}
+
+/* MPI_Sendrecv(_replace) and its non-blocking twin. */
+static void rt_p2p_sendrecv(struct rt_call *c, uint64_t dt, uint64_t comm_id, int ok)
+{
+    struct rt_args *a = &c->a;
+    int32_t speer = rt_peer_of(c, a->speer);
+    uint64_t sb = speer == RT_NO_PEER || !ok ? 0 : rt_type_bytes(a->stype, a->scount);
+    uint64_t rb = 0;
+    if (c->flags & RT_CALL_NONBLOCKING) {
+        /* MPI_Isendrecv(_replace): the send's bytes now, like Isend; both
+         * peers when the request completes. */
+        struct rt_req_more m = {.rpeer = rt_peer_of(c, a->rpeer), .rtag = a->rtag,
+                                .rbytes = ok ? rt_type_bytes(a->rtype, a->rcount) : 0};
+        rt_ctx_add(c->ctx, dt, sb, 0);
+        rt_remember2(c, RT_REQ_SENDRECV, speer, a->stag, sb, &m);
+        return;
+    }
+    if (speer != RT_NO_PEER && ok)
+        rt_peer_add(c->ctx, speer, a->stag, comm_id, PRF_PEER_SEND, sb, dt, 0, 0);
+    if (ok && a->status->MPI_SOURCE != MPI_PROC_NULL) {
+        rb = rt_status_bytes(a->status);
+        rt_peer_add(c->ctx, rt_comm_world_rank(c->comm, a->status->MPI_SOURCE), a->status->MPI_TAG,
+                    comm_id, PRF_PEER_RECV, rb, dt, 0, 0);
+    }
+    rt_ctx_add(c->ctx, dt, sb, rb);
+}
+
+/* MPI_(I)mprobe: the message handle it matched is remembered with its
+ * communicator, for the MPI_(I)mrecv that receives it. */
+static void rt_p2p_mprobe(struct rt_call *c, uint64_t dt, uint64_t comm_id, int ok)
+{
+    struct rt_args *a = &c->a;
+    rt_ctx_add(c->ctx, dt, 0, 0);
+    if (ok && (!(c->roles & RT_ROLE_FLAG) || *a->flag) && a->message && *a->message != MPI_MESSAGE_NULL &&
+        *a->message != MPI_MESSAGE_NO_PROC) {
+        rt_req_lock();
+        struct rt_req *m = rt_req_insert(RT_KEY(*a->message));
+        if (m) {
+            m->kind = RT_REQ_MESSAGE;
+            m->comm = c->comm;
+            m->comm_id = comm_id;
+        }
+        rt_req_unlock();
+    }
+}
+
+void rt_record_p2p(struct rt_call *c, uint64_t dt)
+{
+    uint64_t comm_id = c->comm ? c->comm->comm_id : 0;
+    int ok = c->rc == MPI_SUCCESS;
+    switch (c->rule) {
+    case RT_RULE_SEND:
+        rt_p2p_send(c, dt, comm_id, ok);
+        break;
+    case RT_RULE_RECV:
+    case RT_RULE_MRECV:
+        rt_p2p_recv(c, dt, comm_id, ok);
+        break;
+    case RT_RULE_SENDRECV:
+        rt_p2p_sendrecv(c, dt, comm_id, ok);
+        break;
     case RT_RULE_PROBE:
         rt_ctx_add(c->ctx, dt, 0, 0);
         break;
     case RT_RULE_MPROBE:
-        rt_ctx_add(c->ctx, dt, 0, 0);
-        if (ok && (!(c->roles & RT_ROLE_FLAG) || *a->flag) && a->message && *a->message != MPI_MESSAGE_NULL &&
-            *a->message != MPI_MESSAGE_NO_PROC) {
-            rt_req_lock();
-            struct rt_req *m = rt_req_insert(RT_KEY(*a->message));
-            if (m) {
-                m->kind = RT_REQ_MESSAGE;
-                m->comm = c->comm;
-                m->comm_id = comm_id;
-            }
-            rt_req_unlock();
-        }
+        rt_p2p_mprobe(c, dt, comm_id, ok);
         break;
     default:
         break;
     }
 }
 
-void rt_record_completion(struct rt_call *c, uint64_t dt)
+/* The call's own time: a Wait or Test completing a started persistent
+ * collective gives it to the collective, at the start's context (the Wait
+ * counts a call); any other completion call keeps it. */
+static void rt_charge_call_time(struct rt_call *c, uint64_t dt, int ok)
 {
     struct rt_args *a = &c->a;
-    int ok = c->rc == MPI_SUCCESS || c->rc == MPI_ERR_IN_STATUS;
     uint32_t coll_ctx = UINT32_MAX;
     if (ok && (c->rule == RT_RULE_WAIT || ((c->rule == RT_RULE_TEST) && *a->flag)) &&
         c->req_saved != MPI_REQUEST_NULL) {
@@ -319,6 +347,77 @@ void rt_record_completion(struct rt_call *c, uint64_t dt)
     } else {
         rt_ctx_add(c->ctx, dt, 0, 0);
     }
+}
+
+/* MPI_Waitall (not split) and a successful MPI_Testall: every request; with
+ * MPI_ERR_IN_STATUS those whose status says they completed. */
+static void rt_complete_all(struct rt_call *c, uint64_t dt)
+{
+    struct rt_args *a = &c->a;
+    if (c->rc == MPI_ERR_IN_STATUS) {
+        /* Each status tells whether its request completed (with or
+         * without an error) or is still pending. */
+        if (c->reqs_saved && a->statuses != MPI_STATUSES_IGNORE)
+            for (int i = 0; i < a->nreq; i++)
+                if (a->statuses[i].MPI_ERROR != MPI_ERR_PENDING)
+                    rt_complete(c->reqs_saved[i], &a->statuses[i], dt, 0, 0);
+        return;
+    }
+    if (c->reqs_saved && (c->rule == RT_RULE_WAITALL || *a->flag))
+        for (int i = 0; i < a->nreq; i++)
+            rt_complete(c->reqs_saved[i], a->statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                                            : &a->statuses[i],
+                        dt, 0, 0);
+}
+
+/* MPI_Start(all): the persistent requests become active; a send's bytes
+ * and a collective's are charged at each start. */
+static void rt_mark_started(struct rt_call *c)
+{
+    struct rt_args *a = &c->a;
+    int n = c->rule == RT_RULE_START ? 1 : a->nreq;
+    rt_req_lock();
+    for (int i = 0; i < n; i++) {
+        MPI_Request h = c->rule == RT_RULE_START ? c->req_saved : (c->reqs_saved ? c->reqs_saved[i] : MPI_REQUEST_NULL);
+        struct rt_req *r = h == MPI_REQUEST_NULL ? NULL : rt_req_find(RT_KEY(h));
+        if (r && r->persistent) {
+            r->active = 1;
+            if (r->kind == RT_REQ_SEND)
+                rt_ctx_bytes(r->ctx, r->bytes, 0);
+            if (r->kind == RT_REQ_COLL) {
+                /* One collective per start, at the start's context (for
+                 * MPI_Start one of the collective's own op, rt_start_peek). */
+                r->ctx = c->ctx;
+                rt_ctx_bytes(c->ctx, r->bytes, r->rbytes);
+            }
+        }
+    }
+    rt_req_unlock();
+}
+
+/* MPI_Request_free of a request not completed: the transfer still happens;
+ * a started send is charged without a wait time. */
+static void rt_free_request(struct rt_call *c)
+{
+    if (c->req_saved == MPI_REQUEST_NULL)
+        return;
+    rt_req_lock();
+    struct rt_req *r = rt_req_find(RT_KEY(c->req_saved));
+    struct rt_req q = {0};
+    if (r) {
+        q = *r;
+        rt_req_remove(r);
+    }
+    rt_req_unlock();
+    if (r && q.active && q.kind == RT_REQ_SEND && q.peer != RT_NO_PEER)
+        rt_peer_add(q.ctx, q.peer, q.tag, q.comm_id, PRF_PEER_SEND, q.bytes, 0, 0, 0);
+}
+
+void rt_record_completion(struct rt_call *c, uint64_t dt)
+{
+    struct rt_args *a = &c->a;
+    int ok = c->rc == MPI_SUCCESS || c->rc == MPI_ERR_IN_STATUS;
+    rt_charge_call_time(c, dt, ok);
     if (!ok)
         return;
     switch (c->rule) {
@@ -355,60 +454,15 @@ void rt_record_completion(struct rt_call *c, uint64_t dt)
             break; /* charged by rt_waitall_split */
         /* fall through */
     case RT_RULE_TESTALL:
-        if (c->rc == MPI_ERR_IN_STATUS) {
-            /* Each status tells whether its request completed (with or
-             * without an error) or is still pending. */
-            if (c->reqs_saved && a->statuses != MPI_STATUSES_IGNORE)
-                for (int i = 0; i < a->nreq; i++)
-                    if (a->statuses[i].MPI_ERROR != MPI_ERR_PENDING)
-                        rt_complete(c->reqs_saved[i], &a->statuses[i], dt, 0, 0);
-            break;
-        }
-        if (c->reqs_saved && (c->rule == RT_RULE_WAITALL || *a->flag))
-            for (int i = 0; i < a->nreq; i++)
-                rt_complete(c->reqs_saved[i], a->statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-                                                                                : &a->statuses[i],
-                            dt, 0, 0);
+        rt_complete_all(c, dt);
         break;
     case RT_RULE_START:
-    case RT_RULE_STARTALL: {
-        int n = c->rule == RT_RULE_START ? 1 : a->nreq;
-        rt_req_lock();
-        for (int i = 0; i < n; i++) {
-            MPI_Request h = c->rule == RT_RULE_START ? c->req_saved : (c->reqs_saved ? c->reqs_saved[i] : MPI_REQUEST_NULL);
-            struct rt_req *r = h == MPI_REQUEST_NULL ? NULL : rt_req_find(RT_KEY(h));
-            if (r && r->persistent) {
-                r->active = 1;
-                if (r->kind == RT_REQ_SEND)
-                    rt_ctx_bytes(r->ctx, r->bytes, 0);
-                if (r->kind == RT_REQ_COLL) {
-                    /* One collective per start, at the start's context (for
-                     * MPI_Start one of the collective's own op, rt_start_peek). */
-                    r->ctx = c->ctx;
-                    rt_ctx_bytes(c->ctx, r->bytes, r->rbytes);
-                }
-            }
-        }
-        rt_req_unlock();
+    case RT_RULE_STARTALL:
+        rt_mark_started(c);
         break;
-    }
-    case RT_RULE_REQUEST_FREE: {
-        /* Freed before completion: the transfer still happens; charge it
-         * without a wait time. */
-        if (c->req_saved == MPI_REQUEST_NULL)
-            break;
-        rt_req_lock();
-        struct rt_req *r = rt_req_find(RT_KEY(c->req_saved));
-        struct rt_req q = {0};
-        if (r) {
-            q = *r;
-            rt_req_remove(r);
-        }
-        rt_req_unlock();
-        if (r && q.active && q.kind == RT_REQ_SEND && q.peer != RT_NO_PEER)
-            rt_peer_add(q.ctx, q.peer, q.tag, q.comm_id, PRF_PEER_SEND, q.bytes, 0, 0, 0);
+    case RT_RULE_REQUEST_FREE:
+        rt_free_request(c);
         break;
-    }
     default:
         break;
     }

@@ -6,46 +6,57 @@
 #include "tables/rt_tables.h"
 #include "rt_mpi.h"
 
-int rt_waitall_split(struct rt_call *c)
+/* The loop's scratch arrays for n requests, one thread-private buffer
+ * (rt_scratch slot 2): Waitsome's statuses and indices, each request's
+ * completion time and batch.  0, or -1 without memory. */
+struct rt_split_mem { MPI_Status *st; int *idx; uint64_t *done; int *batch; };
+static int rt_split_scratch(int n, struct rt_split_mem *m)
 {
-    struct rt_args *a = &c->a;
-    int n = a->nreq;
-    /* An error the application can see must come from its own MPI_Waitall
-     * (error class, statuses, which requests are freed): no split then. */
-    if (n <= 0 || !c->reqs_saved || rt_errors_visible)
-        return PMPI_Waitall(n, a->requests, a->statuses);
     size_t need = (size_t)n * (sizeof(MPI_Status) + sizeof(int) + sizeof(uint64_t) + sizeof(int));
     unsigned char *mem = rt_scratch(2, need);
     if (!mem)
-        return PMPI_Waitall(n, a->requests, a->statuses);
-    MPI_Status *st = (MPI_Status *)mem;
-    int *idx = (int *)(st + n);
-    uint64_t *done = (uint64_t *)(void *)(((uintptr_t)(idx + n) + 7) & ~(uintptr_t)7);
-    int *batch = (int *)(done + n);
-    if ((unsigned char *)(batch + n) > mem + need) {
+        return -1;
+    m->st = (MPI_Status *)mem;
+    m->idx = (int *)(m->st + n);
+    m->done = (uint64_t *)(void *)(((uintptr_t)(m->idx + n) + 7) & ~(uintptr_t)7);
+    m->batch = (int *)(m->done + n);
+    if ((unsigned char *)(m->batch + n) > mem + need) {
         mem = rt_scratch(2, need + 16);
         if (!mem)
-            return PMPI_Waitall(n, a->requests, a->statuses);
-        st = (MPI_Status *)mem;
-        idx = (int *)(st + n);
-        done = (uint64_t *)(void *)(((uintptr_t)(idx + n) + 7) & ~(uintptr_t)7);
-        batch = (int *)(done + n);
+            return -1;
+        m->st = (MPI_Status *)mem;
+        m->idx = (int *)(m->st + n);
+        m->done = (uint64_t *)(void *)(((uintptr_t)(m->idx + n) + 7) & ~(uintptr_t)7);
+        m->batch = (int *)(m->done + n);
     }
-    /* A request we did not see start (MPI-IO, generalized, RMA) may fail
-     * under its own error handler (files: MPI_ERRORS_RETURN): then the whole
-     * call is the application's own Waitall, decided before anything is
-     * completed.  So is one holding a persistent collective: MPICH 4.0.2's
-     * Waitsome reports a completed one again in the next call, and the loop
-     * would return with a request still active. */
+    return 0;
+}
+
+/* Whether the call must be the application's own Waitall: a request we did
+ * not see start (MPI-IO, generalized, RMA) may fail under its own error
+ * handler (files: MPI_ERRORS_RETURN): then the whole call is the
+ * application's own Waitall, decided before anything is completed.  So is
+ * one holding a persistent collective: MPICH 4.0.2's Waitsome reports a
+ * completed one again in the next call, and the loop would return with a
+ * request still active. */
+static int rt_split_refused(const struct rt_args *a, int n)
+{
     rt_req_lock();
     for (int i = 0; i < n; i++) {
         struct rt_req *r = a->requests[i] == MPI_REQUEST_NULL ? NULL : rt_req_find(RT_KEY(a->requests[i]));
         if (a->requests[i] != MPI_REQUEST_NULL && (!r || r->kind == RT_REQ_COLL)) {
             rt_req_unlock();
-            return PMPI_Waitall(n, a->requests, a->statuses);
+            return 1;
         }
     }
     rt_req_unlock();
+    return 0;
+}
+
+/* Null and inactive requests get their empty status now (batch -2), the
+ * others are left to the loop (batch -1).  Returns how many those are. */
+static int rt_split_prepare(struct rt_args *a, int n, int *batch)
+{
     int remaining = 0;
     for (int i = 0; i < n; i++) {
         batch[i] = -1;
@@ -65,6 +76,24 @@ int rt_waitall_split(struct rt_call *c)
         } else
             remaining++;
     }
+    return remaining;
+}
+
+int rt_waitall_split(struct rt_call *c)
+{
+    struct rt_args *a = &c->a;
+    int n = a->nreq;
+    /* An error the application can see must come from its own MPI_Waitall
+     * (error class, statuses, which requests are freed): no split then. */
+    if (n <= 0 || !c->reqs_saved || rt_errors_visible)
+        return PMPI_Waitall(n, a->requests, a->statuses);
+    struct rt_split_mem m;
+    if (rt_split_scratch(n, &m) != 0 || rt_split_refused(a, n))
+        return PMPI_Waitall(n, a->requests, a->statuses);
+    MPI_Status *st = m.st;
+    int *idx = m.idx, *batch = m.batch;
+    uint64_t *done = m.done;
+    int remaining = rt_split_prepare(a, n, batch);
     int rc = MPI_SUCCESS, nbatch = 0, out = 0;
     while (remaining > 0) {
         out = 0;

@@ -60,7 +60,7 @@ static uint32_t rt_host_usable_cores(MPI_Comm node)
 
 static volatile int rt_activate_spin;
 
-/* Once per run, not once per rank (rt_mpi.h). */
+/* Once per run, not once per rank (rt_lifecycle.h). */
 int rt_fail_once(unsigned first_new)
 {
     int size = (int)rt_g.world_size, rank = (int)rt_g.world_rank;

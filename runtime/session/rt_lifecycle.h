@@ -26,7 +26,7 @@ RT_HIDDEN extern uint64_t rt_init_t0, rt_init_rt0;
 RT_HIDDEN int rt_fail_once(unsigned first_new);
 
 /* ---- the hand-written wrappers (rt_init.c) -------------------------------- */
-/** The Fortran MPI_INIT / MPI_INIT_THREAD wrappers (rt_fortran.c): the run
+/** The Fortran MPI_INIT / MPI_INIT_THREAD wrappers (rt_fortran_init.c): the run
  *  starts now (called before the library's init) ... */
 RT_HIDDEN void rt_init_begin(void);
 /** ... and the call is recorded in its calling context with pflags

@@ -16,7 +16,7 @@
 
 RT_TLS struct rt_thread *rt_self;
 
-/* The lifecycle hooks of the parts with per-thread state (rt_core.h). */
+/* The lifecycle hooks of the parts with per-thread state (rt_threads.h). */
 static const struct rt_thread_hooks *rt_hooks[RT_THREAD_HOOKS_MAX];
 static unsigned rt_nhooks;
 
@@ -29,7 +29,7 @@ void rt_thread_hooks_add(const struct rt_thread_hooks *h)
     rt_hooks[rt_nhooks++] = h;
 }
 
-/* Thread t starts being measured (rt_core.h, struct rt_thread_hooks). */
+/* Thread t starts being measured (rt_threads.h, struct rt_thread_hooks). */
 static void rt_thread_started(struct rt_thread *t, pthread_t th, int own)
 {
     for (unsigned i = 0; i < rt_nhooks; i++)
