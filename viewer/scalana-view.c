@@ -16,7 +16,7 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: scalana-view [options] REPORT.json|DIR\n"
         "Renders a report.json written by scalana-analyze (or DIR/report.json) into a directory:\n"
-        "psg.dot/.svg, rootcause-N.dot/.svg, index.html, extrap.jsonl, caliper/; prints the summary.\n"
+        "every export below that no --no-X turns off (outputs.def); prints the summary.\n"
         "  -o, --output DIR            output directory (default: the report's directory)\n"
         "      --source-path OLD=NEW   look for sources under NEW instead of OLD (repeatable)\n"
         "      --max-graph-vertices N  lay out at most about N vertices per graph (default %d)\n",
