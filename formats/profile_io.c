@@ -246,23 +246,6 @@ static int validate(const struct prf_rank_data *d, char *err, size_t errlen)
     return 0;
 }
 
-/* profile_io_internal.h */
-int prf_table_record(const char *name, int dup, size_t at, uint32_t payload, const void *pl, size_t head,
-                     size_t elem, char *err, size_t errlen)
-{
-    if (dup)
-        return sc_fail(err, errlen, "duplicate %s record at byte %zu", name, at);
-    if (payload < head)
-        return sc_fail(err, errlen, "%s record at byte %zu is %u bytes, shorter than its %zu-byte head", name,
-                       at, payload, head);
-    uint32_t count;
-    memcpy(&count, pl, sizeof count);
-    if ((uint64_t)count * elem != payload - head)
-        return sc_fail(err, errlen, "%s record at byte %zu: %u entries but %zu bytes after the head", name, at,
-                       count, (size_t)payload - head);
-    return 0;
-}
-
 /* What the first pass over a section's records keeps (prf_decode_rank). */
 struct decode_state {
     struct prf_rank_data *out;

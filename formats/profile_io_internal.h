@@ -6,7 +6,7 @@
 
 #include "scalana/profile_format.h"
 
-/** Checks a record that is a head whose first field is a uint32 entry
+/** Checks (profile_table.c) a record that is a head whose first field is a uint32 entry
  *  count, then that many entries of elem bytes (INTERVALS, WORK, OMP):
  *  0 when well formed and the first of its type (dup 0), else -1 with the
  *  reason, naming the record and its byte offset at, in err. */

@@ -271,13 +271,13 @@ static int inflate_unit(const unsigned char *src, uint64_t stored, unsigned char
     return 0;
 }
 
-int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, size_t errlen)
+/* Pass 1 of psg_parse: validates the unit headers of bytes[n] and counts
+ * units, vertices and the bytes they decode to (each unit 8-aligned).
+ * 0, or -1 with the reason in err. */
+static int psg_count(const unsigned char *p, size_t n, size_t *units, size_t *verts, uint64_t *raw_total,
+                     char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    const unsigned char *p = bytes;
-    /* pass 1: validate headers, count */
-    size_t at = 0, units = 0, verts = 0;
-    uint64_t raw_total = 0;
+    size_t at = 0;
     while (at < n) {
         if (p[at] == 0) { /* linker padding */
             at++;
@@ -289,14 +289,83 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
             return -1;
         struct psg_unit_header h;
         memcpy(&h, p + at, sizeof h);
-        units++;
-        verts += h.vertex_count;
-        raw_total += (raw + 7) & ~(uint64_t)7;
-        if (raw_total > 4ull * PSG_MAX_RAW_UNIT)
+        (*units)++;
+        *verts += h.vertex_count;
+        *raw_total += (raw + 7) & ~(uint64_t)7;
+        if (*raw_total > 4ull * PSG_MAX_RAW_UNIT)
             return sc_fail(err, errlen, "PSG section decodes to more than %u MiB (corrupt?)",
                         4 * (PSG_MAX_RAW_UNIT >> 20));
         at += sz;
     }
+    return 0;
+}
+
+/* Pass 2 of psg_parse for the unit at byte at (header h): inflated into u
+ * (raw bytes), its vertices from *vi on in all, the unit out->units' next.
+ * 0, or -1 with the reason in err. */
+static int psg_decode_unit(const unsigned char *p, size_t at, const struct psg_unit_header *hp, unsigned char *u,
+                           uint64_t raw, struct psg_vertex *all, size_t *vi, struct psg_graph *out, char *err,
+                           size_t errlen)
+{
+    const struct psg_unit_header h = *hp;
+    const char *why = NULL;
+    if (inflate_unit(p + at, h.unit_bytes, u, raw, at, err, errlen) != 0)
+        why = "";
+    const char *strings = (const char *)u + sizeof h +
+                          (size_t)h.vertex_count * sizeof(struct psg_vertex_record);
+    if (!why && (strings[h.string_bytes - 1] != '\0' || strings[0] != '\0')) {
+        sc_fail(err, errlen, "PSG unit at byte %zu: string table not NUL-terminated", at);
+        why = "";
+    }
+#define STR(off) ((off) < h.string_bytes ? strings + (off) : "")
+    struct psg_unit *un = &out->units[out->unit_count++];
+    un->vertices = all + *vi;
+    if (!why) {
+        un->flags = h.flags;
+        un->language = h.language;
+        un->loop_depth_limit = h.loop_depth_limit;
+        un->unit_hash = h.unit_hash;
+        un->unit_name = STR(h.unit_name);
+        un->producer = STR(h.producer);
+        un->vertex_count = h.vertex_count;
+    }
+    for (uint32_t k = 0; !why && k < h.vertex_count; k++) {
+        struct psg_vertex_record r;
+        memcpy(&r, u + sizeof h + (size_t)k * sizeof r, sizeof r);
+        if (r.parent != PSG_NO_PARENT && r.parent >= k) {
+            sc_fail(err, errlen, "PSG unit at byte %zu: vertex %u has parent %u (must precede "
+                 "it)", at, k, r.parent);
+            why = "";
+            break;
+        }
+        struct psg_vertex *v = &all[(*vi)++];
+        v->stable_id = r.stable_id;
+        v->parent = r.parent;
+        v->kind = r.kind;
+        v->flags = r.flags;
+        v->op = r.op;
+        v->loop_depth = r.loop_depth;
+        v->file = STR(r.file);
+        v->first_line = r.first_line;
+        v->last_line = r.last_line;
+        v->column = r.column;
+        v->function = STR(r.function);
+        v->display_name = STR(r.display_name);
+        v->callee = STR(r.callee);
+    }
+#undef STR
+    return why ? -1 : 0;
+}
+
+int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    const unsigned char *p = bytes;
+    /* pass 1: validate headers, count */
+    size_t units = 0, verts = 0;
+    uint64_t raw_total = 0;
+    if (psg_count(p, n, &units, &verts, &raw_total, err, errlen) != 0)
+        return -1;
     if (units == 0)
         return 0;
     out->storage_ = malloc(raw_total);
@@ -308,8 +377,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
         return sc_fail(err, errlen, "out of memory reading PSG (%zu bytes)", n);
     }
     /* pass 2: decode */
-    at = 0;
-    size_t vi = 0;
+    size_t at = 0, vi = 0;
     uint64_t roff = 0;
     while (at < n) {
         if (p[at] == 0) {
@@ -321,53 +389,7 @@ int psg_parse(const void *bytes, size_t n, struct psg_graph *out, char *err, siz
         uint64_t raw = (uint64_t)sizeof h + (uint64_t)h.vertex_count *
                        sizeof(struct psg_vertex_record) + h.string_bytes;
         unsigned char *u = (unsigned char *)out->storage_ + roff;
-        const char *why = NULL;
-        if (inflate_unit(p + at, h.unit_bytes, u, raw, at, err, errlen) != 0)
-            why = "";
-        const char *strings = (const char *)u + sizeof h +
-                              (size_t)h.vertex_count * sizeof(struct psg_vertex_record);
-        if (!why && (strings[h.string_bytes - 1] != '\0' || strings[0] != '\0')) {
-            sc_fail(err, errlen, "PSG unit at byte %zu: string table not NUL-terminated", at);
-            why = "";
-        }
-#define STR(off) ((off) < h.string_bytes ? strings + (off) : "")
-        struct psg_unit *un = &out->units[out->unit_count++];
-        un->vertices = all + vi;
-        if (!why) {
-            un->flags = h.flags;
-            un->language = h.language;
-            un->loop_depth_limit = h.loop_depth_limit;
-            un->unit_hash = h.unit_hash;
-            un->unit_name = STR(h.unit_name);
-            un->producer = STR(h.producer);
-            un->vertex_count = h.vertex_count;
-        }
-        for (uint32_t k = 0; !why && k < h.vertex_count; k++) {
-            struct psg_vertex_record r;
-            memcpy(&r, u + sizeof h + (size_t)k * sizeof r, sizeof r);
-            if (r.parent != PSG_NO_PARENT && r.parent >= k) {
-                sc_fail(err, errlen, "PSG unit at byte %zu: vertex %u has parent %u (must precede "
-                     "it)", at, k, r.parent);
-                why = "";
-                break;
-            }
-            struct psg_vertex *v = &all[vi++];
-            v->stable_id = r.stable_id;
-            v->parent = r.parent;
-            v->kind = r.kind;
-            v->flags = r.flags;
-            v->op = r.op;
-            v->loop_depth = r.loop_depth;
-            v->file = STR(r.file);
-            v->first_line = r.first_line;
-            v->last_line = r.last_line;
-            v->column = r.column;
-            v->function = STR(r.function);
-            v->display_name = STR(r.display_name);
-            v->callee = STR(r.callee);
-        }
-#undef STR
-        if (why) {
+        if (psg_decode_unit(p, at, &h, u, raw, all, &vi, out, err, errlen) != 0) {
             psg_graph_free(out);
             return -1;
         }

@@ -140,6 +140,165 @@ static void omp_text(const struct prf_rank_data *d)
     }
 }
 
+/* rank_json's "modules" array. */
+static json_t *modules_json(const struct prf_rank_data *d)
+{
+    json_t *mods = json_array();
+    for (uint32_t k = 0; k < d->module_count; k++)
+        json_array_append_new(mods, json_pack("{ss ss sI}", "path",
+                                              prf_string(d, d->modules[k].path), "build_id",
+                                              prf_string(d, d->modules[k].build_id), "load_base",
+                                              (json_int_t)d->modules[k].load_base));
+    return mods;
+}
+
+/* rank_json's "cct" array. */
+static json_t *cct_json(const struct prf_rank_data *d)
+{
+    json_t *cct = json_array();
+    for (uint32_t k = 0; k < d->cct_count; k++) {
+        const struct prf_cct_node *c = &d->cct[k];
+        json_array_append_new(cct, json_pack("{sI ss sI sI}", "parent",
+                                             json_index(c->parent),
+                                             "kind", cct_kind_name(c->kind), "module",
+                                             json_index(c->module),
+                                             "address", (json_int_t)c->address));
+    }
+    return cct;
+}
+
+/* rank_json's "samples" array. */
+static json_t *samples_json(const struct prf_rank_data *d)
+{
+    json_t *samples = json_array();
+    for (uint32_t k = 0; k < d->sample_count; k++) {
+        const struct prf_sample *s = &d->samples[k];
+        json_array_append_new(samples, json_pack("{sI sI sb sI sI so}", "node", (json_int_t)s->node,
+                                                 "thread", (json_int_t)s->thread, "in_mpi",
+                                                 (s->flags & PRF_SAMPLE_IN_MPI) != 0, "count",
+                                                 (json_int_t)s->count, "weight",
+                                                 (json_int_t)s->weight, "path",
+                                                 path_json(d, s->node)));
+    }
+    return samples;
+}
+
+/* rank_json's "mpi" array. */
+static json_t *mpi_json(const struct prf_rank_data *d)
+{
+    json_t *mpi = json_array();
+    for (uint32_t k = 0; k < d->mpi_count; k++) {
+        const struct prf_mpi_context *m = &d->mpi[k];
+        json_t *o = json_pack("{sI ss ss sI sI sb sI sI sI sI sI sI}", "id", (json_int_t)m->id,
+                              "op", scalana_mpi_op_name(m->op), "class",
+                              scalana_mpi_class_name(scalana_mpi_op_class(m->op)), "node",
+                              json_index(m->node),
+                              "comm_id", (json_int_t)m->comm_id, "fortran",
+                              (m->flags & PRF_MPI_FORTRAN) != 0, "calls", (json_int_t)m->calls,
+                              "bytes_sent", (json_int_t)m->bytes_sent, "bytes_received",
+                              (json_int_t)m->bytes_received, "time_ns", (json_int_t)m->time_ns,
+                              "max_time_ns", (json_int_t)m->max_time_ns, "min_time_ns",
+                              (json_int_t)m->min_time_ns);
+        json_object_set_new(o, "path", m->node == PRF_NONE ? json_array() : path_json(d, m->node));
+        json_array_append_new(mpi, o);
+    }
+    return mpi;
+}
+
+/* rank_json's "peers" array. */
+static json_t *peers_json(const struct prf_rank_data *d)
+{
+    json_t *peers = json_array();
+    for (uint32_t k = 0; k < d->peer_count; k++) {
+        const struct prf_peer *p = &d->peers[k];
+        json_array_append_new(
+            peers, json_pack("{sI ss sI sI ss sI sI sI sI sI sI}", "context",
+                             (json_int_t)p->context, "op",
+                             scalana_mpi_op_name(d->mpi[p->context].op), "peer",
+                             (json_int_t)p->peer, "tag", (json_int_t)p->tag, "direction",
+                             (p->flags & PRF_PEER_SEND) ? "send" : "recv", "comm_id",
+                             (json_int_t)p->comm_id, "count", (json_int_t)p->count, "bytes",
+                             (json_int_t)p->bytes, "time_ns", (json_int_t)p->time_ns,
+                             "last_count", (json_int_t)p->last_count, "last_wait_ns",
+                             (json_int_t)p->last_wait_ns));
+    }
+    return peers;
+}
+
+/* rank_json's "communicators" array. */
+static json_t *communicators_json(const struct prf_rank_data *d)
+{
+    json_t *comms = json_array();
+    for (uint32_t k = 0; k < d->comm_count; k++) {
+        const struct prf_comm *c = &d->comms[k];
+        json_t *mem = json_array();
+        for (uint32_t m = 0; m < c->member_count; m++)
+            json_array_append_new(mem, json_integer(d->comm_members[d->comm_member_first[k] + m]));
+        json_array_append_new(comms, json_pack("{sI sI sI sI sI ss so}", "comm_id",
+                                               (json_int_t)c->comm_id, "size", (json_int_t)c->size,
+                                               "remote_size", (json_int_t)c->remote_size,
+                                               "local_rank", (json_int_t)c->local_rank, "flags",
+                                               (json_int_t)c->flags, "name",
+                                               prf_string(d, c->name), "members", mem));
+    }
+    return comms;
+}
+
+/* rank_json's "gpu" array. */
+static json_t *gpu_json(const struct prf_rank_data *d)
+{
+    json_t *gpu = json_array();
+    for (uint32_t k = 0; k < d->gpu_count; k++) {
+        const struct prf_gpu_activity *g = &d->gpu[k];
+        json_array_append_new(gpu, json_pack("{sI ss ss sI sI sI sI sI}", "node",
+                                             json_index(g->node),
+                                             "kind", gpu_kind_name(g->kind), "name",
+                                             prf_string(d, g->name), "device",
+                                             (json_int_t)g->device, "count", (json_int_t)g->count,
+                                             "time_ns", (json_int_t)g->time_ns, "bytes",
+                                             (json_int_t)g->bytes, "max_time_ns",
+                                             (json_int_t)g->max_time_ns));
+    }
+    return gpu;
+}
+
+/* rank_json's "phases" array. */
+static json_t *phases_json(const struct prf_rank_data *d)
+{
+    json_t *phases = json_array();
+    for (uint32_t k = 0; k < d->phase_count; k++)
+        json_array_append_new(phases, json_pack("{ss sI sI}", "name",
+                                                prf_string(d, d->phases[k].name), "count",
+                                                (json_int_t)d->phases[k].count, "time_ns",
+                                                (json_int_t)d->phases[k].time_ns));
+    return phases;
+}
+
+/* rank_json's "threads" array. */
+static json_t *threads_json(const struct prf_rank_data *d)
+{
+    json_t *threads = json_array();
+    for (uint32_t k = 0; k < d->thread_count; k++)
+        json_array_append_new(threads, json_pack("{sI sI sI sI sI}", "index",
+                                                 (json_int_t)d->threads[k].index, "kind",
+                                                 (json_int_t)d->threads[k].kind, "tid",
+                                                 (json_int_t)d->threads[k].tid, "samples",
+                                                 (json_int_t)d->threads[k].samples, "creator",
+                                                 json_index(d->threads[k].creator)));
+    return threads;
+}
+
+/* rank_json's "errors" array. */
+static json_t *errors_json(const struct prf_rank_data *d)
+{
+    json_t *errors = json_array();
+    for (uint32_t k = 0; k < d->error_count; k++)
+        json_array_append_new(errors, json_pack("{ss ss}", "part",
+                                                prf_string(d, d->errors[k].part), "message",
+                                                prf_string(d, d->errors[k].message)));
+    return errors;
+}
+
 static json_t *rank_json(const struct prf_rank_data *d)
 {
     const struct prf_rank_info *i = &d->info;
@@ -161,115 +320,16 @@ static json_t *rank_json(const struct prf_rank_data *d)
         "thread_count", (json_int_t)i->thread_count, "mpi_thread_level",
         (json_int_t)i->mpi_thread_level);
     json_object_set_new(r, "info", info);
-    json_t *mods = json_array();
-    for (uint32_t k = 0; k < d->module_count; k++)
-        json_array_append_new(mods, json_pack("{ss ss sI}", "path",
-                                              prf_string(d, d->modules[k].path), "build_id",
-                                              prf_string(d, d->modules[k].build_id), "load_base",
-                                              (json_int_t)d->modules[k].load_base));
-    json_object_set_new(r, "modules", mods);
-    json_t *cct = json_array();
-    for (uint32_t k = 0; k < d->cct_count; k++) {
-        const struct prf_cct_node *c = &d->cct[k];
-        json_array_append_new(cct, json_pack("{sI ss sI sI}", "parent",
-                                             json_index(c->parent),
-                                             "kind", cct_kind_name(c->kind), "module",
-                                             json_index(c->module),
-                                             "address", (json_int_t)c->address));
-    }
-    json_object_set_new(r, "cct", cct);
-    json_t *samples = json_array();
-    for (uint32_t k = 0; k < d->sample_count; k++) {
-        const struct prf_sample *s = &d->samples[k];
-        json_array_append_new(samples, json_pack("{sI sI sb sI sI so}", "node", (json_int_t)s->node,
-                                                 "thread", (json_int_t)s->thread, "in_mpi",
-                                                 (s->flags & PRF_SAMPLE_IN_MPI) != 0, "count",
-                                                 (json_int_t)s->count, "weight",
-                                                 (json_int_t)s->weight, "path",
-                                                 path_json(d, s->node)));
-    }
-    json_object_set_new(r, "samples", samples);
-    json_t *mpi = json_array();
-    for (uint32_t k = 0; k < d->mpi_count; k++) {
-        const struct prf_mpi_context *m = &d->mpi[k];
-        json_t *o = json_pack("{sI ss ss sI sI sb sI sI sI sI sI sI}", "id", (json_int_t)m->id,
-                              "op", scalana_mpi_op_name(m->op), "class",
-                              scalana_mpi_class_name(scalana_mpi_op_class(m->op)), "node",
-                              json_index(m->node),
-                              "comm_id", (json_int_t)m->comm_id, "fortran",
-                              (m->flags & PRF_MPI_FORTRAN) != 0, "calls", (json_int_t)m->calls,
-                              "bytes_sent", (json_int_t)m->bytes_sent, "bytes_received",
-                              (json_int_t)m->bytes_received, "time_ns", (json_int_t)m->time_ns,
-                              "max_time_ns", (json_int_t)m->max_time_ns, "min_time_ns",
-                              (json_int_t)m->min_time_ns);
-        json_object_set_new(o, "path", m->node == PRF_NONE ? json_array() : path_json(d, m->node));
-        json_array_append_new(mpi, o);
-    }
-    json_object_set_new(r, "mpi", mpi);
-    json_t *peers = json_array();
-    for (uint32_t k = 0; k < d->peer_count; k++) {
-        const struct prf_peer *p = &d->peers[k];
-        json_array_append_new(
-            peers, json_pack("{sI ss sI sI ss sI sI sI sI sI sI}", "context",
-                             (json_int_t)p->context, "op",
-                             scalana_mpi_op_name(d->mpi[p->context].op), "peer",
-                             (json_int_t)p->peer, "tag", (json_int_t)p->tag, "direction",
-                             (p->flags & PRF_PEER_SEND) ? "send" : "recv", "comm_id",
-                             (json_int_t)p->comm_id, "count", (json_int_t)p->count, "bytes",
-                             (json_int_t)p->bytes, "time_ns", (json_int_t)p->time_ns,
-                             "last_count", (json_int_t)p->last_count, "last_wait_ns",
-                             (json_int_t)p->last_wait_ns));
-    }
-    json_object_set_new(r, "peers", peers);
-    json_t *comms = json_array();
-    for (uint32_t k = 0; k < d->comm_count; k++) {
-        const struct prf_comm *c = &d->comms[k];
-        json_t *mem = json_array();
-        for (uint32_t m = 0; m < c->member_count; m++)
-            json_array_append_new(mem, json_integer(d->comm_members[d->comm_member_first[k] + m]));
-        json_array_append_new(comms, json_pack("{sI sI sI sI sI ss so}", "comm_id",
-                                               (json_int_t)c->comm_id, "size", (json_int_t)c->size,
-                                               "remote_size", (json_int_t)c->remote_size,
-                                               "local_rank", (json_int_t)c->local_rank, "flags",
-                                               (json_int_t)c->flags, "name",
-                                               prf_string(d, c->name), "members", mem));
-    }
-    json_object_set_new(r, "communicators", comms);
-    json_t *gpu = json_array();
-    for (uint32_t k = 0; k < d->gpu_count; k++) {
-        const struct prf_gpu_activity *g = &d->gpu[k];
-        json_array_append_new(gpu, json_pack("{sI ss ss sI sI sI sI sI}", "node",
-                                             json_index(g->node),
-                                             "kind", gpu_kind_name(g->kind), "name",
-                                             prf_string(d, g->name), "device",
-                                             (json_int_t)g->device, "count", (json_int_t)g->count,
-                                             "time_ns", (json_int_t)g->time_ns, "bytes",
-                                             (json_int_t)g->bytes, "max_time_ns",
-                                             (json_int_t)g->max_time_ns));
-    }
-    json_object_set_new(r, "gpu", gpu);
-    json_t *phases = json_array();
-    for (uint32_t k = 0; k < d->phase_count; k++)
-        json_array_append_new(phases, json_pack("{ss sI sI}", "name",
-                                                prf_string(d, d->phases[k].name), "count",
-                                                (json_int_t)d->phases[k].count, "time_ns",
-                                                (json_int_t)d->phases[k].time_ns));
-    json_object_set_new(r, "phases", phases);
-    json_t *threads = json_array();
-    for (uint32_t k = 0; k < d->thread_count; k++)
-        json_array_append_new(threads, json_pack("{sI sI sI sI sI}", "index",
-                                                 (json_int_t)d->threads[k].index, "kind",
-                                                 (json_int_t)d->threads[k].kind, "tid",
-                                                 (json_int_t)d->threads[k].tid, "samples",
-                                                 (json_int_t)d->threads[k].samples, "creator",
-                                                 json_index(d->threads[k].creator)));
-    json_object_set_new(r, "threads", threads);
-    json_t *errors = json_array();
-    for (uint32_t k = 0; k < d->error_count; k++)
-        json_array_append_new(errors, json_pack("{ss ss}", "part",
-                                                prf_string(d, d->errors[k].part), "message",
-                                                prf_string(d, d->errors[k].message)));
-    json_object_set_new(r, "errors", errors);
+    json_object_set_new(r, "modules", modules_json(d));
+    json_object_set_new(r, "cct", cct_json(d));
+    json_object_set_new(r, "samples", samples_json(d));
+    json_object_set_new(r, "mpi", mpi_json(d));
+    json_object_set_new(r, "peers", peers_json(d));
+    json_object_set_new(r, "communicators", communicators_json(d));
+    json_object_set_new(r, "gpu", gpu_json(d));
+    json_object_set_new(r, "phases", phases_json(d));
+    json_object_set_new(r, "threads", threads_json(d));
+    json_object_set_new(r, "errors", errors_json(d));
     if (d->has_sampling) {
         const struct prf_sampling *sp = &d->sampling;
         json_object_set_new(r, "sampling",
@@ -478,51 +538,193 @@ static int not_a_run_directory(const char *path)
     return 2;
 }
 
+/* What dump_run gathers over a run's files. */
+struct dump_state {
+    int as_json;
+    long only_rank;
+    int status, found_rank;
+    uint32_t world;     /* the run's world size, from its profile headers */
+    uint32_t processes; /* run.json's */
+    uint32_t *have, nhave, caphave; /* world ranks with a profile */
+    uint64_t first_hash; /* the run's executable hash: of run.json's build-id, else the first file's */
+    int have_hash;
+    json_t *out, *ranks; /* --json: the document and its ranks */
+};
+
+/* run.json of run directory dir, shown; 0, or DUMP_NOTHING when --rank names
+ * a rank the run does not have (said on stderr alone, before anything
+ * reaches stdout). */
+static int dump_run_info(const char *dir, struct dump_state *s)
+{
+    char err[1024];
+    struct scalana_run_info ri;
+    if (scalana_run_info_read(dir, &ri, err, sizeof err) != 0) {
+        fprintf(stderr, "scalana-dump: %s\n", err);
+        s->status = 1;
+        return 0;
+    }
+    if (s->only_rank >= 0 && ri.processes && s->only_rank >= (long)ri.processes) {
+        fprintf(stderr, "scalana-dump: %s: no world rank %ld in the %u-process run (ranks 0-%u)\n", dir,
+                s->only_rank, ri.processes, ri.processes - 1);
+        scalana_run_info_free(&ri);
+        return DUMP_NOTHING;
+    }
+    s->processes = ri.processes;
+    /* the hash the runtime writes into every file header (rt_exe_hash) */
+    if (ri.build_id && *ri.build_id)
+        s->first_hash = psg_fnv1a64(ri.build_id, strlen(ri.build_id), PSG_FNV_SEED), s->have_hash = 1;
+    if (s->as_json) {
+        json_t *out = s->out;
+        json_object_set_new(out, "processes", json_integer(ri.processes));
+        json_object_set_new(out, "executable", json_string(ri.executable));
+        json_object_set_new(out, "build_id", json_string(ri.build_id));
+        json_object_set_new(out, "mpi_library", json_string(ri.mpi_library));
+        json_object_set_new(out, "sampler", json_string(ri.sampler));
+        json_object_set_new(out, "executable_copy",
+                            ri.executable_copy && *ri.executable_copy ? json_string(ri.executable_copy) : json_null());
+    } else {
+        printf("run %s: %u processes, %s, mpi %s, sampler %s, %s\n", dir, ri.processes,
+               ri.executable, ri.mpi_library, ri.sampler, ri.written_by);
+        if (ri.executable_copy && *ri.executable_copy)
+            printf("  its own copy of the executable: %s (%s)\n", ri.executable_copy,
+                   ri.executable_copy_method && *ri.executable_copy_method ? ri.executable_copy_method : "?");
+    }
+    scalana_run_info_free(&ri);
+    return 0;
+}
+
+/* Whether file f (path) is of another run (another world size or binary)
+ * mixed into the directory: named and left out, as the analyzer refuses it. */
+static int dump_other_run(struct dump_state *s, const struct prf_file *f, const char *path)
+{
+    int other_size = s->processes && f->header.world_size != s->processes;
+    int other_exe = !other_size && s->have_hash && f->header.exe_hash && f->header.exe_hash != s->first_hash;
+    if (other_size)
+        fprintf(stderr, "scalana-dump: %s: a profile of a %u-process run in a run of %u processes "
+                        "(another run's file?): left out\n", path, f->header.world_size, s->processes);
+    if (other_exe)
+        fprintf(stderr, "scalana-dump: %s: a profile of another binary than the run's (executable "
+                        "hash %016" PRIx64 ", not %016" PRIx64 "): left out\n", path,
+                f->header.exe_hash, s->first_hash);
+    return other_size || other_exe;
+}
+
+/* Rank i of file f (path), shown unless it is missing or a world rank seen
+ * in another file already. */
+static void dump_rank(struct dump_state *s, struct prf_file *f, uint32_t i, const char *path)
+{
+    char err[1024];
+    uint32_t rank = f->header.first_rank + i;
+    struct prf_rank_data d;
+    int rc = prf_file_read_rank(f, i, &d, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "scalana-dump: %s\n", err);
+        s->status = 1;
+        return;
+    }
+    if (rc == 0) {
+        if (!s->as_json)
+            printf("rank %u: missing (did not write)\n", rank);
+        return;
+    }
+    int again = 0;
+    for (uint32_t k = 0; k < s->nhave && !again; k++)
+        again = s->have[k] == rank;
+    if (again) {
+        fprintf(stderr, "scalana-dump: %s: world rank %u again (already in another profile file of "
+                        "the run): left out\n", path, rank);
+        s->status = 1;
+        prf_rank_free(&d);
+        return;
+    }
+    if (s->nhave == s->caphave) {
+        s->caphave = s->caphave ? 2 * s->caphave : 64;
+        uint32_t *h = realloc(s->have, s->caphave * sizeof *s->have);
+        if (!h) {
+            fprintf(stderr, "scalana-dump: out of memory\n");
+            exit(1);
+        }
+        s->have = h;
+    }
+    s->have[s->nhave++] = rank;
+    if (s->as_json)
+        json_array_append_new(s->ranks, rank_json(&d));
+    else
+        rank_text(&d);
+    prf_rank_free(&d);
+}
+
+/* One profile file of the run: its ranks (those --rank asks for). */
+static void dump_file(struct dump_state *s, const char *path)
+{
+    char err[1024];
+    struct prf_file f;
+    if (prf_file_open(path, &f, err, sizeof err) != 0) {
+        fprintf(stderr, "scalana-dump: %s\n", err);
+        s->status = 1;
+        return;
+    }
+    if (dump_other_run(s, &f, path)) {
+        s->status = 1;
+        prf_file_close(&f);
+        return;
+    }
+    if (!s->have_hash && f.header.exe_hash)
+        s->first_hash = f.header.exe_hash, s->have_hash = 1; /* no run.json: the first file's */
+    if (f.header.world_size > s->world) s->world = f.header.world_size;
+    for (uint32_t i = 0; i < f.header.rank_count; i++) {
+        if (s->only_rank >= 0 && (long)(f.header.first_rank + i) != s->only_rank)
+            continue;
+        s->found_rank = 1;
+        dump_rank(s, &f, i, path);
+    }
+    prf_file_close(&f);
+}
+
+/* The ranks that wrote no profile (killed, or gone before their write),
+ * said in so many words: a reader must not take a partial run for a whole
+ * one.  Only for the whole run (not with --rank).  Returns --json's array. */
+static json_t *dump_missing(struct dump_state *s, const char *dir, int single_file)
+{
+    json_t *missing = s->as_json ? json_array() : NULL;
+    uint32_t nmiss = 0;
+    char list[512] = "";
+    if (s->world < s->processes)
+        s->world = s->processes;
+    for (uint32_t r = 0; s->only_rank < 0 && !single_file && r < s->world; r++) {
+        int seen = 0;
+        for (uint32_t k = 0; k < s->nhave && !seen; k++)
+            seen = s->have[k] == r;
+        if (seen)
+            continue;
+        if (s->as_json)
+            json_array_append_new(missing, json_integer(r));
+        size_t l = strlen(list);
+        if (l + 16 < sizeof list)
+            snprintf(list + l, sizeof list - l, "%s%u", nmiss ? ", " : "", r);
+        else if (l + 5 < sizeof list && list[l - 1] != '.')
+            snprintf(list + l, sizeof list - l, ", ...");
+        nmiss++;
+    }
+    if (nmiss && !s->as_json)
+        printf("missing: %u of %u ranks wrote no profile (rank%s %s)\n", nmiss, s->world, nmiss > 1 ? "s" : "",
+               list);
+    if (nmiss)
+        fprintf(stderr, "scalana-dump: %s: %u of %u ranks wrote no profile (rank%s %s)\n", dir, nmiss, s->world,
+                nmiss > 1 ? "s" : "", list);
+    return missing;
+}
+
 static int dump_run(const char *dir, int as_json, long only_rank)
 {
     char err[1024];
-    int status = 0, found_rank = 0;
-    uint32_t world = 0; /* the run's world size, from its profile headers */
-    uint32_t processes = 0; /* run.json's */
-    uint32_t *have = NULL, nhave = 0, caphave = 0; /* world ranks with a profile */
-    uint64_t first_hash = 0; /* the run's executable hash: of run.json's build-id, else the first file's */
-    int have_hash = 0;
-    struct scalana_run_info ri;
-    json_t *out = as_json ? json_object() : NULL;
+    struct dump_state s = {.as_json = as_json, .only_rank = only_rank};
+    s.out = as_json ? json_object() : NULL;
     int single_file = scalana_profile_path_has_suffix(dir);
-    if (single_file) {
-        /* a lone profile file: no run.json to show */
-    } else if (scalana_run_info_read(dir, &ri, err, sizeof err) != 0) {
-        fprintf(stderr, "scalana-dump: %s\n", err);
-        status = 1;
-    } else if (only_rank >= 0 && ri.processes && only_rank >= (long)ri.processes) {
-        /* nothing to show: said on stderr alone, before anything reaches stdout */
-        fprintf(stderr, "scalana-dump: %s: no world rank %ld in the %u-process run (ranks 0-%u)\n", dir, only_rank,
-                ri.processes, ri.processes - 1);
-        scalana_run_info_free(&ri);
-        json_decref(out);
+    /* a lone profile file: no run.json to show */
+    if (!single_file && dump_run_info(dir, &s) == DUMP_NOTHING) {
+        json_decref(s.out);
         return DUMP_NOTHING;
-    } else {
-        processes = ri.processes;
-        /* the hash the runtime writes into every file header (rt_exe_hash) */
-        if (ri.build_id && *ri.build_id)
-            first_hash = psg_fnv1a64(ri.build_id, strlen(ri.build_id), PSG_FNV_SEED), have_hash = 1;
-        if (as_json) {
-            json_object_set_new(out, "processes", json_integer(ri.processes));
-            json_object_set_new(out, "executable", json_string(ri.executable));
-            json_object_set_new(out, "build_id", json_string(ri.build_id));
-            json_object_set_new(out, "mpi_library", json_string(ri.mpi_library));
-            json_object_set_new(out, "sampler", json_string(ri.sampler));
-            json_object_set_new(out, "executable_copy",
-                                ri.executable_copy && *ri.executable_copy ? json_string(ri.executable_copy) : json_null());
-        } else {
-            printf("run %s: %u processes, %s, mpi %s, sampler %s, %s\n", dir, ri.processes,
-                   ri.executable, ri.mpi_library, ri.sampler, ri.written_by);
-            if (ri.executable_copy && *ri.executable_copy)
-                printf("  its own copy of the executable: %s (%s)\n", ri.executable_copy,
-                       ri.executable_copy_method && *ri.executable_copy_method ? ri.executable_copy_method : "?");
-        }
-        scalana_run_info_free(&ri);
     }
     char **files = NULL;
     int nf;
@@ -535,134 +737,38 @@ static int dump_run(const char *dir, int as_json, long only_rank)
     }
     if (nf < 0) {
         fprintf(stderr, "scalana-dump: %s\n", err);
-        json_decref(out);
+        json_decref(s.out);
         return 1;
     }
     if (nf == 0) {
         fprintf(stderr, "scalana-dump: %s: no profile-*.sclp files\n", dir);
-        status = 1;
+        s.status = 1;
     }
-    json_t *ranks = as_json ? json_array() : NULL;
+    s.ranks = as_json ? json_array() : NULL;
     for (int fi = 0; fi < nf; fi++) {
-        struct prf_file f;
-        if (prf_file_open(files[fi], &f, err, sizeof err) != 0) {
-            fprintf(stderr, "scalana-dump: %s\n", err);
-            status = 1;
-            free(files[fi]);
-            continue;
-        }
-        /* A file of another run (another world size or binary) mixed into
-         * the directory is named and left out, as the analyzer refuses it. */
-        int other_size = processes && f.header.world_size != processes;
-        int other_exe = !other_size && have_hash && f.header.exe_hash && f.header.exe_hash != first_hash;
-        if (other_size)
-            fprintf(stderr, "scalana-dump: %s: a profile of a %u-process run in a run of %u processes "
-                            "(another run's file?): left out\n", files[fi], f.header.world_size, processes);
-        if (other_exe)
-            fprintf(stderr, "scalana-dump: %s: a profile of another binary than the run's (executable "
-                            "hash %016" PRIx64 ", not %016" PRIx64 "): left out\n", files[fi],
-                    f.header.exe_hash, first_hash);
-        if (other_size || other_exe) {
-            status = 1;
-            prf_file_close(&f);
-            free(files[fi]);
-            continue;
-        }
-        if (!have_hash && f.header.exe_hash)
-            first_hash = f.header.exe_hash, have_hash = 1; /* no run.json: the first file's */
-        if (f.header.world_size > world) world = f.header.world_size;
-        for (uint32_t i = 0; i < f.header.rank_count; i++) {
-            if (only_rank >= 0 && (long)(f.header.first_rank + i) != only_rank)
-                continue;
-            found_rank = 1;
-            struct prf_rank_data d;
-            int rc = prf_file_read_rank(&f, i, &d, err, sizeof err);
-            if (rc < 0) {
-                fprintf(stderr, "scalana-dump: %s\n", err);
-                status = 1;
-                continue;
-            }
-            if (rc == 0) {
-                if (!as_json)
-                    printf("rank %u: missing (did not write)\n", f.header.first_rank + i);
-                continue;
-            }
-            int again = 0;
-            for (uint32_t k = 0; k < nhave && !again; k++)
-                again = have[k] == f.header.first_rank + i;
-            if (again) {
-                fprintf(stderr, "scalana-dump: %s: world rank %u again (already in another profile file of "
-                                "the run): left out\n", files[fi], f.header.first_rank + i);
-                status = 1;
-                prf_rank_free(&d);
-                continue;
-            }
-            if (nhave == caphave) {
-                caphave = caphave ? 2 * caphave : 64;
-                uint32_t *h = realloc(have, caphave * sizeof *have);
-                if (!h) {
-                    fprintf(stderr, "scalana-dump: out of memory\n");
-                    exit(1);
-                }
-                have = h;
-            }
-            have[nhave++] = f.header.first_rank + i;
-            if (as_json)
-                json_array_append_new(ranks, rank_json(&d));
-            else
-                rank_text(&d);
-            prf_rank_free(&d);
-        }
-        prf_file_close(&f);
+        dump_file(&s, files[fi]);
         free(files[fi]);
     }
     free(files);
-    /* The ranks that wrote no profile (killed, or gone before their write),
-     * said in so many words: a reader must not take a partial run for a
-     * whole one.  Only for the whole run (not with --rank). */
-    json_t *missing = as_json ? json_array() : NULL;
-    uint32_t nmiss = 0;
-    char list[512] = "";
-    if (world < processes)
-        world = processes;
-    for (uint32_t r = 0; only_rank < 0 && !single_file && r < world; r++) {
-        int seen = 0;
-        for (uint32_t k = 0; k < nhave && !seen; k++)
-            seen = have[k] == r;
-        if (seen)
-            continue;
-        if (as_json)
-            json_array_append_new(missing, json_integer(r));
-        size_t l = strlen(list);
-        if (l + 16 < sizeof list)
-            snprintf(list + l, sizeof list - l, "%s%u", nmiss ? ", " : "", r);
-        else if (l + 5 < sizeof list && list[l - 1] != '.')
-            snprintf(list + l, sizeof list - l, ", ...");
-        nmiss++;
-    }
-    free(have);
-    if (nmiss && !as_json)
-        printf("missing: %u of %u ranks wrote no profile (rank%s %s)\n", nmiss, world, nmiss > 1 ? "s" : "", list);
-    if (nmiss)
-        fprintf(stderr, "scalana-dump: %s: %u of %u ranks wrote no profile (rank%s %s)\n", dir, nmiss, world,
-                nmiss > 1 ? "s" : "", list);
-    if (only_rank >= 0 && !found_rank && nf > 0) {
+    json_t *missing = dump_missing(&s, dir, single_file);
+    free(s.have);
+    if (only_rank >= 0 && !s.found_rank && nf > 0) {
         /* nothing to show is not success: exit DUMP_NOTHING (man page) */
-        if (world > 0 && only_rank >= (long)world)
-            fprintf(stderr, "scalana-dump: %s: no world rank %ld in the %u-process run (ranks 0-%u)\n", dir, only_rank,
-                    world, world - 1);
+        if (s.world > 0 && only_rank >= (long)s.world)
+            fprintf(stderr, "scalana-dump: %s: no world rank %ld in the %u-process run (ranks 0-%u)\n", dir,
+                    only_rank, s.world, s.world - 1);
         else
             fprintf(stderr, "scalana-dump: %s: no profile holds world rank %ld\n", dir, only_rank);
-        if (!status) status = DUMP_NOTHING;
+        if (!s.status) s.status = DUMP_NOTHING;
     }
     if (as_json) {
-        json_object_set_new(out, "ranks", ranks);
-        json_object_set_new(out, "missing_ranks", missing);
-        json_dumpf(out, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        json_object_set_new(s.out, "ranks", s.ranks);
+        json_object_set_new(s.out, "missing_ranks", missing);
+        json_dumpf(s.out, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
         putchar('\n');
-        json_decref(out);
+        json_decref(s.out);
     }
-    return status;
+    return s.status;
 }
 
 static const char *lang_name(uint32_t l)

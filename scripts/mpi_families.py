@@ -3,7 +3,7 @@
 library": for each family of MPI calls in include/scalana/mpi_calls.def, how
 many of its calls the runtime wraps for each MPI library, from the lists the
 generator writes when it builds that library's runtime
-(build/runtime/gen-<mpi>/wrapped.txt, runtime/gen_wrappers.py).
+(build/runtime/gen-<mpi>/wrapped.txt, runtime/mpi/gen_wrappers.py).
 
 usage: mpi_families.py DEF MPI=WRAPPED.txt [MPI=WRAPPED.txt ...]       prints the table
        mpi_families.py --check DOC DEF MPI=WRAPPED.txt ...             exit 1 when the

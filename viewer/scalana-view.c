@@ -16,7 +16,7 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: scalana-view [options] REPORT.json|DIR\n"
         "Renders a report.json written by scalana-analyze (or DIR/report.json) into a directory:\n"
-        "psg.dot/.svg, rootcause-N.dot/.svg, index.html, extrap.jsonl, caliper/; prints the summary.\n"
+        "every export below that no --no-X turns off (outputs.def); prints the summary.\n"
         "  -o, --output DIR            output directory (default: the report's directory)\n"
         "      --source-path OLD=NEW   look for sources under NEW instead of OLD (repeatable)\n"
         "      --max-graph-vertices N  lay out at most about N vertices per graph (default %d)\n",
@@ -108,7 +108,19 @@ static const char *written_name(unsigned outputs)
     return ".scalana-report (every output turned off)";
 }
 
-int main(int argc, char **argv)
+/* The command line, parsed. */
+struct view_args {
+    int force, summary_only, quiet, color;
+    const char *out;
+    const char **from, **to; /* --source-path OLD=NEW pairs */
+    size_t nmap;
+    struct scalana_viewer_options opt;
+};
+
+/* Parses argv into a (from and to allocated by the caller, argc entries
+ * each): -1 to go on, else the exit status (--help, --version, a bad
+ * option). */
+static int parse_args(int argc, char **argv, struct view_args *a)
 {
     enum { O_SRC = 256, O_MAXV, O_COLOR, O_FORCE };
     enum { O_NO_OUTPUT = 300 }; /* + enum scalana_output: --no-<flag> of outputs.def */
@@ -121,21 +133,13 @@ int main(int argc, char **argv)
         {"summary", no_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'},
         {"color", required_argument, 0, O_COLOR}, {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'}, {"force", no_argument, 0, O_FORCE}, {0, 0, 0, 0}};
-    int force = 0;
-    const char *out = NULL;
-    const char **from = calloc((size_t)argc, sizeof *from), **to = calloc((size_t)argc, sizeof *to);
-    size_t nmap = 0;
-    struct scalana_viewer_options opt = {0};
-    opt.outputs = SCALANA_OUT_ALL;
-    int summary_only = 0, quiet = 0, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-    if (!from || !to) { fprintf(stderr, "scalana-view: out of memory\n"); return 1; }
     int c;
     opterr = 0; /* one line of ours (bad_option) instead of getopt's and the usage */
     while ((c = getopt_long(argc, argv, ":o:sqhV", longopts, NULL)) != -1) {
         switch (c) {
-        case O_FORCE: force = 1; break;
+        case O_FORCE: a->force = 1; break;
         case 'V': printf("scalana-view (ScalAna) %s\n", SCALANA_VERSION_STRING); return 0;
-        case 'o': out = optarg; break;
+        case 'o': a->out = optarg; break;
         case O_SRC: {
             char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg) {
@@ -143,28 +147,28 @@ int main(int argc, char **argv)
                 return 2;
             }
             *eq = '\0';
-            from[nmap] = optarg;
-            to[nmap++] = eq + 1;
+            a->from[a->nmap] = optarg;
+            a->to[a->nmap++] = eq + 1;
             break;
         }
         case O_MAXV: {
             char *end;
             long n = strtol(optarg, &end, 10);
             if (*end || n <= 0) { fprintf(stderr, "scalana-view: --max-graph-vertices '%s': want a positive number\n", optarg); return 2; }
-            opt.max_graph_vertices = (size_t)n;
+            a->opt.max_graph_vertices = (size_t)n;
             break;
         }
-        case 's': summary_only = 1; break;
-        case 'q': quiet = 1; break;
+        case 's': a->summary_only = 1; break;
+        case 'q': a->quiet = 1; break;
         case O_COLOR:
-            if (!strcmp(optarg, "always")) color = 1;
-            else if (!strcmp(optarg, "never")) color = 0;
+            if (!strcmp(optarg, "always")) a->color = 1;
+            else if (!strcmp(optarg, "never")) a->color = 0;
             else if (strcmp(optarg, "auto") != 0) { fprintf(stderr, "scalana-view: --color '%s': want auto, always or never\n", optarg); return 2; }
             break;
         case 'h': usage(stdout); return 0;
         default:
             if (c >= O_NO_OUTPUT && c < O_NO_OUTPUT + SCALANA_OUT_COUNT) {
-                opt.outputs &= ~SCALANA_OUT_BIT(c - O_NO_OUTPUT);
+                a->opt.outputs &= ~SCALANA_OUT_BIT(c - O_NO_OUTPUT);
                 break;
             }
             bad_option(c, argv);
@@ -176,78 +180,107 @@ int main(int argc, char **argv)
                 optind >= argc ? "no report.json given" : "one report.json at a time");
         return 2;
     }
-    const char *path = argv[optind];
-    /* a report directory (scalana-analyze -o DIR) means its report.json */
-    char pathbuf[4096];
+    return -1;
+}
+
+/* Reads the report at path (a report directory, scalana-analyze -o DIR,
+ * means its report.json) into *report; path becomes the file's (in buf).
+ * 0, or 1 with one line on stderr. */
+static int load_report(const char **path, char *buf, size_t n, json_t **report)
+{
     struct stat pst;
-    if (stat(path, &pst) == 0 && S_ISDIR(pst.st_mode)) {
-        size_t pl = strlen(path);
-        while (pl > 1 && path[pl - 1] == '/') pl--;
-        if ((size_t)snprintf(pathbuf, sizeof pathbuf, "%.*s/report.json", (int)pl, path) >= sizeof pathbuf) {
-            fprintf(stderr, "scalana-view: %s: path too long\n", path);
+    if (stat(*path, &pst) == 0 && S_ISDIR(pst.st_mode)) {
+        size_t pl = strlen(*path);
+        while (pl > 1 && (*path)[pl - 1] == '/') pl--;
+        if ((size_t)snprintf(buf, n, "%.*s/report.json", (int)pl, *path) >= n) {
+            fprintf(stderr, "scalana-view: %s: path too long\n", *path);
             return 1;
         }
-        path = pathbuf;
+        *path = buf;
     }
-    if (stat(path, &pst) != 0) {
-        fprintf(stderr, "scalana-view: %s: %s\n", path, errno == ENOENT ? "no such file" : strerror(errno));
+    if (stat(*path, &pst) != 0) {
+        fprintf(stderr, "scalana-view: %s: %s\n", *path, errno == ENOENT ? "no such file" : strerror(errno));
         return 1;
     }
     json_error_t je;
-    json_t *report = json_load_file(path, 0, &je);
-    if (!report) {
+    *report = json_load_file(*path, 0, &je);
+    if (!*report) {
         /* jansson gives line -1 when the file cannot be read at all */
-        if (je.line > 0) fprintf(stderr, "scalana-view: %s:%d: %s\n", path, je.line, je.text);
-        else fprintf(stderr, "scalana-view: %s: %s\n", path, je.text);
+        if (je.line > 0) fprintf(stderr, "scalana-view: %s:%d: %s\n", *path, je.line, je.text);
+        else fprintf(stderr, "scalana-view: %s: %s\n", *path, je.text);
         return 1;
     }
+    return 0;
+}
+
+/* The output directory (-o, else the report's own directory, in buf):
+ * refused before anything is printed or rendered, as scalana-analyze does,
+ * when it holds files that are not a report's (without --force).  0, or 2. */
+static int choose_out_dir(struct view_args *a, const char *path, char *buf, size_t n)
+{
+    if (!a->out) {
+        snprintf(buf, n, "%s", path);
+        char *slash = strrchr(buf, '/');
+        if (slash) *slash = '\0';
+        else snprintf(buf, n, ".");
+        a->out = buf;
+    }
+    char foreign[256];
+    if (!a->force && scalana_outdir_is_ours(a->out, foreign, sizeof foreign) == 0) {
+        fprintf(stderr, "scalana-view: %s holds files that are not a ScalAna report (%s): not overwritten; "
+                        "give another -o DIR, or --force to write there anyway\n", a->out, foreign);
+        return 2;
+    }
+    return 0;
+}
+
+/* Renders report into a->out as a->opt asks: 0, or 1 with one line. */
+static int render(struct view_args *a, const json_t *report)
+{
+    a->opt.source_path_from = a->from;
+    a->opt.source_path_to = a->to;
+    a->opt.source_path_count = a->nmap;
+    char err[1024];
+    if (mkdir_p(a->out) != 0 || scalana_outdir_mark(a->out) != 0) {
+        fprintf(stderr, "scalana-view: cannot create %s: %s\n", a->out, strerror(errno));
+        return 1;
+    }
+    if (scalana_viewer_write(report, a->out, &a->opt, err, sizeof err) != 0) {
+        fprintf(stderr, "scalana-view: %s\n", err);
+        return 1;
+    }
+    if (!a->quiet)
+        fprintf(stderr, "scalana-view: wrote %s/%s\n", a->out, written_name(a->opt.outputs));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct view_args a = {0};
+    a.from = calloc((size_t)argc, sizeof *a.from), a.to = calloc((size_t)argc, sizeof *a.to);
+    a.opt.outputs = SCALANA_OUT_ALL;
+    a.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    if (!a.from || !a.to) { fprintf(stderr, "scalana-view: out of memory\n"); return 1; }
+    int st = parse_args(argc, argv, &a);
+    if (st >= 0) return st;
+    const char *path = argv[optind];
+    char pathbuf[4096];
+    json_t *report = NULL;
+    if (load_report(&path, pathbuf, sizeof pathbuf, &report) != 0) return 1;
     char why[1024];
-    if (check_report(report, why, sizeof why)) {
-        fprintf(stderr, "scalana-view: %s: not a ScalAna report: %s\n", path, why);
-        json_decref(report);
-        free(from);
-        free(to);
-        return 1;
-    }
     int rc = 0;
     char dirbuf[4096];
-    if (!summary_only) {
-        if (!out) {
-            snprintf(dirbuf, sizeof dirbuf, "%s", path);
-            char *slash = strrchr(dirbuf, '/');
-            if (slash) *slash = '\0';
-            else snprintf(dirbuf, sizeof dirbuf, ".");
-            out = dirbuf;
-        }
-        /* refused before anything is printed or rendered, as scalana-analyze does */
-        char foreign[256];
-        if (!force && scalana_outdir_is_ours(out, foreign, sizeof foreign) == 0) {
-            fprintf(stderr, "scalana-view: %s holds files that are not a ScalAna report (%s): not overwritten; "
-                            "give another -o DIR, or --force to write there anyway\n", out, foreign);
-            json_decref(report);
-            free(from);
-            free(to);
-            return 2;
-        }
+    if (check_report(report, why, sizeof why)) {
+        fprintf(stderr, "scalana-view: %s: not a ScalAna report: %s\n", path, why);
+        rc = 1;
+    } else if (!a.summary_only && (rc = choose_out_dir(&a, path, dirbuf, sizeof dirbuf)) != 0) {
+        /* refused: nothing printed */
+    } else {
+        if (!a.summary_only) rc = render(&a, report);
+        if (!a.quiet || a.summary_only) scalana_viewer_print_summary(stdout, report, a.color);
     }
-    if (!summary_only) {
-        opt.source_path_from = from;
-        opt.source_path_to = to;
-        opt.source_path_count = nmap;
-        char err[1024];
-        if (mkdir_p(out) != 0 || scalana_outdir_mark(out) != 0) {
-            fprintf(stderr, "scalana-view: cannot create %s: %s\n", out, strerror(errno));
-            rc = 1;
-        } else if (scalana_viewer_write(report, out, &opt, err, sizeof err) != 0) {
-            fprintf(stderr, "scalana-view: %s\n", err);
-            rc = 1;
-        } else if (!quiet) {
-            fprintf(stderr, "scalana-view: wrote %s/%s\n", out, written_name(opt.outputs));
-        }
-    }
-    if (!quiet || summary_only) scalana_viewer_print_summary(stdout, report, color);
     json_decref(report);
-    free(from);
-    free(to);
+    free(a.from);
+    free(a.to);
     return rc;
 }

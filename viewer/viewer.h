@@ -38,9 +38,10 @@ struct scalana_viewer_options { const char *const *source_path_from; const char 
 #define SCALANA_VIEWER_DEFAULT_MAX_GRAPH_VERTICES 400
 
 /* Render `report` (a report.json object conforming to docs/report.schema.json)
- * into the existing directory out_dir: as opt asks, psg.dot, rootcause-N.dot
- * (N = 1.. the root cause's rank), psg.svg, rootcause-N.svg, index.html,
- * extrap.jsonl, caliper/.  opt may be NULL (DOT files only).
+ * into the existing directory out_dir: as opt asks, the exports of
+ * scalana/outputs.def (psg.dot, rootcause-N.dot with N = 1.. the root cause's
+ * rank, psg.svg, rootcause-N.svg, index.html ...; docs/viewer.md lists them
+ * all).  opt may be NULL (DOT files only).
  * Returns 0 on success, -1 on error with a one-line reason in err (errlen
  * bytes, may be NULL/0); files written before the error are left in place.
  * A report that does not follow the schema still renders (missing or mistyped

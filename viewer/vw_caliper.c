@@ -102,83 +102,106 @@ static void put_metadata(struct vw_out *o, const struct vw_report *r, const json
               per_process ? "true" : "false");
 }
 
-/* Writes the profile of process count p (runs[] entry run) to o; labels[i]
- * is vertex i's node label. */
-static void write_run(struct vw_out *o, const struct vw_report *r, char *const *labels, const json_t *run, long p)
+/* The tree of one process count's profile: the vertices measured at p in
+ * pre-order, and their times per process (or means). */
+struct cal_tree {
+    size_t norder;      /* vertices measured at p */
+    size_t ranks;       /* columns of excl/incl: p per process, else 1 (means) */
+    int per_process;
+    long *order;        /* node k's vertex */
+    long *node;         /* vertex i's node, -1 when not measured */
+    long *parent_node;  /* node k's parent node, -1 for roots */
+    const json_t **m;   /* vertex i's metrics at p, NULL when not measured */
+    double *excl, *incl; /* [k * ranks + q] */
+};
+
+/* The vertices measured at p, parents first (pre-order, siblings in report
+ * order); a vertex whose parent was not measured at p hangs under its
+ * nearest measured ancestor.  stack: nvert entries of scratch. */
+static void cal_preorder(const struct vw_report *r, long p, struct cal_tree *c, long *stack)
 {
-    size_t n = r->nvert ? r->nvert : 1;
-    long *order = malloc(n * sizeof *order), *stack = malloc(n * sizeof *stack), *node = malloc(n * sizeof *node);
-    double *excl = NULL, *incl = NULL;
-    const json_t **m = calloc(n, sizeof *m);
-    if (!order || !stack || !node || !m) goto oom;
-    /* the vertices measured at p, parents first (pre-order, siblings in
-     * report order); a vertex whose parent was not measured at p hangs under
-     * its nearest measured ancestor */
-    int per_process = 1;
-    for (size_t i = 0; i < r->nvert; i++) node[i] = -1;
+    c->per_process = 1;
+    for (size_t i = 0; i < r->nvert; i++) c->node[i] = -1;
     for (size_t i = 0; i < r->nvert; i++) {
-        m[i] = metrics_at(vw_vertex(r, (long)i), p);
-        if (m[i] && json_array_size(json_object_get(m[i], "per_process_seconds")) != (size_t)p) per_process = 0;
+        c->m[i] = metrics_at(vw_vertex(r, (long)i), p);
+        if (c->m[i] && json_array_size(json_object_get(c->m[i], "per_process_seconds")) != (size_t)p)
+            c->per_process = 0;
     }
     size_t norder = 0, sp = 0;
     for (size_t root = r->nvert; root-- > 0;)
         if (r->parent[root] < 0) stack[sp++] = (long)root;
     while (sp > 0 && norder < r->nvert) {
         long v = stack[--sp];
-        if (m[v]) node[v] = (long)norder, order[norder++] = v;
+        if (c->m[v]) c->node[v] = (long)norder, c->order[norder++] = v;
         size_t first = sp;
-        for (int c = r->children_first[v]; c >= 0; c = r->children_next[c]) stack[sp++] = c;
+        for (int ch = r->children_first[v]; ch >= 0; ch = r->children_next[ch]) stack[sp++] = ch;
         for (size_t a = first, b = sp; b > a + 1; a++, b--) { long t = stack[a]; stack[a] = stack[b - 1]; stack[b - 1] = t; }
     }
-    size_t ranks = per_process ? (size_t)p : 1;
-    excl = calloc(norder * ranks + 1, sizeof *excl);
-    incl = calloc(norder * ranks + 1, sizeof *incl);
-    if (!excl || !incl) goto oom;
+    c->norder = norder;
+    c->ranks = c->per_process ? (size_t)p : 1;
+}
+
+/* Exclusive and inclusive times of every node: per process, inclusive =
+ * exclusive + the children's inclusive (the analyzer's rule; the report
+ * keeps only the exclusive time per process); means: the report's
+ * inclusive mean, else the same rule over means.  0, or -1 without memory. */
+static int cal_times(const struct vw_report *r, struct cal_tree *c)
+{
+    size_t norder = c->norder, ranks = c->ranks;
+    c->excl = calloc(norder * ranks + 1, sizeof *c->excl);
+    c->incl = calloc(norder * ranks + 1, sizeof *c->incl);
+    if (!c->excl || !c->incl) return -1;
+    double *excl = c->excl, *incl = c->incl;
     for (size_t k = 0; k < norder; k++) {
-        const json_t *pp = json_object_get(m[order[k]], "per_process_seconds");
+        const json_t *pp = json_object_get(c->m[c->order[k]], "per_process_seconds");
         for (size_t q = 0; q < ranks; q++)
-            excl[k * ranks + q] = per_process ? json_number_value(json_array_get(pp, q))
-                                              : vw_dbl(m[order[k]], "time_mean_seconds", 0);
-        if (!per_process) incl[k] = vw_dbl(m[order[k]], "inclusive_mean_seconds", -1);
+            excl[k * ranks + q] = c->per_process ? json_number_value(json_array_get(pp, q))
+                                                 : vw_dbl(c->m[c->order[k]], "time_mean_seconds", 0);
+        if (!c->per_process) incl[k] = vw_dbl(c->m[c->order[k]], "inclusive_mean_seconds", -1);
     }
-    /* per process, inclusive = exclusive + the children's inclusive (the
-     * analyzer's rule; the report keeps only the exclusive time per process) */
-    long *parent_node = stack; /* reused: node index of each node's parent, -1 for roots */
     for (size_t k = 0; k < norder; k++) {
-        long a = r->parent[order[k]];
-        while (a >= 0 && node[a] < 0) a = r->parent[a];
-        parent_node[k] = a >= 0 ? node[a] : -1;
+        long a = r->parent[c->order[k]];
+        while (a >= 0 && c->node[a] < 0) a = r->parent[a];
+        c->parent_node[k] = a >= 0 ? c->node[a] : -1;
     }
-    if (per_process) {
+    const long *parent_node = c->parent_node;
+    if (c->per_process) {
         for (size_t k = norder; k-- > 0;) {
             for (size_t q = 0; q < ranks; q++) incl[k * ranks + q] += excl[k * ranks + q];
             if (parent_node[k] >= 0)
                 for (size_t q = 0; q < ranks; q++) incl[(size_t)parent_node[k] * ranks + q] += incl[k * ranks + q];
         }
-    } else {
-        /* means: the report's inclusive mean, else the same rule over means */
-        double *below = calloc(norder + 1, sizeof *below);
-        if (!below) goto oom;
-        for (size_t k = norder; k-- > 0;) {
-            if (incl[k] < 0) incl[k] = excl[k] + below[k];
-            if (parent_node[k] >= 0) below[parent_node[k]] += incl[k];
-        }
-        free(below);
+        return 0;
     }
-    /* nodes[]: the tree (column "path"), then one entry per vertex for the
-     * columns scalana.vertex and source.location, one per kind */
-    static const char *const kinds[] = {"FUNCTION", "LOOP", "BRANCH", "CALL", "CALL_INDIRECT", "CALL_RECURSIVE",
+    double *below = calloc(norder + 1, sizeof *below);
+    if (!below) return -1;
+    for (size_t k = norder; k-- > 0;) {
+        if (incl[k] < 0) incl[k] = excl[k] + below[k];
+        if (parent_node[k] >= 0) below[parent_node[k]] += incl[k];
+    }
+    free(below);
+    return 0;
+}
+
+/* The kinds of column scalana.kind, "?" last for any other. */
+static const char *const cal_kinds[] = {"FUNCTION", "LOOP", "BRANCH", "CALL", "CALL_INDIRECT", "CALL_RECURSIVE",
                                         "MPI", "GPU", "COMPUTE", "DYNAMIC", "?"};
-    const size_t nkinds = sizeof kinds / sizeof kinds[0];
+#define CAL_NKINDS (sizeof cal_kinds / sizeof cal_kinds[0])
+
+/* "data", "columns" and "column_metadata": one row per node (and process). */
+static void cal_put_data(struct vw_out *o, const struct vw_report *r, const struct cal_tree *c)
+{
+    size_t norder = c->norder, ranks = c->ranks;
+    int per_process = c->per_process;
     vw_puts(o, "{\n\"data\":[");
     for (size_t k = 0; k < norder; k++) {
-        const char *kind = vw_str(vw_vertex(r, order[k]), "kind", "?");
+        const char *kind = vw_str(vw_vertex(r, c->order[k]), "kind", "?");
         size_t ki = 0;
-        while (ki + 1 < nkinds && strcmp(kinds[ki], kind)) ki++;
+        while (ki + 1 < CAL_NKINDS && strcmp(cal_kinds[ki], kind)) ki++;
         for (size_t q = 0; q < ranks; q++) {
             vw_printf(o, "%s\n[%zu,", k || q ? "," : "", k);
             if (per_process) vw_printf(o, "%zu,", q);
-            vw_printf(o, "%.9g,%.9g,%zu,%zu,%zu]", excl[k * ranks + q], incl[k * ranks + q], norder + k,
+            vw_printf(o, "%.9g,%.9g,%zu,%zu,%zu]", c->excl[k * ranks + q], c->incl[k * ranks + q], norder + k,
                       2 * norder + k, 3 * norder + ki);
         }
     }
@@ -189,18 +212,25 @@ static void write_run(struct vw_out *o, const struct vw_report *r, char *const *
     if (per_process) vw_puts(o, "{\"is_value\":true},");
     vw_puts(o, "{\"is_value\":true,\"attribute.unit\":\"sec\"},{\"is_value\":true,\"attribute.unit\":\"sec\"},"
                "{\"is_value\":false},{\"is_value\":false},{\"is_value\":false}],\n\"nodes\":[");
+}
+
+/* "nodes": the tree (column "path"), then one entry per vertex for the
+ * columns scalana.vertex and source.location, one per kind. */
+static void cal_put_nodes(struct vw_out *o, const struct vw_report *r, char *const *labels, const struct cal_tree *c)
+{
+    size_t norder = c->norder;
     char buf[1024];
     for (size_t k = 0; k < norder; k++) {
         vw_puts(o, k ? ",\n{\"label\":" : "\n{\"label\":");
-        put_string(o, labels[order[k]]);
+        put_string(o, labels[c->order[k]]);
         vw_puts(o, ",\"column\":\"path\"");
-        if (parent_node[k] >= 0) vw_printf(o, ",\"parent\":%ld", parent_node[k]);
+        if (c->parent_node[k] >= 0) vw_printf(o, ",\"parent\":%ld", c->parent_node[k]);
         vw_puts(o, "}");
     }
     for (size_t k = 0; k < norder; k++)
-        vw_printf(o, "%s\n{\"label\":\"%ld\",\"column\":\"scalana.vertex\"}", norder ? "," : "", order[k]);
+        vw_printf(o, "%s\n{\"label\":\"%ld\",\"column\":\"scalana.vertex\"}", norder ? "," : "", c->order[k]);
     for (size_t k = 0; k < norder; k++) {
-        const json_t *v = vw_vertex(r, order[k]);
+        const json_t *v = vw_vertex(r, c->order[k]);
         long line = vw_int(v, "line", 0), last = vw_int(v, "last_line", line);
         if (last > line) snprintf(buf, sizeof buf, "%s:%ld-%ld", vw_str(v, "file", "?"), line, last);
         else snprintf(buf, sizeof buf, "%s:%ld", vw_str(v, "file", "?"), line);
@@ -208,16 +238,33 @@ static void write_run(struct vw_out *o, const struct vw_report *r, char *const *
         put_string(o, buf);
         vw_puts(o, ",\"column\":\"source.location\"}");
     }
-    for (size_t ki = 0; ki < nkinds; ki++)
-        vw_printf(o, "%s\n{\"label\":\"%s\",\"column\":\"scalana.kind\"}", norder || ki ? "," : "", kinds[ki]);
+    for (size_t ki = 0; ki < CAL_NKINDS; ki++)
+        vw_printf(o, "%s\n{\"label\":\"%s\",\"column\":\"scalana.kind\"}", norder || ki ? "," : "", cal_kinds[ki]);
     vw_puts(o, "]");
-    put_metadata(o, r, run, p, per_process);
+}
+
+/* Writes the profile of process count p (runs[] entry run) to o; labels[i]
+ * is vertex i's node label. */
+static void write_run(struct vw_out *o, const struct vw_report *r, char *const *labels, const json_t *run, long p)
+{
+    size_t n = r->nvert ? r->nvert : 1;
+    struct cal_tree c = {0};
+    long *stack = malloc(n * sizeof *stack);
+    c.order = malloc(n * sizeof *c.order), c.node = malloc(n * sizeof *c.node);
+    c.m = calloc(n, sizeof *c.m);
+    if (!c.order || !stack || !c.node || !c.m) goto oom;
+    cal_preorder(r, p, &c, stack);
+    c.parent_node = stack; /* reused: node index of each node's parent, -1 for roots */
+    if (cal_times(r, &c) != 0) goto oom;
+    cal_put_data(o, r, &c);
+    cal_put_nodes(o, r, labels, &c);
+    put_metadata(o, r, run, p, c.per_process);
     vw_puts(o, "\n}\n");
     goto out;
 oom:
     o->failed = 1;
 out:
-    free(order), free(stack), free(node), free(m), free(excl), free(incl);
+    free(c.order), free(stack), free(c.node), free(c.m), free(c.excl), free(c.incl);
 }
 
 /* scalana-<P>p.json, or 0 when name is not of that form. */

@@ -135,6 +135,120 @@ static const char *kind_color(const char *kind)
     return "#555555";
 }
 
+/* The largest scaling loss of a kept vertex (the node colours' scale). */
+static double max_kept_loss(const struct vw_report *r, const unsigned char *keep)
+{
+    double maxloss = 0;
+    for (size_t i = 0; i < r->nvert; i++) {
+        double l = vw_dbl(vw_vertex(r, (long)i), "scaling_loss_seconds", 0);
+        if (keep[i] && l > maxloss) maxloss = l;
+    }
+    return maxloss;
+}
+
+/* The node of kept vertex i: label, tooltip, link to its table row, its
+ * loss's colour, its kind's border; root causes and path vertices stand out. */
+static Agnode_t *psg_node(Agraph_t *g, const struct vw_report *r, size_t i, double maxloss, struct vw_out *lab)
+{
+    char name[64], buf[64];
+    const json_t *v = vw_vertex(r, (long)i);
+    snprintf(name, sizeof name, "v%zu", i);
+    Agnode_t *nd = agnode(g, name, 1);
+    lab->len = 0;
+    if (lab->buf) lab->buf[0] = '\0';
+    node_label(lab, r, v);
+    vw_gset(nd, "label", lab->buf ? lab->buf : "");
+    lab->len = 0;
+    vw_label_text(lab, vw_str(v, "name", ""), 0);
+    if (*vw_str(v, "file", "")) {
+        vw_puts(lab, " — ");
+        vw_label_text(lab, vw_str(v, "file", ""), 0);
+        vw_printf(lab, ":%ld", vw_int(v, "line", 0));
+    } else {
+        vw_puts(lab, " (no source line)"); /* a build without -g */
+    }
+    vw_gset(nd, "tooltip", lab->buf ? lab->buf : "");
+    snprintf(buf, sizeof buf, "#vrow-%zu", i);
+    vw_gset(nd, "URL", buf);
+    snprintf(buf, sizeof buf, "psg-v%zu", i);
+    vw_gset(nd, "id", buf);
+    const char *kind = vw_str(v, "kind", "");
+    double loss = vw_dbl(v, "scaling_loss_seconds", 0);
+    int dark = 0;
+    char col[8];
+    vw_loss_color(maxloss > 0 ? loss / maxloss : 0, col, &dark);
+    vw_gset(nd, "fillcolor", col);
+    if (dark) vw_gset(nd, "fontcolor", "#ffffff");
+    vw_gset(nd, "color", kind_color(kind));
+    if (!strcmp(kind, "LOOP")) vw_gset(nd, "style", "filled,rounded");
+    if (vw_has_flag(v, "root_cause")) {
+        vw_gset(nd, "penwidth", "3");
+        vw_gset(nd, "color", "#b2182b");
+    } else if (r->on_path[i]) {
+        vw_gset(nd, "penwidth", "2");
+    }
+    return nd;
+}
+
+/* The "…" node of the cnt vertices (t_max summing tsum) folded below kept
+ * vertex s (s == nvert: below no kept vertex, the dropped roots). */
+static void folded_node(Agraph_t *g, const struct vw_report *r, Agnode_t **node, size_t s, size_t cnt,
+                        double tsum, struct vw_out *lab)
+{
+    char name[64], buf[64];
+    snprintf(name, sizeof name, "folded_%zu", s);
+    Agnode_t *f = agnode(g, name, 1);
+    lab->len = 0;
+    vw_printf(lab, "\xE2\x80\xA6 %zu more vertices\\nt_max sum ", cnt);
+    vw_num(lab, tsum);
+    vw_puts(lab, " s");
+    vw_gset(f, "label", lab->buf);
+    vw_gset(f, "shape", "note");
+    vw_gset(f, "style", "dashed");
+    vw_gset(f, "fontcolor", "#555555");
+    snprintf(buf, sizeof buf, "psg-folded-%zu", s);
+    vw_gset(f, "id", buf);
+    if (s < r->nvert) {
+        Agedge_t *e = agedge(g, node[s], f, NULL, 1);
+        snprintf(buf, sizeof buf, "psg-fe%zu", s);
+        if (e) { vw_gset(e, "style", "dashed"); vw_gset(e, "id", buf); }
+    }
+}
+
+/* Folds what was left out: one "…" node per kept parent, one for dropped
+ * roots, and the graph's note saying so (*note, malloc'ed).  0, or -1
+ * without memory. */
+static int fold_dropped(Agraph_t *g, const struct vw_report *r, const unsigned char *keep, Agnode_t **node,
+                        size_t kept, struct vw_out *lab, char **note)
+{
+    size_t n = r->nvert, folded_total = 0;
+    size_t *cnt = calloc(n + 1, sizeof *cnt);
+    double *tsum = calloc(n + 1, sizeof *tsum);
+    if (!cnt || !tsum) { free(cnt); free(tsum); return -1; }
+    for (size_t i = 0; i < n; i++) {
+        if (keep[i]) continue;
+        long a = r->parent[i];
+        while (a >= 0 && !keep[a]) a = r->parent[a];
+        size_t slot = a >= 0 ? (size_t)a : n;
+        cnt[slot]++;
+        tsum[slot] += vertex_time(vw_vertex(r, (long)i));
+        folded_total++;
+    }
+    for (size_t s = 0; s <= n; s++)
+        if (cnt[s]) folded_node(g, r, node, s, cnt[s], tsum[s], lab);
+    free(cnt);
+    free(tsum);
+    lab->len = 0;
+    vw_printf(lab, "Showing %zu of %zu vertices: the root-cause paths with their neighbourhood "
+                   "and the largest scaling losses; %zu vertices are folded into the "
+                   "\xE2\x80\xA6 nodes (all are in report.json and the vertex table).",
+              kept, n, folded_total);
+    *note = strdup(lab->buf ? lab->buf : "");
+    vw_gset(g, "label", lab->buf);
+    vw_gset(g, "labelloc", "t");
+    return 0;
+}
+
 vw_graph *vw_psg_graph(const struct vw_report *r, size_t max, char **note)
 {
     *note = NULL;
@@ -151,51 +265,10 @@ vw_graph *vw_psg_graph(const struct vw_report *r, size_t max, char **note)
     if (!keep || !node) goto fail;
     size_t kept = choose(r, keep, max);
 
-    double maxloss = 0;
-    for (size_t i = 0; i < n; i++) {
-        double l = vw_dbl(vw_vertex(r, (long)i), "scaling_loss_seconds", 0);
-        if (keep[i] && l > maxloss) maxloss = l;
-    }
-    char name[64], buf[64];
-    for (size_t i = 0; i < n; i++) {
-        if (!keep[i]) continue;
-        const json_t *v = vw_vertex(r, (long)i);
-        snprintf(name, sizeof name, "v%zu", i);
-        node[i] = agnode(g, name, 1);
-        lab.len = 0;
-        if (lab.buf) lab.buf[0] = '\0';
-        node_label(&lab, r, v);
-        vw_gset(node[i], "label", lab.buf ? lab.buf : "");
-        lab.len = 0;
-        vw_label_text(&lab, vw_str(v, "name", ""), 0);
-        if (*vw_str(v, "file", "")) {
-            vw_puts(&lab, " — ");
-            vw_label_text(&lab, vw_str(v, "file", ""), 0);
-            vw_printf(&lab, ":%ld", vw_int(v, "line", 0));
-        } else {
-            vw_puts(&lab, " (no source line)"); /* a build without -g */
-        }
-        vw_gset(node[i], "tooltip", lab.buf ? lab.buf : "");
-        snprintf(buf, sizeof buf, "#vrow-%zu", i);
-        vw_gset(node[i], "URL", buf);
-        snprintf(buf, sizeof buf, "psg-v%zu", i);
-        vw_gset(node[i], "id", buf);
-        const char *kind = vw_str(v, "kind", "");
-        double loss = vw_dbl(v, "scaling_loss_seconds", 0);
-        int dark = 0;
-        char col[8];
-        vw_loss_color(maxloss > 0 ? loss / maxloss : 0, col, &dark);
-        vw_gset(node[i], "fillcolor", col);
-        if (dark) vw_gset(node[i], "fontcolor", "#ffffff");
-        vw_gset(node[i], "color", kind_color(kind));
-        if (!strcmp(kind, "LOOP")) vw_gset(node[i], "style", "filled,rounded");
-        if (vw_has_flag(v, "root_cause")) {
-            vw_gset(node[i], "penwidth", "3");
-            vw_gset(node[i], "color", "#b2182b");
-        } else if (r->on_path[i]) {
-            vw_gset(node[i], "penwidth", "2");
-        }
-    }
+    double maxloss = max_kept_loss(r, keep);
+    for (size_t i = 0; i < n; i++)
+        if (keep[i]) node[i] = psg_node(g, r, i, maxloss, &lab);
+    char buf[64];
     for (size_t i = 0; i < n; i++) {
         int p = r->parent[i];
         if (keep[i] && p >= 0 && node[p]) {
@@ -204,52 +277,7 @@ vw_graph *vw_psg_graph(const struct vw_report *r, size_t max, char **note)
             if (e) vw_gset(e, "id", buf);
         }
     }
-    /* fold what was left out: one "…" node per kept parent, one for dropped roots */
-    size_t folded_total = 0;
-    if (kept < n) {
-        size_t *cnt = calloc(n + 1, sizeof *cnt);
-        double *tsum = calloc(n + 1, sizeof *tsum);
-        if (!cnt || !tsum) { free(cnt); free(tsum); goto fail; }
-        for (size_t i = 0; i < n; i++) {
-            if (keep[i]) continue;
-            long a = r->parent[i];
-            while (a >= 0 && !keep[a]) a = r->parent[a];
-            size_t slot = a >= 0 ? (size_t)a : n;
-            cnt[slot]++;
-            tsum[slot] += vertex_time(vw_vertex(r, (long)i));
-            folded_total++;
-        }
-        for (size_t s = 0; s <= n; s++) {
-            if (!cnt[s]) continue;
-            snprintf(name, sizeof name, "folded_%zu", s);
-            Agnode_t *f = agnode(g, name, 1);
-            lab.len = 0;
-            vw_printf(&lab, "\xE2\x80\xA6 %zu more vertices\\nt_max sum ", cnt[s]);
-            vw_num(&lab, tsum[s]);
-            vw_puts(&lab, " s");
-            vw_gset(f, "label", lab.buf);
-            vw_gset(f, "shape", "note");
-            vw_gset(f, "style", "dashed");
-            vw_gset(f, "fontcolor", "#555555");
-            snprintf(buf, sizeof buf, "psg-folded-%zu", s);
-            vw_gset(f, "id", buf);
-            if (s < n) {
-                Agedge_t *e = agedge(g, node[s], f, NULL, 1);
-                snprintf(buf, sizeof buf, "psg-fe%zu", s);
-                if (e) { vw_gset(e, "style", "dashed"); vw_gset(e, "id", buf); }
-            }
-        }
-        free(cnt);
-        free(tsum);
-        lab.len = 0;
-        vw_printf(&lab, "Showing %zu of %zu vertices: the root-cause paths with their neighbourhood "
-                        "and the largest scaling losses; %zu vertices are folded into the "
-                        "\xE2\x80\xA6 nodes (all are in report.json and the vertex table).",
-                  kept, n, folded_total);
-        *note = strdup(lab.buf ? lab.buf : "");
-        vw_gset(g, "label", lab.buf);
-        vw_gset(g, "labelloc", "t");
-    }
+    if (kept < n && fold_dropped(g, r, keep, node, kept, &lab, note) != 0) goto fail;
     vw_out_free(&lab);
     free(keep);
     free(node);

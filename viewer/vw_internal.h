@@ -123,9 +123,15 @@ struct vw_write_ctx {
     const char *psg_svg, *psg_note;  /* the graphs laid out (SVG or HTML asked), may be NULL */
     const char *const *path_svgs;    /* per root cause, entries may be NULL */
 };
-/* The writers of outputs.def's lines: 0, or -1 with the reason in err. */
-VW_HIDDEN int vw_html_write(const struct vw_write_ctx *c, char *err, size_t errlen);      /* vw_html.c */
-VW_HIDDEN int vw_extrap_write_file(const struct vw_write_ctx *c, char *err, size_t errlen); /* vw_extrap.c */
+/* The writers of outputs.def's lines, declared from the table itself (a new
+ * export needs no line here): 0, or -1 with the reason in err.  vw_graphs is
+ * viewer.c's, vw_html_write vw_html.c's, vw_extrap_write_file vw_extrap.c's,
+ * vw_caliper_write vw_caliper.c's (below), vw_summary_write
+ * vw_summary_file.c's. */
+#define SCALANA_OUTPUT(NAME, flag, files, writer, what) \
+    VW_HIDDEN int writer(const struct vw_write_ctx *c, char *err, size_t errlen);
+#include "scalana/outputs.def"
+#undef SCALANA_OUTPUT
 /* Writes len bytes of data to dir/name: 0, or -1 with the reason in err (vw_out.c). */
 VW_HIDDEN int vw_save_file(const char *dir, const char *name, const char *data, size_t len, char *err, size_t errlen);
 /* Writes o's memory buffer to dir/name ("" when empty): 0, or -1 with the
@@ -159,8 +165,8 @@ VW_HIDDEN void vw_node_labels_free(char **labels, size_t n);
 VW_HIDDEN void vw_extrap_write(struct vw_out *o, const struct vw_report *r);
 /* ---- Hatchet/Thicket (vw_caliper.c): out_dir/caliper/scalana-<P>p.json, one
  * Caliper JSON profile per process count of r->runs; files of other counts
- * there are removed.  Returns 0, or -1 with the reason in err. */
-VW_HIDDEN int vw_caliper_write(const struct vw_write_ctx *c, char *err, size_t errlen);
+ * there are removed.  Returns 0, or -1 with the reason in err: vw_caliper_write,
+ * declared with the other writers above. */
 /* The before/after part of the terminal summary (report.json comparison); nothing when absent. */
 VW_HIDDEN void vw_summary_compare(FILE *out, const json_t *report, int use_color);
 /* The --predict part of the terminal summary (report.json prediction): each cause's

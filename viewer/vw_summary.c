@@ -228,13 +228,13 @@ void vw_missing_ranks_text(const json_t *mr, int word, char *buf, size_t len)
     free(ranks);
 }
 
-void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
+/* The heading: the program, the scaling mode, the runs; how the structure
+ * was found, who analysed, the sampling rate obtained. */
+static void print_heading(FILE *out, const json_t *report, int color)
 {
-    const char *bold = C(color, "\033[1m"), *yellow = C(color, "\033[33m"),
-               *dim = C(color, "\033[2m"), *reset = C(color, "\033[0m");
+    const char *bold = C(color, "\033[1m"), *dim = C(color, "\033[2m"), *reset = C(color, "\033[0m");
     const json_t *prog = json_object_get(report, "program");
     const json_t *runs = json_object_get(report, "runs");
-    const json_t *rcs = json_object_get(report, "root_causes");
     fprintf(out, "%sScalAna report%s: ", bold, reset);
     oneline(out, vw_str(prog, "path", vw_str(prog, "executable", "?")), 200); /* the program, not the run's copy */
     /* runs[] has one entry per process count; its directories are the runs */
@@ -266,7 +266,14 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
     char rate[400];
     if (vw_sampling_line(runs, rate, sizeof rate))
         fprintf(out, "  %s%s%s\n", dim, rate, reset);
+}
 
+/* The root causes, the first SUMMARY_CAUSES of them; without any, where
+ * the time went and the candidates below the thresholds. */
+static void print_causes(FILE *out, const json_t *report, int color)
+{
+    const char *bold = C(color, "\033[1m"), *reset = C(color, "\033[0m");
+    const json_t *rcs = json_object_get(report, "root_causes");
     size_t n = json_array_size(rcs);
     if (n == 0) {
         const json_t *ts = json_object_get(report, "time_summary");
@@ -284,63 +291,78 @@ void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
             fputc('\n', out);
         }
         print_candidates(out, report, color);
-    } else {
-        fprintf(out, "\n%sRoot causes%s (time explained at the largest process count):\n", bold, reset);
-        size_t i;
-        const json_t *rc;
-        json_array_foreach(rcs, i, rc) {
-            if (i >= SUMMARY_CAUSES) {
-                fprintf(out, "  ... and %zu more (see index.html or report.json)\n", n - SUMMARY_CAUSES);
-                break;
-            }
-            print_cause(out, rc, i, color, 1);
-        }
+        return;
     }
-
-    if (json_array_size(runs)) {
-        fprintf(out, "\n%sRuns%s:\n  %10s %12s %10s %12s\n", bold, reset, "processes", "wall s", "efficiency", "ranks/core");
-        size_t i;
-        const json_t *run;
-        json_array_foreach(runs, i, run) {
-            fprintf(out, "  %10ld %12.4g %9.1f%% %12.2f", vw_int(run, "processes", 0), vw_dbl(run, "wall_seconds", 0),
-                    vw_dbl(run, "parallel_efficiency", 0) * 100, vw_dbl(run, "oversubscription", 0));
-            /* a run with ranks missing or unreadable is partial: its figures lack those ranks */
-            long miss = vw_int(run, "missing_ranks", 0), unr = vw_int(run, "unreadable_ranks", 0);
-            if (miss > 0 || json_is_true(json_object_get(run, "partial"))) {
-                fprintf(out, "  %spartial:%s %ld rank%s missing", yellow, reset, miss, miss == 1 ? "" : "s");
-                if (unr > 0) fprintf(out, " (%ld unreadable)", unr);
-            }
-            fputc('\n', out);
+    fprintf(out, "\n%sRoot causes%s (time explained at the largest process count):\n", bold, reset);
+    size_t i;
+    const json_t *rc;
+    json_array_foreach(rcs, i, rc) {
+        if (i >= SUMMARY_CAUSES) {
+            fprintf(out, "  ... and %zu more (see index.html or report.json)\n", n - SUMMARY_CAUSES);
+            break;
         }
+        print_cause(out, rc, i, color, 1);
     }
+}
 
-    const json_t *dq = json_object_get(report, "data_quality");
+/* The runs table: processes, wall time, efficiency, oversubscription; partial runs marked. */
+static void print_runs(FILE *out, const json_t *runs, int color)
+{
+    const char *bold = C(color, "\033[1m"), *yellow = C(color, "\033[33m"), *reset = C(color, "\033[0m");
+    if (!json_array_size(runs)) return;
+    fprintf(out, "\n%sRuns%s:\n  %10s %12s %10s %12s\n", bold, reset, "processes", "wall s", "efficiency", "ranks/core");
+    size_t i;
+    const json_t *run;
+    json_array_foreach(runs, i, run) {
+        fprintf(out, "  %10ld %12.4g %9.1f%% %12.2f", vw_int(run, "processes", 0), vw_dbl(run, "wall_seconds", 0),
+                vw_dbl(run, "parallel_efficiency", 0) * 100, vw_dbl(run, "oversubscription", 0));
+        /* a run with ranks missing or unreadable is partial: its figures lack those ranks */
+        long miss = vw_int(run, "missing_ranks", 0), unr = vw_int(run, "unreadable_ranks", 0);
+        if (miss > 0 || json_is_true(json_object_get(run, "partial"))) {
+            fprintf(out, "  %spartial:%s %ld rank%s missing", yellow, reset, miss, miss == 1 ? "" : "s");
+            if (unr > 0) fprintf(out, " (%ld unreadable)", unr);
+        }
+        fputc('\n', out);
+    }
+}
+
+/* The data-quality warnings, and the missing ranks with why they are missing. */
+static void print_data_quality(FILE *out, const json_t *dq, int color)
+{
+    const char *bold = C(color, "\033[1m"), *yellow = C(color, "\033[33m"), *reset = C(color, "\033[0m");
     const json_t *w = json_object_get(dq, "warnings");
     size_t nmiss = json_array_size(json_object_get(dq, "missing_ranks"));
-    if (json_array_size(w) || nmiss) {
-        fprintf(out, "\n%sData quality%s:\n", bold, reset);
-        size_t i;
-        const json_t *x;
-        json_array_foreach(w, i, x) {
-            fprintf(out, "  %swarning:%s ", yellow, reset);
-            wrapped(out, json_string_value(x), 11, 4);
-            fputc('\n', out);
-        }
-        if (nmiss) {
-            size_t unr = 0, k;
-            const json_t *m;
-            json_array_foreach(json_object_get(dq, "missing_ranks"), k, m)
-                if (!strcmp(vw_str(m, "reason", ""), "unreadable")) unr++;
-            char list[1200], text[1400];
-            vw_missing_ranks_text(json_object_get(dq, "missing_ranks"), 0, list, sizeof list);
-            if (unr == nmiss) snprintf(text, sizeof text, "missing ranks: %s (their profiles are truncated, corrupt or refused)", list);
-            else if (unr) snprintf(text, sizeof text, "missing ranks: %s (%zu not written, %zu in truncated, corrupt or refused profiles)", list, nmiss - unr, unr);
-            else snprintf(text, sizeof text, "missing ranks: %s (their profiles were not found)", list);
-            fprintf(out, "  %swarning:%s ", yellow, reset);
-            wrapped(out, text, 11, 4);
-            fputc('\n', out);
-        }
+    if (!json_array_size(w) && !nmiss) return;
+    fprintf(out, "\n%sData quality%s:\n", bold, reset);
+    size_t i;
+    const json_t *x;
+    json_array_foreach(w, i, x) {
+        fprintf(out, "  %swarning:%s ", yellow, reset);
+        wrapped(out, json_string_value(x), 11, 4);
+        fputc('\n', out);
     }
+    if (nmiss) {
+        size_t unr = 0, k;
+        const json_t *m;
+        json_array_foreach(json_object_get(dq, "missing_ranks"), k, m)
+            if (!strcmp(vw_str(m, "reason", ""), "unreadable")) unr++;
+        char list[1200], text[1400];
+        vw_missing_ranks_text(json_object_get(dq, "missing_ranks"), 0, list, sizeof list);
+        if (unr == nmiss) snprintf(text, sizeof text, "missing ranks: %s (their profiles are truncated, corrupt or refused)", list);
+        else if (unr) snprintf(text, sizeof text, "missing ranks: %s (%zu not written, %zu in truncated, corrupt or refused profiles)", list, nmiss - unr, unr);
+        else snprintf(text, sizeof text, "missing ranks: %s (their profiles were not found)", list);
+        fprintf(out, "  %swarning:%s ", yellow, reset);
+        wrapped(out, text, 11, 4);
+        fputc('\n', out);
+    }
+}
+
+void scalana_viewer_print_summary(FILE *out, const json_t *report, int color)
+{
+    print_heading(out, report, color);
+    print_causes(out, report, color);
+    print_runs(out, json_object_get(report, "runs"), color);
+    print_data_quality(out, json_object_get(report, "data_quality"), color);
     vw_summary_compare(out, report, color);
     vw_summary_whatif(out, report, color);
     vw_summary_predict(out, report, color);

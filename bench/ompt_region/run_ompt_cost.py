@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""run_ompt_cost.py — what measuring OpenMP through OMPT costs (runtime/rt_ompt.c):
+"""run_ompt_cost.py — what measuring OpenMP through OMPT costs (runtime/threads/rt_ompt.c):
 ompt_region.c built once with scalana-cc -fopenmp (LLVM's libomp) runs at 1
 process, 2 threads, in three ways, alternating (ABC, then CBA, ... REPEAT
 rounds; drift in the machine's load cancels): without the runtime, under it

@@ -3,7 +3,7 @@
  * process in the profile and in the report (report.json "phases").
  *
  * The functions live in the ScalAna runtime, libscalana-<mpi>.so; this header
- * is the declaration the runtime itself is compiled against (runtime/rt_phase.c).
+ * is the declaration the runtime itself is compiled against (runtime/tables/rt_phase.c).
  * Two ways to use it:
  *
  *   - Link the runtime (scalana-cc does; or `pkg-config --libs scalana-openmpi`,

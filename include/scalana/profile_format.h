@@ -362,7 +362,7 @@ enum prf_omp_interface {
 };
 
 /** Head of PRF_REC_OMP: OpenMP parallel regions measured through OMPT
- *  (runtime/rt_ompt.c), per (region calling context, thread). */
+ *  (runtime/threads/rt_ompt.c), per (region calling context, thread). */
 struct prf_omp_table {
     uint32_t count;     /* struct prf_omp_region entries that follow */
     uint32_t interface; /* enum prf_omp_interface */

@@ -1,5 +1,5 @@
 /* work_counters.h — the loop work counters: what code built by the pass
- * (plugin/WorkCounters.cpp) hands to the runtime (runtime/rt_work.c).
+ * (plugin/WorkCounters.cpp) hands to the runtime (runtime/threads/rt_work.c).
  *
  * Every translation unit built with the pass that has LOOP vertices carries
  *   - a thread-local array of `count` 64-bit counters, one per LOOP vertex:

@@ -5,10 +5,18 @@ have no cycle (a file may call itself).  With --sources DIR the graph also has
 the includes of the part's own files: "A includes B.h" is an edge A -> B.c
 when DIR has B.c (a header is its .c file's), else A -> B.h, a header of
 shared declarations with edges of its own includes; so is a header given with
---public NAME, the part's interface to the others (viewer.h).  Prints each
-circle found.
+--public NAME, the part's interface to the others (viewer.h).  DIR is read
+with its sub-folders (the runtime's rooms, runtime/core/ ...): files are
+named by their base names, which are unique in a part, and an include names
+its file by base name whatever folder it spells ("core/rt_core.h").
+With --rooms DIR the graph is one of rooms instead: each sub-folder of DIR is
+a room, "a file of room A includes a file of room B" an edge A -> B, and no
+circle is allowed between rooms (the runtime's rooms, docs/architecture.md).
+Prints each circle found.
 Usage: check_no_cycles.py NM [--sources DIR]... [--public NAME.h]... LIBRARY.a | OBJECT.o...
-(the viewer's static library; the runtime's object library)"""
+       check_no_cycles.py NM --rooms DIR
+(the viewer's and the formats library's static libraries, the runtime's
+object library and library; the common part's library)"""
 import os
 import re
 import subprocess
@@ -27,37 +35,64 @@ def node(name, files):
     return name
 
 
-def include_edges(dirs):
-    """Edges from the #include "..." lines of the .c and .h files in dirs."""
+def source_files(dirs):
+    """Base name -> path of the .c and .h files in dirs and their sub-folders."""
     files = {}
     for d in dirs:
-        for f in sorted(os.listdir(d)):
-            if f.endswith((".c", ".h")):
-                files.setdefault(f, os.path.join(d, f))
+        for root, subdirs, names in os.walk(d):
+            subdirs.sort()
+            for f in sorted(names):
+                if f.endswith((".c", ".h")):
+                    files.setdefault(f, os.path.join(root, f))
+    return files
+
+
+def includes(path):
+    """Base names of the files path includes with #include "..."."""
+    with open(path, errors="replace") as fp:
+        return [os.path.basename(m.group(1)) for m in map(INCLUDE.match, fp) if m]
+
+
+def include_edges(dirs):
+    """Edges from the #include "..." lines of the .c and .h files in dirs."""
+    files = source_files(dirs)
     edges = {}
     for f, path in files.items():
         src = node(f, files)
-        with open(path, errors="replace") as fp:
-            for line in fp:
-                m = INCLUDE.match(line)
-                if not m:
-                    continue
-                target = os.path.basename(m.group(1))
-                if target in files and node(target, files) != src:
-                    edges.setdefault(src, set()).add(node(target, files))
+        for target in includes(path):
+            if target in files and node(target, files) != src:
+                edges.setdefault(src, set()).add(node(target, files))
     return edges
+
+
+def room_edges(top):
+    """Room -> rooms it includes from: each sub-folder of top is a room."""
+    files = source_files([top])
+    room = {f: os.path.relpath(p, top).split(os.sep)[0] for f, p in files.items()}
+    edges = {r: set() for r in room.values()}
+    for f, path in files.items():
+        if os.path.dirname(path) == top:
+            continue                    # a file beside the rooms belongs to none
+        for target in includes(path):
+            if target in files and room[target] != room[f] and os.path.dirname(files[target]) != top:
+                edges[room[f]].add(room[target])
+    return {r: e for r, e in edges.items() if os.path.isdir(os.path.join(top, r))}
 
 
 def graph(nm, files):
     defs, uses = {}, {}
-    archive = len(files) == 1 and files[0].endswith(".a")
     out = subprocess.run([nm, "-o"] + files, check=True, capture_output=True, text=True).stdout
     for line in out.splitlines():
-        # lib.a:file.o:ADDR T sym, or file.o:ADDR T sym for objects (U: used)
-        parts = line.split(":", 2 if archive else 1)
-        if len(parts) < (3 if archive else 2):
-            continue
-        obj, rest = (parts[1], parts[2].split()) if archive else (parts[0].rsplit("/", 1)[-1], parts[1].split())
+        # lib.a:file.o:ADDR T sym for an archive's members, file.o:ADDR T sym for
+        # objects (U: used); several archives may be given
+        parts = line.split(":", 2)
+        if len(parts) == 3 and parts[0].endswith(".a"):
+            obj, rest = parts[1], parts[2].split()
+        else:
+            parts = line.split(":", 1)
+            if len(parts) < 2:
+                continue
+            obj, rest = parts[0].rsplit("/", 1)[-1], parts[1].split()
         obj = obj[:-2] if obj.endswith((".c.o", ".cpp.o")) else obj
         if len(rest) < 2:
             continue
@@ -107,11 +142,25 @@ def cycles(edges):
 
 
 def main():
-    args, dirs = sys.argv[2:], []
-    while len(args) >= 2 and args[0] in ("--sources", "--public"):
-        (dirs.append if args[0] == "--sources" else PUBLIC.add)(args[1])
+    args, dirs, rooms = sys.argv[2:], [], None
+    while len(args) >= 2 and args[0] in ("--sources", "--public", "--rooms"):
+        if args[0] == "--rooms":
+            rooms = args[1]
+        else:
+            (dirs.append if args[0] == "--sources" else PUBLIC.add)(args[1])
         args = args[2:]
-    edges = graph(sys.argv[1], args)
+    if rooms:
+        edges = room_edges(rooms)
+        found = cycles(edges)
+        for c in found:
+            print("circle between rooms: " + ", ".join(c))
+            for a in c:
+                print("  %s -> %s" % (a, ", ".join(sorted(b for b in edges[a] if b in c))))
+        for a in sorted(edges):
+            print("%s uses %s" % (a, ", ".join(sorted(edges[a])) or "no other room"))
+        print("%d rooms, %s" % (len(edges), "no circle" if not found else "%d circle(s)" % len(found)))
+        sys.exit(1 if found else 0)
+    edges = graph(sys.argv[1], args) if args else {}
     for a, bs in include_edges(dirs).items():
         edges.setdefault(a, set()).update(bs)
         for b in bs:

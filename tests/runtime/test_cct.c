@@ -1,4 +1,4 @@
-/* test_cct.c — unit tests of the calling-context tree (runtime/rt_cct.c):
+/* test_cct.c — unit tests of the calling-context tree (runtime/callpath/rt_cct.c):
  * paths share prefixes, leaf kinds are distinct, the size cap sends the rest
  * to one overflow node, truncated paths start at the overflow node. */
 #include <setjmp.h>
@@ -7,7 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "rt_core.h"
+#include "core/rt_core.h"
+#include "callpath/rt_callpath.h"
 
 /* rt_cct.c needs nothing else from the runtime. */
 

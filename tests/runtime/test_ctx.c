@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "rt_core.h"
+#include "core/rt_core.h"
+#include "tables/rt_tables.h"
 
 /* Every path has the same hash: the worst case of a weak hash. */
 

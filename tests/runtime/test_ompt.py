@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test_ompt.py — OpenMP regions measured through OMPT (runtime/rt_ompt.c,
+"""test_ompt.py — OpenMP regions measured through OMPT (runtime/threads/rt_ompt.c,
 PRF_REC_OMP): progs/ompt.c built with scalana-cc -fopenmp (LLVM's libomp)
 runs at 2 processes under the runtime, and per rank
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "rt_core.h"
+#include "core/rt_core.h"
 
 static int signal_of(const char *value)
 {

@@ -1,7 +1,7 @@
 /* callpath.c — MPI calls whose call paths share a call site, a stack depth
  * and the frame sizes but not the callers (a() and b() are the same code),
  * and calls from recursion of varying depth: a call-path cache keyed by the
- * innermost frame must still tell them apart (runtime/rt_unwcache.c).
+ * innermost frame must still tell them apart (runtime/callpath/rt_unwcache.c).
  * Each rank makes, per round, one MPI_Send to MPI_PROC_NULL through a(),
  * one through b(), and one at recursion depth 1, 2 and 3 (ROUNDS rounds),
  * plus ROUNDS MPI_Barrier calls from main.  Threads: when argv[1] is "t",
