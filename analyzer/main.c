@@ -2,11 +2,30 @@
  * process counts are repetitions), checks they are runs of one binary,
  * attributes every rank's profile to the PPG, then models, backtracks and
  * writes report.json, the viewer's files and the terminal summary. */
-#include "analyzer.h"
-#include "gate.h"
+#include "binstruct/recover.h"
+#include "binstruct/recover.h"
+#include "core/graph.h"
+#include "core/options.h"
+#include "core/types.h"
+#include "core/warn.h"
+#include "detect/find.h"
+#include "metrics/metrics.h"
+#include "metrics/phases.h"
+#include "ppg/ppg.h"
+#include "read/attribute.h"
+#include "read/psg_index.h"
+#include "read/runsets.h"
+#include "read/symbolize.h"
+#include "report/compare.h"
+#include "report/gate.h"
+#include "report/predict.h"
+#include "report/report.h"
+#include "report/whatif.h"
+#include "sc_fs.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
+#include "scalana/run_info.h"
 #include "par/par.h"
-#include "predict.h"
-#include "whatif.h"
 #include "scalana/outdir.h"
 
 #include <errno.h>
@@ -18,6 +37,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdio.h>
 
 #include "viewer.h" /* scalana_viewer_write (SCALANA_HAVE_VIEWER), and the terminal summary */
 
