@@ -1,16 +1,16 @@
 /* detect.h — the root-cause engine's detector interface.  A detector is one
  * kind of cause: its symptom rule (which vertices look wrong, flagged in
  * a->vflags), its test or backward walk (which code is to blame), and the
- * cause it adds with its evidence text.  detect.c runs every detector of
+ * cause it adds with its evidence text.  detect/find.c runs every detector of
  * detectors/detectors.def in order, then merges causes that nest, moves the
  * ones under the thresholds to the candidates and ranks the rest.
  *
- * Adding a detector: write analyzer/detectors/NAME.c defining
+ * Adding a detector: write analyzer/detect/detectors/NAME.c defining
  *     const struct an_detector an_detector_NAME = {"NAME", "rule", mark, find};
- * and add the line AN_DETECTOR(NAME) to analyzer/detectors/detectors.def.
+ * and add the line AN_DETECTOR(NAME) to analyzer/detect/detectors/detectors.def.
  * (CMake picks up every file in detectors/.)  Use the helpers below for
  * culprits, costs, locations and causes, and take every number from the
- * thresholds table (options.c).  Not a public API. */
+ * thresholds table (core/options.c).  Not a public API. */
 #ifndef SCALANA_ANALYZER_DETECT_H
 #define SCALANA_ANALYZER_DETECT_H
 

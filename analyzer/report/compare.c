@@ -9,6 +9,7 @@
  * every process count both builds ran; for the program, the wall time at
  * each such count.  The method is described in docs/analyzer.md. */
 #include "report/compare.h"
+#include "report/saving.h"
 #include "report/report_json.h"
 
 #include <jansson.h>
@@ -303,29 +304,23 @@ static json_t *program_side(const json_t *report)
     return o;
 }
 
-void *an_compare_reports(const void *before_v, const void *after_v)
-{
-    const json_t *rb = before_v, *ra = after_v;
+/* What one comparison works on: the reports before and after, their sides
+ * (vertices by place) and the process counts both ran. */
+struct comparing {
+    const json_t *rb, *ra;
     struct side sb, sa;
-    side_init(&sb, rb);
-    side_init(&sa, ra);
-    json_t *out = json_object();
-    json_object_set_new(out, "before", program_side(rb));
-    json_object_set_new(out, "after", program_side(ra));
-    json_object_set_new(out, "line_shift_tolerance", json_integer(AN_COMPARE_LINE_SHIFT));
-    size_t ncounts;
-    json_int_t *counts = common_counts(rb, ra, &ncounts);
-    json_t *cj = json_array();
-    for (size_t i = 0; i < ncounts; i++) json_array_append_new(cj, json_integer(counts[i]));
-    json_object_set_new(out, "common_processes", cj);
+    json_int_t *counts; size_t ncounts;
+};
 
-    /* the program: wall time per process count both ran */
+/* The program: wall time per process count both ran. */
+static json_t *wall_scales(const struct comparing *k)
+{
     json_t *scales = json_array();
-    for (size_t i = 0; i < ncounts; i++) {
-        const json_t *b = run_at(rb, counts[i]), *a = run_at(ra, counts[i]);
+    for (size_t i = 0; i < k->ncounts; i++) {
+        const json_t *b = run_at(k->rb, k->counts[i]), *a = run_at(k->ra, k->counts[i]);
         double wb = an_jreal(b, "wall_seconds"), wa = an_jreal(a, "wall_seconds");
         json_t *o = json_object();
-        json_object_set_new(o, "processes", json_integer(counts[i]));
+        json_object_set_new(o, "processes", json_integer(k->counts[i]));
         json_object_set_new(o, "before_wall_seconds", num(wb));
         json_object_set_new(o, "after_wall_seconds", num(wa));
         json_object_set_new(o, "saved_seconds", num(wb - wa));
@@ -339,103 +334,151 @@ void *an_compare_reports(const void *before_v, const void *after_v)
         json_object_set_new(o, "after_mpi_seconds_mean", num(an_jreal(a, "mpi_seconds_mean")));
         json_array_append_new(scales, o);
     }
-    json_object_set_new(out, "scales", scales);
+    return scales;
+}
 
-    /* the causes: pairs of the same category at the same location, closest first */
-    const json_t *cb = json_object_get(rb, "root_causes"), *ca = json_object_get(ra, "root_causes");
-    size_t nb = json_array_size(cb), na = json_array_size(ca);
-    long *pair_b = malloc((nb + 1) * sizeof *pair_b), *pair_a = malloc((na + 1) * sizeof *pair_a);
-    int *changed_b = calloc(nb + 1, sizeof *changed_b), *renamed_b = calloc(nb + 1, sizeof *renamed_b);
-    if (!pair_b || !pair_a || !changed_b || !renamed_b) abort();
-    for (size_t i = 0; i < nb; i++) pair_b[i] = -1;
-    for (size_t j = 0; j < na; j++) pair_a[j] = -1;
-    /* 0: same category; 1: same category, the function renamed (same file, kind and
-     * lines); 2: another category (changed) */
+/* The causes paired: pair_b[i] the after cause of before cause i (-1: none),
+ * pair_a[j] the reverse; changed_b: paired with another category, renamed_b:
+ * paired with its function renamed. */
+struct pairing {
+    const json_t *cb, *ca; size_t nb, na;
+    long *pair_b, *pair_a;
+    int *changed_b, *renamed_b;
+};
+
+/* Pairs of the same category at the same location, closest first, in three
+ * passes.  0: same category; 1: same category, the function renamed (same
+ * file, kind and lines); 2: another category (changed). */
+static void pair_causes(const struct comparing *k, struct pairing *p)
+{
+    p->cb = json_object_get(k->rb, "root_causes"), p->ca = json_object_get(k->ra, "root_causes");
+    size_t nb = p->nb = json_array_size(p->cb), na = p->na = json_array_size(p->ca);
+    p->pair_b = malloc((nb + 1) * sizeof *p->pair_b), p->pair_a = malloc((na + 1) * sizeof *p->pair_a);
+    p->changed_b = calloc(nb + 1, sizeof *p->changed_b), p->renamed_b = calloc(nb + 1, sizeof *p->renamed_b);
+    if (!p->pair_b || !p->pair_a || !p->changed_b || !p->renamed_b) abort();
+    for (size_t i = 0; i < nb; i++) p->pair_b[i] = -1;
+    for (size_t j = 0; j < na; j++) p->pair_a[j] = -1;
     for (int pass = 0; pass < 3; pass++) {
         for (;;) {
             long bi = -1, bj = -1, bd = -1;
             for (size_t i = 0; i < nb; i++) {
-                if (pair_b[i] >= 0) continue;
-                const json_t *x = json_array_get(cb, i);
+                if (p->pair_b[i] >= 0) continue;
+                const json_t *x = json_array_get(p->cb, i);
                 for (size_t j = 0; j < na; j++) {
-                    if (pair_a[j] >= 0) continue;
-                    const json_t *y = json_array_get(ca, j);
+                    if (p->pair_a[j] >= 0) continue;
+                    const json_t *y = json_array_get(p->ca, j);
                     int same_cat = strcmp(an_jstr(x, "category"), an_jstr(y, "category")) == 0;
                     if (pass < 2 ? !same_cat : same_cat) continue;
-                    long d = location_distance_as(&sb, vertex(rb, an_jint(x, "vertex")), &sa,
-                                                  vertex(ra, an_jint(y, "vertex")), pass == 1);
+                    long d = location_distance_as(&k->sb, vertex(k->rb, an_jint(x, "vertex")), &k->sa,
+                                                  vertex(k->ra, an_jint(y, "vertex")), pass == 1);
                     if (d >= 0 && (bd < 0 || d < bd)) bi = (long)i, bj = (long)j, bd = d;
                 }
             }
             if (bi < 0) break;
-            pair_b[bi] = bj, pair_a[bj] = bi, changed_b[bi] = pass == 2, renamed_b[bi] = pass == 1;
+            p->pair_b[bi] = bj, p->pair_a[bj] = bi, p->changed_b[bi] = pass == 2, p->renamed_b[bi] = pass == 1;
         }
     }
+}
+
+static void pairing_free(struct pairing *p) { free(p->pair_b), free(p->pair_a), free(p->changed_b), free(p->renamed_b); }
+
+/* The candidate of the report `after` (1) or before (0) of category cat
+ * nearest to vertex v of the other side, or NULL. */
+static const json_t *nearest_candidate(const struct comparing *k, int after, const char *cat, const json_t *v)
+{
+    const json_t *cand = NULL;
+    long bestd = -1;
+    size_t i;
+    json_t *z;
+    json_array_foreach(json_object_get(after ? k->ra : k->rb, "candidates"), i, z) {
+        if (strcmp(an_jstr(z, "category"), cat) != 0) continue;
+        long d = after ? location_distance(&k->sb, v, &k->sa, vertex(k->ra, an_jint(z, "vertex")))
+                       : location_distance(&k->sb, vertex(k->rb, an_jint(z, "vertex")), &k->sa, v);
+        if (d >= 0 && (bestd < 0 || d < bestd)) cand = z, bestd = d;
+    }
+    return cand;
+}
+
+/* The entry of before cause i: gone, remains or changed. */
+static json_t *before_cause(const struct comparing *k, const struct pairing *p, size_t i)
+{
+    const json_t *x = json_array_get(p->cb, i), *y = p->pair_b[i] >= 0 ? json_array_get(p->ca, (size_t)p->pair_b[i]) : NULL;
+    const json_t *vb = vertex(k->rb, an_jint(x, "vertex"));
+    const json_t *va = y ? vertex(k->ra, an_jint(y, "vertex")) : find_vertex(&k->sb, vb, &k->sa);
+    const char *status = !y ? "gone" : p->changed_b[i] ? "changed" : "remains";
+    double cbs = an_jreal(x, "cost_seconds"), cas = y ? an_jreal(y, "cost_seconds") : 0;
+    /* gone from the root causes, but found under the thresholds: its cost is what is left */
+    const json_t *cand = NULL;
+    if (!y) {
+        cand = nearest_candidate(k, 1, an_jstr(x, "category"), vb);
+        if (cand && isfinite(an_jreal(cand, "cost_seconds"))) cas = an_jreal(cand, "cost_seconds");
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "status", json_string(status));
+    json_object_set_new(o, "category", json_string(an_jstr(y && p->changed_b[i] ? y : x, "category")));
+    json_object_set_new(o, "before", cause_brief(x));
+    json_object_set_new(o, "after", y ? cause_brief(y) : json_null());
+    if (p->renamed_b[i]) json_object_set_new(o, "renamed_from", json_string(an_jstr(x, "function")));
+    if (cand) json_object_set_new(o, "after_below_thresholds", cause_brief(cand));
+    json_object_set_new(o, "cost_before_seconds", num(cbs));
+    json_object_set_new(o, "cost_after_seconds", num(cas));
+    json_object_set_new(o, "saved_seconds", num(cbs - cas));
+    json_object_set_new(o, "location_found_after", json_boolean(va != NULL));
+    json_object_set_new(o, "per_process_count", location_times(k->rb, vb, k->ra, va, k->counts, k->ncounts));
+    return o;
+}
+
+/* The entry of after cause j that no before cause paired: new. */
+static json_t *new_cause(const struct comparing *k, const struct pairing *p, size_t j)
+{
+    const json_t *y = json_array_get(p->ca, j);
+    const json_t *va = vertex(k->ra, an_jint(y, "vertex"));
+    const json_t *vb = find_vertex(&k->sa, va, &k->sb);
+    double cas = an_jreal(y, "cost_seconds"), cbs = 0;
+    /* new among the root causes, but there under the thresholds before: its cost then */
+    const json_t *cand = nearest_candidate(k, 0, an_jstr(y, "category"), va);
+    if (cand && isfinite(an_jreal(cand, "cost_seconds"))) cbs = an_jreal(cand, "cost_seconds");
+    json_t *o = json_object();
+    json_object_set_new(o, "status", json_string("new"));
+    json_object_set_new(o, "category", json_string(an_jstr(y, "category")));
+    json_object_set_new(o, "before", json_null());
+    json_object_set_new(o, "after", cause_brief(y));
+    if (cand) json_object_set_new(o, "before_below_thresholds", cause_brief(cand));
+    json_object_set_new(o, "cost_before_seconds", num(cbs));
+    json_object_set_new(o, "cost_after_seconds", num(cas));
+    json_object_set_new(o, "saved_seconds", num(cbs - cas));
+    json_object_set_new(o, "location_found_before", json_boolean(vb != NULL));
+    json_object_set_new(o, "per_process_count", location_times(k->rb, vb, k->ra, va, k->counts, k->ncounts));
+    return o;
+}
+
+void *an_compare_reports(const void *before_v, const void *after_v)
+{
+    struct comparing k = {.rb = before_v, .ra = after_v};
+    side_init(&k.sb, k.rb);
+    side_init(&k.sa, k.ra);
+    json_t *out = json_object();
+    json_object_set_new(out, "before", program_side(k.rb));
+    json_object_set_new(out, "after", program_side(k.ra));
+    json_object_set_new(out, "line_shift_tolerance", json_integer(AN_COMPARE_LINE_SHIFT));
+    k.counts = common_counts(k.rb, k.ra, &k.ncounts);
+    json_t *cj = json_array();
+    for (size_t i = 0; i < k.ncounts; i++) json_array_append_new(cj, json_integer(k.counts[i]));
+    json_object_set_new(out, "common_processes", cj);
+    json_object_set_new(out, "scales", wall_scales(&k));
+
+    struct pairing p;
+    pair_causes(&k, &p);
     json_t *causes = json_array();
     int n_gone = 0, n_remain = 0, n_changed = 0, n_new = 0;
-    for (size_t i = 0; i < nb; i++) {
-        const json_t *x = json_array_get(cb, i), *y = pair_b[i] >= 0 ? json_array_get(ca, (size_t)pair_b[i]) : NULL;
-        const json_t *vb = vertex(rb, an_jint(x, "vertex"));
-        const json_t *va = y ? vertex(ra, an_jint(y, "vertex")) : find_vertex(&sb, vb, &sa);
-        const char *status = !y ? "gone" : changed_b[i] ? "changed" : "remains";
-        double cbs = an_jreal(x, "cost_seconds"), cas = y ? an_jreal(y, "cost_seconds") : 0;
-        /* gone from the root causes, but found under the thresholds: its cost is what is left */
-        const json_t *cand = NULL;
-        if (!y) {
-            long bestd = -1;
-            size_t k;
-            json_t *z;
-            json_array_foreach(json_object_get(ra, "candidates"), k, z) {
-                if (strcmp(an_jstr(z, "category"), an_jstr(x, "category")) != 0) continue;
-                long d = location_distance(&sb, vb, &sa, vertex(ra, an_jint(z, "vertex")));
-                if (d >= 0 && (bestd < 0 || d < bestd)) cand = z, bestd = d;
-            }
-            if (cand && isfinite(an_jreal(cand, "cost_seconds"))) cas = an_jreal(cand, "cost_seconds");
-        }
-        json_t *o = json_object();
-        json_object_set_new(o, "status", json_string(status));
-        json_object_set_new(o, "category", json_string(an_jstr(y && changed_b[i] ? y : x, "category")));
-        json_object_set_new(o, "before", cause_brief(x));
-        json_object_set_new(o, "after", y ? cause_brief(y) : json_null());
-        if (renamed_b[i]) json_object_set_new(o, "renamed_from", json_string(an_jstr(x, "function")));
-        if (cand) json_object_set_new(o, "after_below_thresholds", cause_brief(cand));
-        json_object_set_new(o, "cost_before_seconds", num(cbs));
-        json_object_set_new(o, "cost_after_seconds", num(cas));
-        json_object_set_new(o, "saved_seconds", num(cbs - cas));
-        json_object_set_new(o, "location_found_after", json_boolean(va != NULL));
-        json_object_set_new(o, "per_process_count", location_times(rb, vb, ra, va, counts, ncounts));
-        json_array_append_new(causes, o);
-        n_gone += !y, n_remain += y && !changed_b[i], n_changed += y && changed_b[i];
+    for (size_t i = 0; i < p.nb; i++) {
+        json_array_append_new(causes, before_cause(&k, &p, i));
+        int paired = p.pair_b[i] >= 0;
+        n_gone += !paired, n_remain += paired && !p.changed_b[i], n_changed += paired && p.changed_b[i];
     }
-    for (size_t j = 0; j < na; j++) {
-        if (pair_a[j] >= 0) continue;
-        const json_t *y = json_array_get(ca, j);
-        const json_t *va = vertex(ra, an_jint(y, "vertex"));
-        const json_t *vb = find_vertex(&sa, va, &sb);
-        double cas = an_jreal(y, "cost_seconds"), cbs = 0;
-        /* new among the root causes, but there under the thresholds before: its cost then */
-        const json_t *cand = NULL;
-        long bestd = -1;
-        size_t k;
-        json_t *z;
-        json_array_foreach(json_object_get(rb, "candidates"), k, z) {
-            if (strcmp(an_jstr(z, "category"), an_jstr(y, "category")) != 0) continue;
-            long d = location_distance(&sb, vertex(rb, an_jint(z, "vertex")), &sa, va);
-            if (d >= 0 && (bestd < 0 || d < bestd)) cand = z, bestd = d;
-        }
-        if (cand && isfinite(an_jreal(cand, "cost_seconds"))) cbs = an_jreal(cand, "cost_seconds");
-        json_t *o = json_object();
-        json_object_set_new(o, "status", json_string("new"));
-        json_object_set_new(o, "category", json_string(an_jstr(y, "category")));
-        json_object_set_new(o, "before", json_null());
-        json_object_set_new(o, "after", cause_brief(y));
-        if (cand) json_object_set_new(o, "before_below_thresholds", cause_brief(cand));
-        json_object_set_new(o, "cost_before_seconds", num(cbs));
-        json_object_set_new(o, "cost_after_seconds", num(cas));
-        json_object_set_new(o, "saved_seconds", num(cbs - cas));
-        json_object_set_new(o, "location_found_before", json_boolean(vb != NULL));
-        json_object_set_new(o, "per_process_count", location_times(rb, vb, ra, va, counts, ncounts));
-        json_array_append_new(causes, o);
+    for (size_t j = 0; j < p.na; j++) {
+        if (p.pair_a[j] >= 0) continue;
+        json_array_append_new(causes, new_cause(&k, &p, j));
         n_new++;
     }
     json_object_set_new(out, "causes", causes);
@@ -445,10 +488,10 @@ void *an_compare_reports(const void *before_v, const void *after_v)
     json_object_set_new(cnt, "changed", json_integer(n_changed));
     json_object_set_new(cnt, "new", json_integer(n_new));
     json_object_set_new(out, "counts", cnt);
-    json_object_set_new(out, "cost_processes_before", json_integer(largest_count(rb)));
-    json_object_set_new(out, "cost_processes_after", json_integer(largest_count(ra)));
-    free(pair_b), free(pair_a), free(changed_b), free(renamed_b), free(counts);
-    side_free(&sb), side_free(&sa);
-    an_compare_savings(out, rb, ra); /* predicted against measured (saving.c) */
+    json_object_set_new(out, "cost_processes_before", json_integer(largest_count(k.rb)));
+    json_object_set_new(out, "cost_processes_after", json_integer(largest_count(k.ra)));
+    pairing_free(&p), free(k.counts);
+    side_free(&k.sb), side_free(&k.sa);
+    an_compare_savings(out, k.rb, k.ra); /* predicted against measured (saving.c) */
     return out;
 }

@@ -5,7 +5,7 @@
  * a core per process, as the costs are: wall / contention; the repetitions'
  * spread as its noise), and the error of the prediction.
  * docs/analyzer.md, "Predicted against measured". */
-#include "report/compare.h"
+#include "report/saving.h"
 
 #include <jansson.h>
 #include <math.h>
