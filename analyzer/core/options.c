@@ -254,161 +254,199 @@ void an_bad_option(const char *prog, int c, char **argv)
         fprintf(stderr, "%s: unknown option '%s' (see %s --help)\n", prog, word, prog);
 }
 
-int an_options_parse(struct an_options *o, int argc, char **argv)
-{
-    enum { O_NORECOVER = 400, O_PSGCACHE, O_RECLIBS }; /* structure recovery (docs/binstruct.md) */
-    enum { O_FORCE = 450 };
-    enum { O_NO_OUTPUT = 420 }; /* + enum scalana_output: --no-<flag> of outputs.def */
-    enum { O_GATE = 480, O_JUNIT, O_MARKDOWN, O_PREDICT }; /* gate.c, predict.c */
-    enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
-           O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_BEFORE, O_AFTER };
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'}, {"exe", required_argument, 0, O_EXE},
-        {"weak", no_argument, 0, O_WEAK}, {"strong", no_argument, 0, O_STRONG},
-        {"source-path", required_argument, 0, O_SRC}, {"threshold", required_argument, 0, 't'},
-        {"min-cost", required_argument, 0, O_MINCOST}, {"imbalance", required_argument, 0, O_IMB},
-        {"alpha", required_argument, 0, O_ALPHA}, {"min-samples", required_argument, 0, O_MINS},
-        {"list-thresholds", no_argument, 0, O_LIST}, {"json", no_argument, 0, O_JSON},
-        {"no-viewer", no_argument, 0, O_NOVIEW}, {"color", required_argument, 0, O_COLOR},
-        {"no-recover", no_argument, 0, O_NORECOVER}, {"psg-cache", required_argument, 0, O_PSGCACHE},
-        {"recover-libs", no_argument, 0, O_RECLIBS}, {"force", no_argument, 0, O_FORCE},
+/* The long options' codes past the short ones. */
+enum { O_NORECOVER = 400, O_PSGCACHE, O_RECLIBS }; /* structure recovery (docs/binstruct.md) */
+enum { O_FORCE = 450 };
+enum { O_NO_OUTPUT = 420 }; /* + enum scalana_output: --no-<flag> of outputs.def */
+enum { O_GATE = 480, O_JUNIT, O_MARKDOWN, O_PREDICT }; /* gate.c, predict.c */
+enum { O_EXE = 256, O_WEAK, O_STRONG, O_SRC, O_MINCOST, O_IMB, O_ALPHA, O_MINS, O_LIST, O_JSON,
+       O_NOVIEW, O_COLOR, O_PROG, O_NOPROG, O_BEFORE, O_AFTER };
+static const struct option longopts[] = {
+    {"output", required_argument, 0, 'o'}, {"exe", required_argument, 0, O_EXE},
+    {"weak", no_argument, 0, O_WEAK}, {"strong", no_argument, 0, O_STRONG},
+    {"source-path", required_argument, 0, O_SRC}, {"threshold", required_argument, 0, 't'},
+    {"min-cost", required_argument, 0, O_MINCOST}, {"imbalance", required_argument, 0, O_IMB},
+    {"alpha", required_argument, 0, O_ALPHA}, {"min-samples", required_argument, 0, O_MINS},
+    {"list-thresholds", no_argument, 0, O_LIST}, {"json", no_argument, 0, O_JSON},
+    {"no-viewer", no_argument, 0, O_NOVIEW}, {"color", required_argument, 0, O_COLOR},
+    {"no-recover", no_argument, 0, O_NORECOVER}, {"psg-cache", required_argument, 0, O_PSGCACHE},
+    {"recover-libs", no_argument, 0, O_RECLIBS}, {"force", no_argument, 0, O_FORCE},
 #define SCALANA_OUTPUT(NAME, flag, files, writer, what) {"no-" flag, no_argument, 0, O_NO_OUTPUT + SCALANA_OUT_##NAME},
 #include "scalana/outputs.def"
 #undef SCALANA_OUTPUT
-        {"gate", no_argument, 0, O_GATE}, {"junit", required_argument, 0, O_JUNIT},
-        {"markdown", required_argument, 0, O_MARKDOWN}, {"predict", required_argument, 0, O_PREDICT},
-        {"colour", required_argument, 0, O_COLOR},
-        {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
-        {"before", required_argument, 0, O_BEFORE}, {"after", required_argument, 0, O_AFTER},
-        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
-        {0, 0, 0, 0}};
+    {"gate", no_argument, 0, O_GATE}, {"junit", required_argument, 0, O_JUNIT},
+    {"markdown", required_argument, 0, O_MARKDOWN}, {"predict", required_argument, 0, O_PREDICT},
+    {"colour", required_argument, 0, O_COLOR},
+    {"progress", no_argument, 0, O_PROG}, {"no-progress", no_argument, 0, O_NOPROG},
+    {"before", required_argument, 0, O_BEFORE}, {"after", required_argument, 0, O_AFTER},
+    {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
+    {0, 0, 0, 0}};
+
+/* --source-path OLD=NEW: one more remapping (arg is cut at its '='). */
+static int add_remap(struct an_options *o, char *arg)
+{
+    char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        fprintf(stderr, "scalana-analyze: --source-path wants OLD=NEW, got '%s'\n", arg);
+        return -1;
+    }
+    o->remap_from = realloc(o->remap_from, (o->remap_count + 1) * sizeof *o->remap_from);
+    o->remap_to = realloc(o->remap_to, (o->remap_count + 1) * sizeof *o->remap_to);
+    if (!o->remap_from || !o->remap_to) return -1;
+    *eq = 0;
+    o->remap_from[o->remap_count] = arg;
+    o->remap_to[o->remap_count++] = eq + 1;
+    return 0;
+}
+
+/* --threshold NAME=VALUE (arg is cut at its '='). */
+static int threshold_arg(struct an_options *o, char *arg)
+{
+    char *eq = strchr(arg, '=');
+    if (!eq) {
+        fprintf(stderr, "scalana-analyze: --threshold wants NAME=VALUE, got '%s'\n", arg);
+        return -1;
+    }
+    *eq = 0;
+    return set_threshold(o, arg, eq + 1) ? -1 : 0;
+}
+
+/* --predict P: a whole number of processes, 1 or more. */
+static int predict_arg(struct an_options *o, const char *arg)
+{
+    char *end;
+    /* decimal digits only: strtod alone takes 0x10, 1e3 and " 16" */
+    double p = strtod(arg, &end);
+    if (!*arg || *end || strspn(arg, "0123456789") != strlen(arg) || !isfinite(p) || p < 1 ||
+        p != floor(p) || p > 1e9) {
+        fprintf(stderr, "scalana-analyze: --predict '%s': want a process count (a whole number, 1 or "
+                        "more)\n", arg);
+        return -1;
+    }
+    o->predict = p;
+    return 0;
+}
+
+/* --color auto|always|never. */
+static int color_arg(struct an_options *o, const char *arg)
+{
+    if (strcmp(arg, "always") == 0) o->color = 1;
+    else if (strcmp(arg, "never") == 0) o->color = 0;
+    else if (strcmp(arg, "auto") == 0) o->color = isatty(1);
+    else {
+        fprintf(stderr, "scalana-analyze: --color '%s': want auto, always or never\n", arg);
+        return -1;
+    }
+    return 0;
+}
+
+/* --before DIR or --after DIR (c says which): one more directory of that build. */
+static int build_dir_arg(struct an_options *o, int c, char *arg)
+{
+    char ***v = c == O_BEFORE ? &o->before_dirs : &o->after_dirs;
+    int *n = c == O_BEFORE ? &o->before_count : &o->after_count;
+    char **g = realloc(*v, (size_t)(*n + 1) * sizeof **v);
+    if (!g) return -1;
+    *v = g;
+    g[(*n)++] = arg;
+    return 0;
+}
+
+/* One option getopt_long returned (c, its argument in optarg): 0 to go on,
+ * 1 when it printed what was asked (--help, --version, --list-thresholds),
+ * -1 on a usage error (message printed).  *scaling_set: --weak or --strong
+ * seen. */
+static int one_option(struct an_options *o, int c, char **argv, int *scaling_set)
+{
+    switch (c) {
+    case O_FORCE: o->force = 1; break;
+    case 'o': o->out_dir = optarg; break;
+    case O_EXE: o->exe = optarg; break;
+    case O_WEAK:
+    case O_STRONG:
+        if (*scaling_set && o->weak != (c == O_WEAK)) {
+            fputs("scalana-analyze: --weak and --strong exclude each other: give one\n", stderr);
+            return -1;
+        }
+        o->weak = c == O_WEAK, *scaling_set = 1, o->scaling_flag = 1;
+        break;
+    case O_SRC: return add_remap(o, optarg);
+    case 't': return threshold_arg(o, optarg);
+    case O_MINCOST: return set_threshold(o, "min_cost_percent", optarg) ? -1 : 0;
+    case O_IMB: return set_threshold(o, "imbalance", optarg) ? -1 : 0;
+    case O_ALPHA: return set_threshold(o, "alpha", optarg) ? -1 : 0;
+    case O_MINS: return set_threshold(o, "min_samples", optarg) ? -1 : 0;
+    case O_LIST:
+        for (size_t i = 0; i < NTH; i++)
+            printf("%-18s %-8g %s\n", thresholds[i].name,
+                   *(double *)((char *)&o->th + thresholds[i].offset), thresholds[i].source);
+        return 1;
+    case O_JSON: o->json_stdout = 1; break;
+    case O_NOVIEW: o->no_viewer = 1; break;
+    case O_GATE: o->gate = 1; break;
+    case O_JUNIT: o->junit = optarg; break;
+    case O_MARKDOWN: o->markdown = optarg; break;
+    case O_PREDICT: return predict_arg(o, optarg);
+    case O_NORECOVER: o->no_recover = 1; break;
+    case O_PSGCACHE: o->psg_cache = optarg; break;
+    case O_RECLIBS: o->recover_libs = 1; break;
+    case O_COLOR: return color_arg(o, optarg);
+    case O_BEFORE:
+    case O_AFTER: return build_dir_arg(o, c, optarg);
+    case O_PROG: o->progress = 1; break;
+    case O_NOPROG: o->progress = 0; break;
+    case 'q': o->quiet = 1, o->progress = 0; break;
+    case 'h': usage(stdout); return 1;
+    case 'V': printf("scalana-analyze (ScalAna) %s\n", SCALANA_VERSION_STRING); return 1;
+    default:
+        if (c >= O_NO_OUTPUT && c < O_NO_OUTPUT + SCALANA_OUT_COUNT) {
+            o->no_outputs |= SCALANA_OUT_BIT(c - O_NO_OUTPUT);
+            break;
+        }
+        an_bad_option("scalana-analyze", c, argv);
+        return -1;
+    }
+    return 0;
+}
+
+/* A before/after comparison (--before and --after): both given, no run
+ * directory of its own and no --exe.  Returns 0 or -1 (message printed). */
+static int check_comparison(const struct an_options *o, int argc, char **argv)
+{
+    if (!o->before_count || !o->after_count) {
+        fprintf(stderr, "scalana-analyze: --%s given without --%s: a comparison needs both (or give the "
+                        "run directories of both builds without either)\n",
+                o->before_count ? "before" : "after", o->before_count ? "after" : "before");
+        return -1;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "scalana-analyze: '%s': with --before/--after each run directory needs its own "
+                        "flag (--before a --before b ... --after c ...)\n", argv[optind]);
+        return -1;
+    }
+    if (o->exe) {
+        fputs("scalana-analyze: --exe names one binary, a comparison has two builds: leave it out (each "
+              "run's run.json or its own copy in exe/ is used)\n", stderr);
+        return -1;
+    }
+    return 0;
+}
+
+int an_options_parse(struct an_options *o, int argc, char **argv)
+{
     int c, scaling_set = 0;
     optind = 1;
     opterr = 0; /* one line of ours (an_bad_option) instead of getopt's and the usage */
     while ((c = getopt_long(argc, argv, ":o:t:qhV", longopts, NULL)) != -1) {
-        switch (c) {
-        case O_FORCE: o->force = 1; break;
-        case 'o': o->out_dir = optarg; break;
-        case O_EXE: o->exe = optarg; break;
-        case O_WEAK:
-        case O_STRONG:
-            if (scaling_set && o->weak != (c == O_WEAK)) {
-                fputs("scalana-analyze: --weak and --strong exclude each other: give one\n", stderr);
-                return -1;
-            }
-            o->weak = c == O_WEAK, scaling_set = 1, o->scaling_flag = 1;
-            break;
-        case O_SRC: {
-            char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg) {
-                fprintf(stderr, "scalana-analyze: --source-path wants OLD=NEW, got '%s'\n", optarg);
-                return -1;
-            }
-            o->remap_from = realloc(o->remap_from, (o->remap_count + 1) * sizeof *o->remap_from);
-            o->remap_to = realloc(o->remap_to, (o->remap_count + 1) * sizeof *o->remap_to);
-            if (!o->remap_from || !o->remap_to) return -1;
-            *eq = 0;
-            o->remap_from[o->remap_count] = optarg;
-            o->remap_to[o->remap_count++] = eq + 1;
-            break;
-        }
-        case 't': {
-            char *eq = strchr(optarg, '=');
-            if (!eq) {
-                fprintf(stderr, "scalana-analyze: --threshold wants NAME=VALUE, got '%s'\n", optarg);
-                return -1;
-            }
-            *eq = 0;
-            if (set_threshold(o, optarg, eq + 1)) return -1;
-            break;
-        }
-        case O_MINCOST: if (set_threshold(o, "min_cost_percent", optarg)) return -1; break;
-        case O_IMB: if (set_threshold(o, "imbalance", optarg)) return -1; break;
-        case O_ALPHA: if (set_threshold(o, "alpha", optarg)) return -1; break;
-        case O_MINS: if (set_threshold(o, "min_samples", optarg)) return -1; break;
-        case O_LIST:
-            for (size_t i = 0; i < NTH; i++)
-                printf("%-18s %-8g %s\n", thresholds[i].name,
-                       *(double *)((char *)&o->th + thresholds[i].offset), thresholds[i].source);
-            return 1;
-        case O_JSON: o->json_stdout = 1; break;
-        case O_NOVIEW: o->no_viewer = 1; break;
-        case O_GATE: o->gate = 1; break;
-        case O_JUNIT: o->junit = optarg; break;
-        case O_MARKDOWN: o->markdown = optarg; break;
-        case O_PREDICT: {
-            char *end;
-            /* decimal digits only: strtod alone takes 0x10, 1e3 and " 16" */
-            double p = strtod(optarg, &end);
-            if (!*optarg || *end || strspn(optarg, "0123456789") != strlen(optarg) || !isfinite(p) || p < 1 ||
-                p != floor(p) || p > 1e9) {
-                fprintf(stderr, "scalana-analyze: --predict '%s': want a process count (a whole number, 1 or "
-                                "more)\n", optarg);
-                return -1;
-            }
-            o->predict = p;
-            break;
-        }
-        case O_NORECOVER: o->no_recover = 1; break;
-        case O_PSGCACHE: o->psg_cache = optarg; break;
-        case O_RECLIBS: o->recover_libs = 1; break;
-        case O_COLOR:
-            if (strcmp(optarg, "always") == 0) o->color = 1;
-            else if (strcmp(optarg, "never") == 0) o->color = 0;
-            else if (strcmp(optarg, "auto") == 0) o->color = isatty(1);
-            else {
-                fprintf(stderr, "scalana-analyze: --color '%s': want auto, always or never\n", optarg);
-                return -1;
-            }
-            break;
-        case O_BEFORE:
-        case O_AFTER: {
-            char ***v = c == O_BEFORE ? &o->before_dirs : &o->after_dirs;
-            int *n = c == O_BEFORE ? &o->before_count : &o->after_count;
-            char **g = realloc(*v, (size_t)(*n + 1) * sizeof **v);
-            if (!g) return -1;
-            *v = g;
-            g[(*n)++] = optarg;
-            break;
-        }
-        case O_PROG: o->progress = 1; break;
-        case O_NOPROG: o->progress = 0; break;
-        case 'q': o->quiet = 1, o->progress = 0; break;
-        case 'h': usage(stdout); return 1;
-        case 'V': printf("scalana-analyze (ScalAna) %s\n", SCALANA_VERSION_STRING); return 1;
-        default:
-            if (c >= O_NO_OUTPUT && c < O_NO_OUTPUT + SCALANA_OUT_COUNT) {
-                o->no_outputs |= SCALANA_OUT_BIT(c - O_NO_OUTPUT);
-                break;
-            }
-            an_bad_option("scalana-analyze", c, argv);
-            return -1;
-        }
+        int r = one_option(o, c, argv, &scaling_set);
+        if (r) return r;
     }
     if ((o->junit || o->markdown) && !o->gate) {
         fprintf(stderr, "scalana-analyze: --%s writes the gate's verdict: give --gate too\n",
                 o->junit ? "junit" : "markdown");
         return -1;
     }
-    if (o->before_count || o->after_count) {
-        if (!o->before_count || !o->after_count) {
-            fprintf(stderr, "scalana-analyze: --%s given without --%s: a comparison needs both (or give the "
-                            "run directories of both builds without either)\n",
-                    o->before_count ? "before" : "after", o->before_count ? "after" : "before");
-            return -1;
-        }
-        if (optind < argc) {
-            fprintf(stderr, "scalana-analyze: '%s': with --before/--after each run directory needs its own "
-                            "flag (--before a --before b ... --after c ...)\n", argv[optind]);
-            return -1;
-        }
-        if (o->exe) {
-            fputs("scalana-analyze: --exe names one binary, a comparison has two builds: leave it out (each "
-                  "run's run.json or its own copy in exe/ is used)\n", stderr);
-            return -1;
-        }
-        return 0;
-    }
+    if (o->before_count || o->after_count) return check_comparison(o, argc, argv);
     if (optind >= argc) {
         fputs("scalana-analyze: no run directory given (see scalana-analyze --help)\n", stderr);
         return -1;

@@ -237,6 +237,77 @@ int scalana_model_fit_noisy(const double *p, const double *t, size_t n, double r
     return 0;
 }
 
+/* One process count: the mean, scored against every point. */
+static void fit_single_point(const double *t, size_t n, struct scalana_model *m)
+{
+    double mt = 0;
+    for (size_t k = 0; k < n; k++)
+        mt += t[k];
+    m->c0 = mt / (double)n;
+    m->quality = SCALANA_MODEL_SINGLE_POINT;
+    double s = 0;
+    for (size_t k = 0; k < n; k++)
+        s += smape_term(m->c0, t[k]);
+    m->smape = s / (double)n;
+}
+
+/* Two counts (the smaller is p0): every two-coefficient model of the small
+ * set fits the two group means exactly; the direction decides (model.h). */
+static void fit_two_counts(const struct hypothesis *small, const double *p, const double *t, size_t n,
+                           double p0, double *f, struct scalana_model *m)
+{
+    double c0, c1, s;
+    const struct hypothesis *h = &small[0];
+    score(&small[0], p, t, n, f, 0, &c0, &c1, &s);
+    double lo = 0, hi = 0;
+    size_t nlo = 0, nhi = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (p[k] == p0) {
+            lo += t[k];
+            nlo++;
+        } else {
+            hi += t[k];
+            nhi++;
+        }
+    }
+    lo /= (double)nlo;
+    hi /= (double)nhi;
+    double scale = fmax(fabs(lo), fabs(hi));
+    if (fabs(hi - lo) > 1e-12 * scale) {
+        if (hi < lo)
+            h = &small[1];
+        else if (m->has_slope && m->loglog_slope >= 0.5)
+            h = &small[2];
+        else
+            h = &small[3];
+    }
+    if (score(h, p, t, n, f, 0, &c0, &c1, &s) != 0) {
+        h = &small[0];
+        score(h, p, t, n, f, 0, &c0, &c1, &s);
+    }
+    set_model(m, h, c0, c1, s, SCALANA_MODEL_INSUFFICIENT_POINTS);
+}
+
+/* Enough counts to cross-validate: the full set, simplest first (constant,
+ * then by |i|, j, sign).  Returns choose's 0, or -1. */
+static int fit_full(const double *p, const double *t, size_t n, double *f, struct scalana_model *m)
+{
+    struct hypothesis hyps[1 + 2 * N_EXPONENTS * 3];
+    size_t nh = 0;
+    hyps[nh++] = (struct hypothesis){0, 0, 1};
+    for (size_t e = 0; e < N_EXPONENTS; e++) {
+        double i = (double)k_exponents[e].num / k_exponents[e].den;
+        for (int j = 0; j <= 2; j++) {
+            if (i == 0 && j == 0)
+                continue;
+            hyps[nh++] = (struct hypothesis){i, j, 0};
+            if (i != 0)
+                hyps[nh++] = (struct hypothesis){-i, j, 0};
+        }
+    }
+    return choose(hyps, nh, p, t, n, f, 1, SCALANA_MODEL_CROSS_VALIDATED, m);
+}
+
 int scalana_model_fit(const double *p, const double *t, size_t n, struct scalana_model *out)
 {
     if (!p || !t || !out || n == 0)
@@ -264,72 +335,18 @@ int scalana_model_fit(const double *p, const double *t, size_t n, struct scalana
 
     int rc = 0;
     if (distinct == 1) {
-        double mt = 0;
-        for (size_t k = 0; k < n; k++)
-            mt += t[k];
-        m.c0 = mt / (double)n;
-        m.quality = SCALANA_MODEL_SINGLE_POINT;
-        double s = 0;
-        for (size_t k = 0; k < n; k++)
-            s += smape_term(m.c0, t[k]);
-        m.smape = s / (double)n;
+        fit_single_point(t, n, &m);
     } else if (distinct < SCALANA_MODEL_MIN_CV_POINTS) {
         /* The small set: constant, 1/p, p, log2 p. */
         static const struct hypothesis small[] = {
             {0, 0, 1}, {-1, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-        if (distinct == 2) {
-            /* Two counts: every two-coefficient model fits the two group
-             * means exactly; the direction decides (model.h). */
-            double c0, c1, s;
-            const struct hypothesis *h = &small[0];
-            score(&small[0], p, t, n, f, 0, &c0, &c1, &s);
-            double lo = 0, hi = 0;
-            size_t nlo = 0, nhi = 0;
-            for (size_t k = 0; k < n; k++) {
-                if (p[k] == sorted[0]) {
-                    lo += t[k];
-                    nlo++;
-                } else {
-                    hi += t[k];
-                    nhi++;
-                }
-            }
-            lo /= (double)nlo;
-            hi /= (double)nhi;
-            double scale = fmax(fabs(lo), fabs(hi));
-            if (fabs(hi - lo) > 1e-12 * scale) {
-                if (hi < lo)
-                    h = &small[1];
-                else if (m.has_slope && m.loglog_slope >= 0.5)
-                    h = &small[2];
-                else
-                    h = &small[3];
-            }
-            if (score(h, p, t, n, f, 0, &c0, &c1, &s) != 0) {
-                h = &small[0];
-                score(h, p, t, n, f, 0, &c0, &c1, &s);
-            }
-            set_model(&m, h, c0, c1, s, SCALANA_MODEL_INSUFFICIENT_POINTS);
-        } else {
+        if (distinct == 2)
+            fit_two_counts(small, p, t, n, sorted[0], f, &m);
+        else
             rc = choose(small, sizeof small / sizeof small[0], p, t, n, f, 0,
                         SCALANA_MODEL_INSUFFICIENT_POINTS, &m);
-        }
     } else {
-        /* Full set, simplest first: constant, then by |i|, j, sign. */
-        struct hypothesis hyps[1 + 2 * N_EXPONENTS * 3];
-        size_t nh = 0;
-        hyps[nh++] = (struct hypothesis){0, 0, 1};
-        for (size_t e = 0; e < N_EXPONENTS; e++) {
-            double i = (double)k_exponents[e].num / k_exponents[e].den;
-            for (int j = 0; j <= 2; j++) {
-                if (i == 0 && j == 0)
-                    continue;
-                hyps[nh++] = (struct hypothesis){i, j, 0};
-                if (i != 0)
-                    hyps[nh++] = (struct hypothesis){-i, j, 0};
-            }
-        }
-        rc = choose(hyps, nh, p, t, n, f, 1, SCALANA_MODEL_CROSS_VALIDATED, &m);
+        rc = fit_full(p, t, n, f, &m);
     }
     free(buf);
     if (rc != 0)

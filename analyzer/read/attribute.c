@@ -311,6 +311,113 @@ static struct state enter(struct an_attr_ctx *c, struct state s, const struct an
     return s;
 }
 
+/* flang's _QQmain, gfortran's MAIN__: the program by its name (gfortran's
+ * DWARF gives it: "jac" with DW_AT_main_subprogram) on the new function
+ * vertex v of frame f. */
+static void name_program(struct an_attr_ctx *c, struct an_vertex *v, const struct an_frame *f)
+{
+    if (f->main_program && strcmp(f->function, "_QQmain") != 0 && strcmp(f->function, "main") != 0) {
+        char pn[300];
+        snprintf(pn, sizeof pn, "program %s", f->function);
+        v->function = v->name = an_intern(&c->g->strings, pn);
+    } else if (!strcmp(f->function, "_QQmain") || !strcmp(f->function, "MAIN__")) {
+        const char *pn = an_fortran_program(&c->g->strings, f->file, f->fn_first);
+        if (pn) v->function = v->name = pn;
+    }
+}
+
+/* Entering frame f of a function with a PSG (unit, fi): the FUNCTION vertex
+ * in this context, then the deepest PSG vertex holding f's location; a call
+ * the PSG does not list becomes a dynamic call site.  from_app: called by the
+ * application's code. */
+static struct state enter_psg(struct an_attr_ctx *c, struct state s, const struct an_frame *f, int is_call,
+                              int from_app, uint32_t unit, uint32_t fi)
+{
+    int created;
+    if (s.v != AN_NONE) s.v = repick_call(c, s.v, f->function);
+    /* a thin MPI wrapper of the application (hypre_MPI_Waitall, which
+     * only returns MPI_Waitall(...)) is not entered: its MPI call is
+     * named at the wrapper's call site in the caller, the code a person
+     * changes, as a tail call (gcc -O2) shows it anyway */
+    if (from_app && an_psg_thin_mpi_wrapper(c->psg, unit, fi)) return s;
+    uint32_t fv = find_ancestor_fn(c->g, s.v, (int32_t)unit, fi, 0);
+    if (fv == AN_NONE) {
+        fv = psg_vertex(c, s.v, unit, fi);
+        if (s.v != AN_NONE) inst_add(c, an_intern(&c->g->strings, f->function), fv);
+    }
+    /* a location outside the function's own lines is code inlined from
+     * elsewhere without inline information (e.g. flang): keep it on the function */
+    const struct psg_vertex *pf = &c->psg->g->units[unit].vertices[fi];
+    uint32_t plast = pf->last_line > pf->first_line ? pf->last_line : pf->first_line;
+    if (pf->first_line && f->line && (f->line < pf->first_line || f->line > plast)) {
+        s.v = fv;
+        return s;
+    }
+    uint32_t chain[64];
+    uint32_t n = an_psg_descend(c->psg, unit, fi, f->file, f->line, f->column, is_call, chain, 64);
+    uint32_t cur = fv;
+    for (uint32_t k = 0; k < n; k++) cur = psg_vertex(c, cur, unit, chain[k]);
+    if (!is_call || n == 0 || c->g->v[cur].kind == PSG_COMPUTE || c->g->v[cur].kind == PSG_LOOP ||
+        c->g->v[cur].kind == PSG_BRANCH || c->g->v[cur].kind == PSG_FUNCTION) {
+        if (is_call && c->g->v[cur].kind != PSG_COMPUTE && !(c->g->v[cur].flags & AN_V_ATTRIB_ONLY)) {
+            /* a call the PSG does not list (e.g. to a library): a dynamic call site */
+            uint32_t at = cur;
+            cur = dyn_vertex(c, cur, "cs", "call", f->file, f->line, f->column, AN_V_CALLSITE, &created);
+            if (created) {
+                struct an_vertex *cv = &c->g->v[cur];
+                cv->kind = PSG_CALL;
+                cv->function = c->g->v[at].function, cv->linkage = c->g->v[at].linkage;
+            }
+        }
+    }
+    s.v = cur;
+    return s;
+}
+
+/* Entering frame f of the application's code without a PSG: one dynamic
+ * function vertex per function in this context (its lines from DWARF, else
+ * where it was seen), and under it a call site when f is a call. */
+static struct state enter_app(struct an_attr_ctx *c, struct state s, const struct an_frame *f, int is_call)
+{
+    int created;
+    uint64_t fkey = an_hash_str(f->function, an_hash_str("fn:0:0", an_hash_str("", 11)));
+    uint32_t fv = find_ancestor_fn(c->g, s.v, -1, 0, fkey);
+    if (fv == AN_NONE) {
+        fv = dyn_vertex(c, s.v, "fn", f->function, "", 0, 0, f->exe_nodebug ? AN_V_NODEBUG : 0, &created);
+        if (created) {
+            struct an_vertex *v = &c->g->v[fv];
+            v->file = an_remap_path(c->opt, &c->g->strings, f->file);
+            v->line = v->last_line = f->line;
+            if (s.v != AN_NONE) inst_add(c, an_intern(&c->g->strings, f->function), fv);
+            name_program(c, v, f);
+        }
+    }
+    struct an_vertex *v = &c->g->v[fv];
+    if (f->fn_first && f->fn_last >= f->fn_first) {
+        /* the function's own lines from DWARF: the same in every run */
+        v->line = f->fn_first, v->last_line = f->fn_last;
+    } else {
+        /* no DWARF range: the lines samples and calls were seen at */
+        if (f->line && (v->line == 0 || f->line < v->line)) v->line = f->line;
+        if (f->line > v->last_line) v->last_line = f->line;
+    }
+    if (is_call) {
+        char nm[512];
+        if (f->line || !f->exe_nodebug) snprintf(nm, sizeof nm, "call at line %u", f->line);
+        else snprintf(nm, sizeof nm, "call at %s+0x%x", f->function, f->sym_offset); /* no lines: by address */
+        uint32_t cs = dyn_vertex(c, fv, "cs", nm, f->file, f->line, f->column,
+                                 AN_V_CALLSITE | (f->exe_nodebug ? AN_V_NODEBUG : 0), &created);
+        if (created) {
+            c->g->v[cs].kind = PSG_CALL, c->g->v[cs].function = v->function, c->g->v[cs].linkage = v->linkage;
+            if (!f->line && f->exe_nodebug) c->g->v[cs].order = f->sym_offset; /* code order */
+        }
+        s.v = cs;
+    } else {
+        s.v = fv;
+    }
+    return s;
+}
+
 /* Enters logical frame f from state s. */
 static struct state enter1(struct an_attr_ctx *c, struct state s, const struct an_frame *f, int is_call,
                            int thread_root_join)
@@ -359,94 +466,9 @@ static struct state enter1(struct an_attr_ctx *c, struct state s, const struct a
     }
     if (s.v != AN_NONE && c->g->v[s.v].depth >= MAX_DEPTH) return s;
 
+    if (has_psg) return enter_psg(c, s, f, is_call, from_app, unit, fi);
+    if (app) return enter_app(c, s, f, is_call);
     int created;
-    if (has_psg) {
-        if (s.v != AN_NONE) s.v = repick_call(c, s.v, f->function);
-        /* a thin MPI wrapper of the application (hypre_MPI_Waitall, which
-         * only returns MPI_Waitall(...)) is not entered: its MPI call is
-         * named at the wrapper's call site in the caller, the code a person
-         * changes, as a tail call (gcc -O2) shows it anyway */
-        if (from_app && an_psg_thin_mpi_wrapper(c->psg, unit, fi)) return s;
-        uint32_t fv = find_ancestor_fn(c->g, s.v, (int32_t)unit, fi, 0);
-        if (fv == AN_NONE) {
-            fv = psg_vertex(c, s.v, unit, fi);
-            if (s.v != AN_NONE) inst_add(c, an_intern(&c->g->strings, f->function), fv);
-        }
-        /* a location outside the function's own lines is code inlined from
-         * elsewhere without inline information (e.g. flang): keep it on the function */
-        const struct psg_vertex *pf = &c->psg->g->units[unit].vertices[fi];
-        uint32_t plast = pf->last_line > pf->first_line ? pf->last_line : pf->first_line;
-        if (pf->first_line && f->line && (f->line < pf->first_line || f->line > plast)) {
-            s.v = fv;
-            return s;
-        }
-        uint32_t chain[64];
-        uint32_t n = an_psg_descend(c->psg, unit, fi, f->file, f->line, f->column, is_call, chain, 64);
-        uint32_t cur = fv;
-        for (uint32_t k = 0; k < n; k++) cur = psg_vertex(c, cur, unit, chain[k]);
-        if (!is_call || n == 0 || c->g->v[cur].kind == PSG_COMPUTE || c->g->v[cur].kind == PSG_LOOP ||
-            c->g->v[cur].kind == PSG_BRANCH || c->g->v[cur].kind == PSG_FUNCTION) {
-            if (is_call && c->g->v[cur].kind != PSG_COMPUTE && !(c->g->v[cur].flags & AN_V_ATTRIB_ONLY)) {
-                /* a call the PSG does not list (e.g. to a library): a dynamic call site */
-                uint32_t at = cur;
-                cur = dyn_vertex(c, cur, "cs", "call", f->file, f->line, f->column, AN_V_CALLSITE, &created);
-                if (created) {
-                    struct an_vertex *cv = &c->g->v[cur];
-                    cv->kind = PSG_CALL;
-                    cv->function = c->g->v[at].function, cv->linkage = c->g->v[at].linkage;
-                }
-            }
-        }
-        s.v = cur;
-        return s;
-    }
-    if (app) {
-        uint64_t fkey = an_hash_str(f->function, an_hash_str("fn:0:0", an_hash_str("", 11)));
-        uint32_t fv = find_ancestor_fn(c->g, s.v, -1, 0, fkey);
-        if (fv == AN_NONE) {
-            fv = dyn_vertex(c, s.v, "fn", f->function, "", 0, 0, f->exe_nodebug ? AN_V_NODEBUG : 0, &created);
-            if (created) {
-                struct an_vertex *v = &c->g->v[fv];
-                v->file = an_remap_path(c->opt, &c->g->strings, f->file);
-                v->line = v->last_line = f->line;
-                if (s.v != AN_NONE) inst_add(c, an_intern(&c->g->strings, f->function), fv);
-                /* flang's _QQmain, gfortran's MAIN__: the program by its name
-                 * (gfortran's DWARF gives it: "jac" with DW_AT_main_subprogram) */
-                if (f->main_program && strcmp(f->function, "_QQmain") != 0 && strcmp(f->function, "main") != 0) {
-                    char pn[300];
-                    snprintf(pn, sizeof pn, "program %s", f->function);
-                    v->function = v->name = an_intern(&c->g->strings, pn);
-                } else if (!strcmp(f->function, "_QQmain") || !strcmp(f->function, "MAIN__")) {
-                    const char *pn = an_fortran_program(&c->g->strings, f->file, f->fn_first);
-                    if (pn) v->function = v->name = pn;
-                }
-            }
-        }
-        struct an_vertex *v = &c->g->v[fv];
-        if (f->fn_first && f->fn_last >= f->fn_first) {
-            /* the function's own lines from DWARF: the same in every run */
-            v->line = f->fn_first, v->last_line = f->fn_last;
-        } else {
-            /* no DWARF range: the lines samples and calls were seen at */
-            if (f->line && (v->line == 0 || f->line < v->line)) v->line = f->line;
-            if (f->line > v->last_line) v->last_line = f->line;
-        }
-        if (is_call) {
-            char nm[512];
-            if (f->line || !f->exe_nodebug) snprintf(nm, sizeof nm, "call at line %u", f->line);
-            else snprintf(nm, sizeof nm, "call at %s+0x%x", f->function, f->sym_offset); /* no lines: by address */
-            uint32_t cs = dyn_vertex(c, fv, "cs", nm, f->file, f->line, f->column,
-                                     AN_V_CALLSITE | (f->exe_nodebug ? AN_V_NODEBUG : 0), &created);
-            if (created) {
-                c->g->v[cs].kind = PSG_CALL, c->g->v[cs].function = v->function, c->g->v[cs].linkage = v->linkage;
-                if (!f->line && f->exe_nodebug) c->g->v[cs].order = f->sym_offset; /* code order */
-            }
-            s.v = cs;
-        } else {
-            s.v = fv;
-        }
-        return s;
-    }
     /* library or unknown code: one vertex per entry point */
     s.v = dyn_vertex(c, s.v, "lib", *f->function ? f->function : "<unknown>", "", 0, 0, AN_V_LIBRARY, &created);
     s.mode = MODE_LIB;
