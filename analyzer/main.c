@@ -2,11 +2,30 @@
  * process counts are repetitions), checks they are runs of one binary,
  * attributes every rank's profile to the PPG, then models, backtracks and
  * writes report.json, the viewer's files and the terminal summary. */
-#include "analyzer.h"
-#include "gate.h"
+#include "binstruct/recover.h"
+#include "binstruct/recover.h"
+#include "core/graph.h"
+#include "core/options.h"
+#include "core/types.h"
+#include "core/warn.h"
+#include "detect/find.h"
+#include "metrics/metrics.h"
+#include "metrics/phases.h"
+#include "ppg/ppg.h"
+#include "read/attribute.h"
+#include "read/psg_index.h"
+#include "read/runsets.h"
+#include "read/symbolize.h"
+#include "report/compare.h"
+#include "report/gate.h"
+#include "report/predict.h"
+#include "report/report.h"
+#include "report/whatif.h"
+#include "sc_fs.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
+#include "scalana/run_info.h"
 #include "par/par.h"
-#include "predict.h"
-#include "whatif.h"
 #include "scalana/outdir.h"
 
 #include <errno.h>
@@ -18,6 +37,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdio.h>
 
 #include "viewer.h" /* scalana_viewer_write (SCALANA_HAVE_VIEWER), and the terminal summary */
 
@@ -470,6 +490,66 @@ static int check_paths(struct an_options *o, char *buf, size_t buflen)
     return 0;
 }
 
+/* Reads the runs in dirs into a (through rd): runs with a run.json first, a
+ * directory given twice counted once. */
+static void read_runs(struct reader *rd, struct an_analysis *a, char **dirs, int ndirs)
+{
+    char **real = calloc((size_t)ndirs, sizeof *real);
+    if (!real) abort();
+    for (int i = 0; i < ndirs; i++) real[i] = realpath(dirs[i], NULL);
+    /* Runs with a run.json first: a run without one is read with the
+     * executable the others name, whatever the order they were given in. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ndirs; i++) {
+            char rj[4200];
+            snprintf(rj, sizeof rj, "%s/run.json", dirs[i]);
+            if ((access(rj, R_OK) == 0) != (pass == 0)) continue;
+            int dup = 0;
+            for (int k = 0; k < i && real[i] && !dup; k++) dup = real[k] && strcmp(real[k], real[i]) == 0;
+            if (dup) {
+                an_warn(a, "%s: given twice; counted once", dirs[i]);
+                a->runs[i].bad = 1;
+                continue;
+            }
+            read_run(rd, &a->runs[i], dirs[i]);
+        }
+    for (int i = 0; i < ndirs; i++) free(real[i]);
+    free(real);
+}
+
+/* Frees what the reader kept: symbolizer, attribution state, PSG. */
+static void reader_free(struct reader *rd)
+{
+    an_sym_free(rd->sym);
+    an_attr_ctx_free(&rd->ctx);
+    an_psg_free(&rd->psgx);
+    psg_graph_free(&rd->psg);
+}
+
+/* Data-quality warnings of each process count's representative run: ranks
+ * unreadable or missing, intervals not recorded, samples dropped. */
+static void warn_runs(struct an_analysis *a)
+{
+    for (uint32_t s = 0; s < a->nscales; s++) {
+        const struct an_run *r = a->scales[s].rep;
+        uint32_t unwritten = r->nmissing - r->nunreadable;
+        if (r->nunreadable)
+            an_warn(a, "%u process%s (%s): partial run: %u %s unreadable (truncated, corrupt or refused "
+                       "profile, see above)", r->P, r->P == 1 ? "" : "es", r->dir, r->nunreadable, r->nunreadable == 1 ? "rank" : "ranks");
+        if (unwritten)
+            an_warn(a, "%u process%s (%s): %u %s missing (did not write a profile)", r->P,
+                    r->P == 1 ? "" : "es", r->dir, unwritten,
+                    unwritten == 1 ? "rank" : "ranks");
+        if (r->interval_overflow)
+            an_warn(a, "%u process%s: %llu computation intervals between MPI calls not recorded (the runtime's "
+                       "table of context pairs was full, or a call had no context): times before and after "
+                       "MPI calls are partial", r->P, r->P == 1 ? "" : "es", (unsigned long long)r->interval_overflow);
+        if (r->samples && r->dropped * 10 > r->samples)
+            an_warn(a, "%u process%s: %llu of %llu samples dropped", r->P, r->P == 1 ? "" : "es", (unsigned long long)r->dropped,
+                    (unsigned long long)r->samples);
+    }
+}
+
 /* One analysis: the runs in dirs (one build), read, modelled and reported.
  * Returns the report (json_t *), or NULL with one line on stderr when
  * nothing could be analysed (then *status is the exit status). */
@@ -487,37 +567,14 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     rd.a = &a;
     rd.dirs = dirs, rd.ndirs = ndirs;
     a.echo_warnings = an_par_rank() == 0;
-    char **real = calloc((size_t)ndirs, sizeof *real);
-    if (!real) abort();
-    for (int i = 0; i < ndirs; i++) real[i] = realpath(dirs[i], NULL);
-    /* Runs with a run.json first: a run without one is read with the
-     * executable the others name, whatever the order they were given in. */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < ndirs; i++) {
-            char rj[4200];
-            snprintf(rj, sizeof rj, "%s/run.json", dirs[i]);
-            if ((access(rj, R_OK) == 0) != (pass == 0)) continue;
-            int dup = 0;
-            for (int k = 0; k < i && real[i] && !dup; k++) dup = real[k] && strcmp(real[k], real[i]) == 0;
-            if (dup) {
-                an_warn(&a, "%s: given twice; counted once", dirs[i]);
-                a.runs[i].bad = 1;
-                continue;
-            }
-            read_run(&rd, &a.runs[i], dirs[i]);
-        }
-    for (int i = 0; i < ndirs; i++) free(real[i]);
-    free(real);
+    read_runs(&rd, &a, dirs, ndirs);
     /* every process must have found the same runs (a shared file system): checked there */
     an_par_combine(&a, rd.ready);
     if (an_par_rank() != 0) {
         /* the other analyzer processes answer process 0's questions about their ranks
          * until it has written the report */
         if (rd.ready) an_par_serve(&a);
-        an_sym_free(rd.sym);
-        an_attr_ctx_free(&rd.ctx);
-        an_psg_free(&rd.psgx);
-        psg_graph_free(&rd.psg);
+        reader_free(&rd);
         an_analysis_free(&a);
         *status = rd.ready ? 0 : 1;
         return rd.ready ? json_object() : NULL;
@@ -534,10 +591,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     if (!a.nscales) {
         an_par_done(&a);
         fprintf(stderr, "scalana-analyze: error: no valid run left to analyse (see above)\n");
-        an_sym_free(rd.sym);
-        an_attr_ctx_free(&rd.ctx);
-        an_psg_free(&rd.psgx);
-        psg_graph_free(&rd.psg);
+        reader_free(&rd);
         an_analysis_free(&a);
         *status = 1;
         return NULL;
@@ -546,24 +600,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     an_warn_contention(&a);
     an_warn_unsampled(&a);
     an_warn_omp_runtime(&a);
-    for (uint32_t s = 0; s < a.nscales; s++) {
-        const struct an_run *r = a.scales[s].rep;
-        uint32_t unwritten = r->nmissing - r->nunreadable;
-        if (r->nunreadable)
-            an_warn(&a, "%u process%s (%s): partial run: %u %s unreadable (truncated, corrupt or refused "
-                        "profile, see above)", r->P, r->P == 1 ? "" : "es", r->dir, r->nunreadable, r->nunreadable == 1 ? "rank" : "ranks");
-        if (unwritten)
-            an_warn(&a, "%u process%s (%s): %u %s missing (did not write a profile)", r->P,
-                    r->P == 1 ? "" : "es", r->dir, unwritten,
-                    unwritten == 1 ? "rank" : "ranks");
-        if (r->interval_overflow)
-            an_warn(&a, "%u process%s: %llu computation intervals between MPI calls not recorded (the runtime's "
-                        "table of context pairs was full, or a call had no context): times before and after "
-                        "MPI calls are partial", r->P, r->P == 1 ? "" : "es", (unsigned long long)r->interval_overflow);
-        if (r->samples && r->dropped * 10 > r->samples)
-            an_warn(&a, "%u process%s: %llu of %llu samples dropped", r->P, r->P == 1 ? "" : "es", (unsigned long long)r->dropped,
-                    (unsigned long long)r->samples);
-    }
+    warn_runs(&a);
     an_graph_sort_children(&a.g);
     an_compute_metrics(&a);
     an_find_root_causes(&a);
@@ -574,10 +611,7 @@ static json_t *analyse(struct an_options *opt, char **dirs, int ndirs, int *stat
     if (what_if) json_object_set_new(report, "what_if", what_if);
     an_par_done(&a); /* the other processes' peak memory, now that they are done */
     an_report_set_peaks(report, &a);
-    an_sym_free(rd.sym);
-    an_attr_ctx_free(&rd.ctx);
-    an_psg_free(&rd.psgx);
-    psg_graph_free(&rd.psg);
+    reader_free(&rd);
     an_analysis_free(&a);
     *status = 0;
     return report;
@@ -670,6 +704,71 @@ static int gate_refuses(const json_t *before, const json_t *after)
     return 0;
 }
 
+/* The runs of one program's build are analysed, of two compared: more
+ * builds, or two builds of programs of different names (run.json's
+ * executable: more likely a mix-up than a fix; --before/--after says so
+ * explicitly), are refused with the reason on stderr (returns 1). */
+static int builds_refused(const struct an_build *builds, int nbuilds)
+{
+    if (nbuilds > 2) {
+        fprintf(stderr, "scalana-analyze: error: the runs are of %d builds; one build is analysed, two are "
+                        "compared (before, after):\n", nbuilds);
+        for (int b = 0; b < nbuilds; b++)
+            fprintf(stderr, "  build-id %s (%s): %d run%s, first %s\n", *builds[b].build_id ? builds[b].build_id : "?",
+                    builds[b].executable, builds[b].ndirs, builds[b].ndirs == 1 ? "" : "s", builds[b].dirs[0]);
+        fputs("  give the runs of one build, or of two with --before DIR --after DIR (each repeatable)\n", stderr);
+        return 1;
+    }
+    if (nbuilds == 2 && strcmp(base_name(builds[0].executable), base_name(builds[1].executable)) != 0) {
+        fprintf(stderr, "scalana-analyze: error: the runs are of two different programs, %s (%s, %d run%s) and "
+                        "%s (%s, %d run%s); give the runs of one program, or compare two builds explicitly "
+                        "with --before DIR --after DIR\n",
+                builds[0].executable, builds[0].dirs[0], builds[0].ndirs, builds[0].ndirs == 1 ? "" : "s",
+                builds[1].executable, builds[1].dirs[0], builds[1].ndirs, builds[1].ndirs == 1 ? "" : "s");
+        return 1;
+    }
+    return 0;
+}
+
+/* Two builds compared: each analysed on its own (bv[bn] before, av[an]
+ * after; builds: the groups when found by build-id, for the message), the
+ * earlier one's report written into OUT/before, the later one's with the
+ * comparison (and --predict, --gate) into OUT.  *report: the later report
+ * (NULL when an analysis failed); *gate_rc: the gate's verdict once judged.
+ * Returns the exit status. */
+static int compare_builds(struct an_options *opt, char **bv, int bn, char **av, int an,
+                          const struct an_build *builds, json_t **report, int *gate_rc)
+{
+    int rc = 0;
+    if (!opt->quiet && !opt->before_count)
+        fprintf(stderr, "scalana-analyze: runs of two builds: before %s (%d run%s, the earlier), after %s (%d "
+                        "run%s); each is analysed on its own, then compared\n", builds[0].build_id, bn,
+                bn == 1 ? "" : "s", builds[1].build_id, an, an == 1 ? "" : "s");
+    if (!opt->quiet) fprintf(stderr, "scalana-analyze: before:\n");
+    json_t *before = analyse(opt, bv, bn, &rc);
+    json_t *after = NULL;
+    if (before) {
+        if (!opt->quiet) fprintf(stderr, "scalana-analyze: after:\n");
+        after = analyse(opt, av, an, &rc);
+    }
+    if (before && after) {
+        char bdir[4200];
+        snprintf(bdir, sizeof bdir, "%s/before", opt->out_dir);
+        /* the earlier build's own report, then the later one's with the comparison */
+        rc = write_report(opt, before, bdir, 1);
+        if (an_par_rank() == 0) json_object_set_new(after, "comparison", an_compare_reports(before, after));
+        if (an_par_rank() == 0 && opt->predict) an_predict(after, opt->predict, &opt->th);
+        if (an_par_rank() == 0 && opt->gate && gate_refuses(before, after)) rc = 2;
+        else if (an_par_rank() == 0 && opt->gate) *gate_rc = an_gate_apply(opt, after);
+        if (!rc) rc = write_report(opt, after, opt->out_dir, opt->quiet);
+        *report = after;
+    } else {
+        if (after) json_decref(after);
+    }
+    if (before) json_decref(before);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     struct an_options opt;
@@ -701,28 +800,7 @@ int main(int argc, char **argv)
     } else {
         for (int i = 0; i < opt.run_dir_count; i++) an_expand_run_dirs(opt.run_dirs[i], &dirs, &ndirs);
         if (!opt.exe) nbuilds = an_group_builds(dirs, ndirs, &builds);
-        if (nbuilds > 2) {
-            fprintf(stderr, "scalana-analyze: error: the runs are of %d builds; one build is analysed, two are "
-                            "compared (before, after):\n", nbuilds);
-            for (int b = 0; b < nbuilds; b++)
-                fprintf(stderr, "  build-id %s (%s): %d run%s, first %s\n", *builds[b].build_id ? builds[b].build_id : "?",
-                        builds[b].executable, builds[b].ndirs, builds[b].ndirs == 1 ? "" : "s", builds[b].dirs[0]);
-            fputs("  give the runs of one build, or of two with --before DIR --after DIR (each repeatable)\n", stderr);
-            an_builds_free(builds, nbuilds);
-            free_list(dirs, ndirs);
-            an_options_free(&opt);
-            an_par_end();
-            return 2;
-        }
-        /* Two builds are compared as a program before and after a change: two
-         * programs of different names are more likely a mix-up than a fix
-         * (run.json's executable; --before/--after says so explicitly). */
-        if (nbuilds == 2 && strcmp(base_name(builds[0].executable), base_name(builds[1].executable)) != 0) {
-            fprintf(stderr, "scalana-analyze: error: the runs are of two different programs, %s (%s, %d run%s) and "
-                            "%s (%s, %d run%s); give the runs of one program, or compare two builds explicitly "
-                            "with --before DIR --after DIR\n",
-                    builds[0].executable, builds[0].dirs[0], builds[0].ndirs, builds[0].ndirs == 1 ? "" : "s",
-                    builds[1].executable, builds[1].dirs[0], builds[1].ndirs, builds[1].ndirs == 1 ? "" : "s");
+        if (builds_refused(builds, nbuilds)) {
             an_builds_free(builds, nbuilds);
             free_list(dirs, ndirs);
             an_options_free(&opt);
@@ -744,32 +822,7 @@ int main(int argc, char **argv)
     if (opt.before_count || nbuilds == 2) {
         char **bv = opt.before_count ? bdirs : builds[0].dirs, **av = opt.before_count ? adirs : builds[1].dirs;
         int bn = opt.before_count ? nb : builds[0].ndirs, an = opt.before_count ? na : builds[1].ndirs;
-        if (!opt.quiet && !opt.before_count)
-            fprintf(stderr, "scalana-analyze: runs of two builds: before %s (%d run%s, the earlier), after %s (%d "
-                            "run%s); each is analysed on its own, then compared\n", builds[0].build_id, bn,
-                    bn == 1 ? "" : "s", builds[1].build_id, an, an == 1 ? "" : "s");
-        if (!opt.quiet) fprintf(stderr, "scalana-analyze: before:\n");
-        json_t *before = analyse(&opt, bv, bn, &rc);
-        json_t *after = NULL;
-        if (before) {
-            if (!opt.quiet) fprintf(stderr, "scalana-analyze: after:\n");
-            after = analyse(&opt, av, an, &rc);
-        }
-        if (before && after) {
-            char bdir[4200];
-            snprintf(bdir, sizeof bdir, "%s/before", opt.out_dir);
-            /* the earlier build's own report, then the later one's with the comparison */
-            rc = write_report(&opt, before, bdir, 1);
-            if (an_par_rank() == 0) json_object_set_new(after, "comparison", an_compare_reports(before, after));
-            if (an_par_rank() == 0 && opt.predict) an_predict(after, opt.predict, &opt.th);
-            if (an_par_rank() == 0 && opt.gate && gate_refuses(before, after)) rc = 2;
-            else if (an_par_rank() == 0 && opt.gate) gate_rc = an_gate_apply(&opt, after);
-            if (!rc) rc = write_report(&opt, after, opt.out_dir, opt.quiet);
-            report = after;
-        } else {
-            if (after) json_decref(after);
-        }
-        if (before) json_decref(before);
+        rc = compare_builds(&opt, bv, bn, av, an, builds, &report, &gate_rc);
     } else {
         report = analyse(&opt, dirs, ndirs, &rc);
         if (report && opt.predict && an_par_rank() == 0) an_predict(report, opt.predict, &opt.th);

@@ -78,7 +78,7 @@ void vw_html_compare(struct vw_out *o, const struct vw_html_ctx *c)
         seconds_cell(o, x, "cost_before_seconds");
         seconds_cell(o, x, "cost_after_seconds");
         seconds_cell(o, x, "saved_seconds");
-        /* predicted against measured (analyzer/saving.c): gone and changed causes */
+        /* predicted against measured (analyzer/report/saving.c): gone and changed causes */
         seconds_cell(o, x, "predicted_saving_seconds");
         vw_puts(o, "<td class=\"num\">");
         vw_num(o, vw_dbl(x, "measured_saving_seconds", NAN));

@@ -46,7 +46,7 @@ void vw_summary_compare(FILE *f, const json_t *report, int color)
                 vw_dbl(x, "cost_after_seconds", NAN), vw_dbl(x, "saved_seconds", NAN),
                 json_object_get(x, "after_below_thresholds") ? " (what is left is under the thresholds)" : "");
         if (json_is_number(json_object_get(x, "predicted_saving_seconds"))) {
-            /* predicted against measured (analyzer/saving.c) */
+            /* predicted against measured (analyzer/report/saving.c) */
             double err = vw_dbl(x, "prediction_error", NAN);
             fprintf(f, "           predicted saving %.3g s at %ld processes, measured %.3g s with a core per process "
                        "(wall %.3g s, noise %.2g s)",

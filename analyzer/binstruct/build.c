@@ -4,6 +4,9 @@
  * (MPI, calls to the binary's own functions, inlined calls), into the trees
  * of tree.c; emit.c makes the PSG unit.  The rules are in docs/binstruct.md. */
 #include "tree.h"
+#include "core/graph.h"
+#include "read/demangle.h"
+#include "read/omp.h"
 #include "scalana/gpu_calls.h"
 #include "scalana/mpi_ops.h"
 
@@ -78,6 +81,219 @@ static void add_leaf(struct builder *B, struct fwork *w, uint32_t s, uint32_t b,
     if (!strcmp(bs_base_of(file), bs_base_of(a->file))) cover(a, &x);
 }
 
+/* Counts, per scope, the instructions with a line in loop L (cnt[ns], the
+ * scope and its ancestors each); returns the instructions with a line. */
+static uint32_t count_loop_lines(const struct fwork *w, const struct bs_loop *L, uint32_t *cnt, uint32_t ns)
+{
+    const struct bs_func *f = w->f;
+    memset(cnt, 0, ns * sizeof *cnt);
+    uint32_t total = 0;
+    for (uint32_t k = 0; k < L->nblocks; k++) {
+        uint32_t b = L->blocks[k];
+        for (uint32_t i = w->cfg.first[b]; i < w->cfg.first[b] + w->cfg.count[b]; i++) {
+            if (!w->line[i]) continue;
+            total++;
+            for (uint32_t s = w->owner[i]; s != UNDEF; s = f->scope[s].parent) cnt[s]++;
+        }
+    }
+    return total;
+}
+
+/* The loop is the source loop whose test jumps back: the scope of its
+ * back-edge jumps (the deepest scope holding all of them).  A caller's loop
+ * around an inlined body is mostly the callee's instructions, but jumps back
+ * on the caller's line.  Without a jump back with a line: the deepest scope
+ * holding OWNER_SHARE of the loop's lines. */
+static uint32_t loop_scope(const struct fwork *w, const struct bs_loop *L, const uint32_t *cnt, uint32_t total)
+{
+    const struct bs_func *f = w->f;
+    uint32_t o = UNDEF;
+    for (uint32_t k = 0; k < L->nlatches; k++) {
+        uint32_t b = L->latches[k];
+        uint32_t j = w->cfg.first[b] + w->cfg.count[b] - 1;
+        if (!w->line[j]) continue;
+        uint32_t s = w->owner[j];
+        if (o == UNDEF) { o = s; continue; }
+        /* common ancestor of o and s */
+        while (f->scope[s].depth > f->scope[o].depth) s = f->scope[s].parent;
+        while (f->scope[o].depth > f->scope[s].depth) o = f->scope[o].parent;
+        while (o != s) o = f->scope[o].parent, s = f->scope[s].parent;
+    }
+    if (o == UNDEF) {
+        o = 0;
+        for (uint32_t s = 1; s < f->nscopes; s++)
+            if (cnt[s] >= OWNER_SHARE * total && f->scope[s].depth > f->scope[o].depth) o = s;
+    }
+    return o;
+}
+
+/* The loop's own test lines (into w->latch_line[li], at most 4; returns how
+ * many): its jumps back in scope o, file ob, but the closing line. */
+static uint32_t own_test_lines(struct fwork *w, const struct bs_loop *L, uint32_t li, uint32_t o, const char *ob)
+{
+    uint32_t nl = 0;
+    for (uint32_t k = 0; k < L->nlatches && nl < 4; k++) {
+        uint32_t b = L->latches[k], j = w->cfg.first[b] + w->cfg.count[b] - 1;
+        int ret = 0; /* a jump back on the closing line was moved after the return (below) */
+        for (uint32_t m = 0; m < w->nret; m++) ret |= w->ret_line[m] == w->line[j];
+        if (w->line[j] && !ret && w->owner[j] == o && !strcmp(w->base[j], ob)) w->latch_line[li][nl++] = w->line[j];
+    }
+    return nl;
+}
+
+/* The test lines of the loops around loop li in the same scope o (outer[16];
+ * returns how many): the test of an enclosing loop is not a line of this one
+ * (gcc puts the outer induction's address arithmetic on the outer `for` line
+ * inside the inner loop), unless both tests share a line
+ * (`for (...) for (...) x;`). */
+static uint32_t outer_test_lines(const struct fwork *w, const struct bs_loop *L, uint32_t li, uint32_t o,
+                                 uint32_t nl, uint32_t *outer)
+{
+    uint32_t nouter = 0;
+    for (uint32_t q = L->parent; q != UNDEF && nouter < 16; q = w->L.loop[q].parent) {
+        if (w->loop_owner[q] != o || w->loop_node[q] == UNDEF) continue;
+        for (uint32_t k = 0; k < 4 && w->latch_line[q][k] && nouter < 16; k++) {
+            int own = 0;
+            for (uint32_t m = 0; m < nl; m++) own |= w->latch_line[li][m] == w->latch_line[q][k];
+            if (!own) outer[nouter++] = w->latch_line[q][k];
+        }
+    }
+    return nouter;
+}
+
+/* What the lines of one loop are gathered against: its scope o (file ob),
+ * the outer loops' test lines, and what was found: the lines (w->ev, nev),
+ * the smallest line of a statement that begins in the loop, and the lines of
+ * the loop's register increments. */
+struct loop_lines {
+    uint32_t o;
+    const struct bs_scope *os;
+    const char *ob;
+    const uint32_t *outer; uint32_t nouter;
+    uint32_t fn_last;          /* the function's lines with code so far */
+    uint32_t nev, first_stmt;
+    uint32_t steps[8], nsteps;
+};
+
+/* Whether line ln is an outer loop's test or the function's closing line
+ * (the closing line, brace or epilogue, is outside every loop: gcc gives it
+ * to blocks it moves after the return). */
+static int skip_line(const struct fwork *w, const struct loop_lines *ll, uint32_t ln)
+{
+    int skip = 0;
+    for (uint32_t m = 0; m < ll->nouter; m++) skip |= ln == ll->outer[m];
+    for (uint32_t m = 0; m < w->nret && !skip; m++) skip = ln == w->ret_line[m];
+    return skip;
+}
+
+/* The rows of the loop's instructions in its scope, and its register
+ * increments among them. */
+static void row_lines(struct fwork *w, const struct bs_loop *L, struct loop_lines *ll)
+{
+    for (uint32_t k = 0; k < L->nblocks; k++) {
+        uint32_t b = L->blocks[k];
+        for (uint32_t i = w->cfg.first[b]; i < w->cfg.first[b] + w->cfg.count[b]; i++) {
+            uint32_t ln = w->line[i];
+            if (!ln || w->owner[i] != ll->o || (w->ins[i].flags & BS_F_NO_LINE) || strcmp(w->base[i], ll->ob) != 0)
+                continue;
+            if (ll->os->decl_line && ln < ll->os->decl_line) continue; /* a caller's row at the inline entry */
+            if (skip_line(w, ll, ln)) continue;
+            w->ev[ll->nev++] = ln;
+            if ((w->ins[i].flags & BS_F_STEP) && ll->nsteps < 8) {
+                int seen = 0;
+                for (uint32_t m = 0; m < ll->nsteps; m++) seen |= ll->steps[m] == ln;
+                if (!seen) ll->steps[ll->nsteps++] = ln;
+            }
+        }
+    }
+}
+
+/* The statements that begin in the loop, and the calls inlined into its body
+ * (lines of it too, and statements of it: the statement's own is_stmt row
+ * may lie in the callee's code). */
+static void statement_lines(struct fwork *w, const struct bs_loop *L, struct loop_lines *ll)
+{
+    const struct bs_func *f = w->f;
+    uint32_t o = ll->o;
+    for (uint32_t k = 0; k < L->nblocks; k++) {
+        uint32_t b = L->blocks[k];
+        for (uint32_t i = w->cfg.first[b]; i < w->cfg.first[b] + w->cfg.count[b]; i++) {
+            if (w->owner[i] != o || strcmp(w->base[i], ll->ob) != 0) continue;
+            /* a zero-length row only inside the scope: at its border it
+             * may be the last statement of the inlined code before it */
+            uint32_t both[2] = {(w->ins[i].flags & BS_F_NO_LINE) ? 0 : w->stmt[i], /* as the lines above */
+                                i > 0 && w->owner[i - 1] == o ? w->stmt0[i] : 0};
+            for (int z = 0; z < 2; z++) {
+                uint32_t ln = both[z];
+                if (!ln || (ll->os->decl_line && ln < ll->os->decl_line) || ln > ll->fn_last) continue;
+                if (skip_line(w, ll, ln)) continue;
+                /* a statement of the loop even where none of its
+                 * instructions carries its line: gcc gives the `i++` of
+                 * `while (x >= end[i])\n i++;` the row of the test and
+                 * marks only the start of the statement (a zero-length
+                 * row) with its own line */
+                w->ev[ll->nev++] = ln;
+                if (!ll->first_stmt || ln < ll->first_stmt) ll->first_stmt = ln;
+            }
+        }
+    }
+    for (uint32_t s = 1; s < f->nscopes; s++) {
+        const struct bs_scope *c = &f->scope[s];
+        if (c->parent != o || !c->call_line || strcmp(bs_base_of(c->call_file), ll->ob) != 0) continue;
+        uint32_t ei = bs_insn_lower_bound(w->ins, w->n, c->entry);
+        if (ei >= w->n || !bs_loop_has(L, bs_cfg_block_of(&w->cfg, ei))) continue;
+        w->ev[ll->nev++] = c->call_line;
+        if (!ll->first_stmt || c->call_line < ll->first_stmt) ll->first_stmt = c->call_line;
+    }
+}
+
+/* The loop's test lines (tests[8]; returns how many): its own jumps back,
+ * then its exits (a loop's test need not be its jump back: gcc rotates a
+ * loop so that the test leaves from the middle). */
+static uint32_t test_lines(const struct fwork *w, const struct bs_loop *L, uint32_t li, uint32_t nl,
+                           const struct loop_lines *ll, uint32_t *tests)
+{
+    uint32_t ntests = 0;
+    for (uint32_t m = 0; m < nl && ntests < 8; m++) tests[ntests++] = w->latch_line[li][m];
+    for (uint32_t k = 0; k < L->nblocks && ntests < 8; k++) {
+        uint32_t b = L->blocks[k], j = w->cfg.first[b] + w->cfg.count[b] - 1;
+        if ((w->ins[j].kind != BS_I_JCC && w->ins[j].kind != BS_I_JMP) || !w->line[j] || w->owner[j] != ll->o ||
+            strcmp(w->base[j], ll->ob) != 0)
+            continue;
+        int out = 0;
+        for (uint32_t e = w->cfg.succ_off[b]; e < w->cfg.succ_off[b + 1]; e++) out |= !bs_loop_has(L, w->cfg.succ[e]);
+        if (out) tests[ntests++] = w->line[j];
+    }
+    return ntests;
+}
+
+/* The loop's place: inside the nearest enclosing loop of the same scope,
+ * joined with a LOOP vertex already there on its lines, else a new one.
+ * Returns 0, or -1 when out of memory. */
+static int place_loop(struct builder *B, struct fwork *w, const struct bs_loop *L, uint32_t li,
+                      const struct loop_lines *ll, uint32_t first, uint32_t last)
+{
+    uint32_t o = ll->o;
+    uint32_t p = B->fn[w->afn[o]].root;
+    for (uint32_t q = L->parent; q != UNDEF; q = w->L.loop[q].parent)
+        if (w->loop_owner[q] == o && w->loop_node[q] != UNDEF) { p = w->loop_node[q]; break; }
+    uint32_t m = bs_find_child(B, p, PSG_LOOP, first, last, 0, NULL);
+    if (m != UNDEF) {
+        struct tnode *x = &B->t[m];
+        if (first < x->first) x->first = first;
+        if (last > x->last) x->last = last;
+    } else {
+        struct tnode x = {.kind = PSG_LOOP, .parent = p, .fn = w->afn[o], .file = ll->os->decl_file, .callee = "",
+                          .display = "", .first = first, .last = last};
+        m = bs_node_new(B, &x);
+        if (m == UNDEF) return -1;
+        B->loops++;
+    }
+    w->loop_node[li] = m;
+    cover(&B->fn[w->afn[o]], &B->t[m]);
+    return 0;
+}
+
 static void do_loops(struct builder *B, struct fwork *w)
 {
     const struct bs_func *f = w->f;
@@ -87,122 +303,19 @@ static void do_loops(struct builder *B, struct fwork *w)
     for (uint32_t li = 0; li < w->L.n; li++) {
         const struct bs_loop *L = &w->L.loop[li];
         w->loop_owner[li] = 0, w->loop_node[li] = UNDEF;
-        memset(cnt, 0, ns * sizeof *cnt);
-        uint32_t total = 0;
-        for (uint32_t k = 0; k < L->nblocks; k++) {
-            uint32_t b = L->blocks[k];
-            for (uint32_t i = w->cfg.first[b]; i < w->cfg.first[b] + w->cfg.count[b]; i++) {
-                if (!w->line[i]) continue;
-                total++;
-                for (uint32_t s = w->owner[i]; s != UNDEF; s = f->scope[s].parent) cnt[s]++;
-            }
-        }
+        uint32_t total = count_loop_lines(w, L, cnt, ns);
         if (!total) continue; /* no line information: not addressable */
-        /* The loop is the source loop whose test jumps back: the scope of
-         * its back-edge jumps (the deepest scope holding all of them).  A
-         * caller's loop around an inlined body is mostly the callee's
-         * instructions, but jumps back on the caller's line. */
-        uint32_t o = UNDEF;
-        for (uint32_t k = 0; k < L->nlatches; k++) {
-            uint32_t b = L->latches[k];
-            uint32_t j = w->cfg.first[b] + w->cfg.count[b] - 1;
-            if (!w->line[j]) continue;
-            uint32_t s = w->owner[j];
-            if (o == UNDEF) { o = s; continue; }
-            /* common ancestor of o and s */
-            while (f->scope[s].depth > f->scope[o].depth) s = f->scope[s].parent;
-            while (f->scope[o].depth > f->scope[s].depth) o = f->scope[o].parent;
-            while (o != s) o = f->scope[o].parent, s = f->scope[s].parent;
-        }
-        if (o == UNDEF) {
-            o = 0;
-            for (uint32_t s = 1; s < ns; s++)
-                if (cnt[s] >= OWNER_SHARE * total && f->scope[s].depth > f->scope[o].depth) o = s;
-        }
+        uint32_t o = loop_scope(w, L, cnt, total);
         w->loop_owner[li] = o;
-        const struct bs_scope *os = &f->scope[o];
-        const char *ob = bs_base_of(os->decl_file);
-        /* the loop's own test lines, and those of the loops around it in the
-         * same scope: the test of an enclosing loop is not a line of this
-         * one (gcc puts the outer induction's address arithmetic on the
-         * outer `for` line inside the inner loop), unless both tests share
-         * a line (`for (...) for (...) x;`) */
-        uint32_t nl = 0;
-        for (uint32_t k = 0; k < L->nlatches && nl < 4; k++) {
-            uint32_t b = L->latches[k], j = w->cfg.first[b] + w->cfg.count[b] - 1;
-            int ret = 0; /* a jump back on the closing line was moved after the return (below) */
-            for (uint32_t m = 0; m < w->nret; m++) ret |= w->ret_line[m] == w->line[j];
-            if (w->line[j] && !ret && w->owner[j] == o && !strcmp(w->base[j], ob)) w->latch_line[li][nl++] = w->line[j];
-        }
-        uint32_t outer[16], nouter = 0;
-        for (uint32_t q = L->parent; q != UNDEF && nouter < 16; q = w->L.loop[q].parent) {
-            if (w->loop_owner[q] != o || w->loop_node[q] == UNDEF) continue;
-            for (uint32_t k = 0; k < 4 && w->latch_line[q][k] && nouter < 16; k++) {
-                int own = 0;
-                for (uint32_t m = 0; m < nl; m++) own |= w->latch_line[li][m] == w->latch_line[q][k];
-                if (!own) outer[nouter++] = w->latch_line[q][k];
-            }
-        }
-        uint32_t nev = 0, first_stmt = 0; /* the smallest line of a statement that begins in the loop */
-        uint32_t steps[8], nsteps = 0;    /* lines of the loop's register increments */
-        uint32_t fn_last = B->fn[w->afn[o]].last; /* the function's lines with code so far */
-        for (uint32_t k = 0; k < L->nblocks; k++) {
-            uint32_t b = L->blocks[k];
-            for (uint32_t i = w->cfg.first[b]; i < w->cfg.first[b] + w->cfg.count[b]; i++) {
-                uint32_t ln = w->line[i];
-                if (!ln || w->owner[i] != o || (w->ins[i].flags & BS_F_NO_LINE) || strcmp(w->base[i], ob) != 0)
-                    continue;
-                if (os->decl_line && ln < os->decl_line) continue; /* a caller's row at the inline entry */
-                int skip = 0;
-                for (uint32_t m = 0; m < nouter; m++) skip |= ln == outer[m];
-                /* the closing line (brace, epilogue) is outside every loop:
-                 * gcc gives it to blocks it moves after the return */
-                for (uint32_t m = 0; m < w->nret && !skip; m++) skip = ln == w->ret_line[m];
-                if (skip) continue;
-                w->ev[nev++] = ln;
-                if ((w->ins[i].flags & BS_F_STEP) && nsteps < 8) {
-                    int seen = 0;
-                    for (uint32_t m = 0; m < nsteps; m++) seen |= steps[m] == ln;
-                    if (!seen) steps[nsteps++] = ln;
-                }
-            }
-        }
-        for (uint32_t k = 0; k < L->nblocks; k++) {
-            uint32_t b = L->blocks[k];
-            for (uint32_t i = w->cfg.first[b]; i < w->cfg.first[b] + w->cfg.count[b]; i++) {
-                if (w->owner[i] != o || strcmp(w->base[i], ob) != 0) continue;
-                /* a zero-length row only inside the scope: at its border it
-                 * may be the last statement of the inlined code before it */
-                uint32_t both[2] = {(w->ins[i].flags & BS_F_NO_LINE) ? 0 : w->stmt[i], /* as the lines above */
-                                    i > 0 && w->owner[i - 1] == o ? w->stmt0[i] : 0};
-                for (int z = 0; z < 2; z++) {
-                    uint32_t ln = both[z];
-                    if (!ln || (os->decl_line && ln < os->decl_line) || ln > fn_last) continue;
-                    int skip = 0;
-                    for (uint32_t m = 0; m < nouter; m++) skip |= ln == outer[m];
-                    for (uint32_t m = 0; m < w->nret && !skip; m++) skip = ln == w->ret_line[m];
-                    if (skip) continue;
-                    /* a statement of the loop even where none of its
-                     * instructions carries its line: gcc gives the `i++` of
-                     * `while (x >= end[i])\n i++;` the row of the test and
-                     * marks only the start of the statement (a zero-length
-                     * row) with its own line */
-                    w->ev[nev++] = ln;
-                    if (!first_stmt || ln < first_stmt) first_stmt = ln;
-                }
-            }
-        }
-        /* calls inlined into the loop's body are lines of it too, and
-         * statements of it (the statement's own is_stmt row may lie in the
-         * callee's code) */
-        for (uint32_t s = 1; s < ns; s++) {
-            const struct bs_scope *c = &f->scope[s];
-            if (c->parent != o || !c->call_line || strcmp(bs_base_of(c->call_file), ob) != 0) continue;
-            uint32_t ei = bs_insn_lower_bound(w->ins, w->n, c->entry);
-            if (ei >= w->n || !bs_loop_has(L, bs_cfg_block_of(&w->cfg, ei))) continue;
-            w->ev[nev++] = c->call_line;
-            if (!first_stmt || c->call_line < first_stmt) first_stmt = c->call_line;
-        }
+        struct loop_lines ll = {.o = o, .os = &f->scope[o]};
+        ll.ob = bs_base_of(ll.os->decl_file);
+        uint32_t nl = own_test_lines(w, L, li, o, ll.ob);
+        uint32_t outer[16];
+        ll.nouter = outer_test_lines(w, L, li, o, nl, outer);
+        ll.outer = outer;
+        ll.fn_last = B->fn[w->afn[o]].last;
+        row_lines(w, L, &ll);
+        statement_lines(w, L, &ll);
         /* The loop starts at its first statement or its test, whichever
          * comes first: a line before both is not the loop's (bs_loop_start,
          * bs_lines_from).  gcc gives such lines to code it places inside
@@ -222,41 +335,13 @@ static void do_loops(struct builder *B, struct fwork *w)
          * statements at the bottom, unmarked).  A loop in which no
          * statement begins (a compiler that marks none) keeps all its
          * lines. */
-        uint32_t tests[8], ntests = 0;
-        for (uint32_t m = 0; m < nl && ntests < 8; m++) tests[ntests++] = w->latch_line[li][m];
-        for (uint32_t k = 0; k < L->nblocks && ntests < 8; k++) {
-            /* the exits: a loop's test need not be its jump back (gcc
-             * rotates a loop so that the test leaves from the middle) */
-            uint32_t b = L->blocks[k], j = w->cfg.first[b] + w->cfg.count[b] - 1;
-            if ((w->ins[j].kind != BS_I_JCC && w->ins[j].kind != BS_I_JMP) || !w->line[j] || w->owner[j] != o ||
-                strcmp(w->base[j], ob) != 0)
-                continue;
-            int out = 0;
-            for (uint32_t e = w->cfg.succ_off[b]; e < w->cfg.succ_off[b + 1]; e++) out |= !bs_loop_has(L, w->cfg.succ[e]);
-            if (out) tests[ntests++] = w->line[j];
-        }
-        nev = bs_lines_from(w->ev, nev, bs_loop_start(first_stmt, tests, ntests), steps, nsteps);
+        uint32_t tests[8];
+        uint32_t ntests = test_lines(w, L, li, nl, &ll, tests);
+        uint32_t nev = bs_lines_from(w->ev, ll.nev, bs_loop_start(ll.first_stmt, tests, ntests), ll.steps, ll.nsteps);
         uint32_t first = 0, last = 0;
         bs_line_cluster(w->ev, nev, w->latch_line[li], nl, &first, &last);
         if (!first) continue;
-        /* the loop's place: inside the nearest enclosing loop of the same scope */
-        uint32_t p = B->fn[w->afn[o]].root;
-        for (uint32_t q = L->parent; q != UNDEF; q = w->L.loop[q].parent)
-            if (w->loop_owner[q] == o && w->loop_node[q] != UNDEF) { p = w->loop_node[q]; break; }
-        uint32_t m = bs_find_child(B, p, PSG_LOOP, first, last, 0, NULL);
-        if (m != UNDEF) {
-            struct tnode *x = &B->t[m];
-            if (first < x->first) x->first = first;
-            if (last > x->last) x->last = last;
-        } else {
-            struct tnode x = {.kind = PSG_LOOP, .parent = p, .fn = w->afn[o], .file = os->decl_file, .callee = "",
-                              .display = "", .first = first, .last = last};
-            m = bs_node_new(B, &x);
-            if (m == UNDEF) break;
-            B->loops++;
-        }
-        w->loop_node[li] = m;
-        cover(&B->fn[w->afn[o]], &B->t[m]);
+        if (place_loop(B, w, L, li, &ll, first, last) < 0) break;
     }
     free(cnt);
 }

@@ -3,7 +3,8 @@
  * bs_recover made them.  A file that does not parse is recovered again and
  * replaced; writes go through a temporary file and rename(2), so readers
  * never see half a file. */
-#include "analyzer.h"
+#include "sc_fs.h"
+#include "scalana/psg_format.h"
 #include "binstruct.h"
 
 #include <errno.h>

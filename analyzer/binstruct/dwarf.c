@@ -4,7 +4,11 @@
  * symbolizer names frames, so that recovered vertices and sampled frames
  * meet. */
 #include "binstruct.h"
-#include "analyzer.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "read/demangle.h"
+#include "read/symbolize.h"
+#include "scalana/psg_format.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>

@@ -2,7 +2,14 @@
  * without an embedded PSG, load (from the cache) or recover one and say
  * what happened in one warning line. */
 #include "binstruct.h"
-#include "analyzer.h"
+#include "binstruct/recover.h"
+#include "binstruct/recover.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "core/warn.h"
+#include "read/symbolize.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
 
 #include <stdio.h>
 #include <stdlib.h>

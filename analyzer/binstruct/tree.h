@@ -5,7 +5,8 @@
 #define SCALANA_BINSTRUCT_TREE_H
 
 #include "binstruct.h"
-#include "analyzer.h"
+#include "core/types.h"
+#include "sc_hash.h"
 
 #define UNDEF UINT32_MAX
 

@@ -5,7 +5,9 @@
 #ifndef SCALANA_PAR_BUF_H
 #define SCALANA_PAR_BUF_H
 
-#include "analyzer.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "sc_alloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -14,7 +14,16 @@
  * (an_run_finish_totals).  The per-rank vertex arrays stay where they were
  * read; process 0 fetches those it needs (par_serve.c).  Format: native
  * byte order, both ends are the same build. */
-#include "analyzer.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "core/warn.h"
+#include "ppg/intervals.h"
+#include "ppg/ppg.h"
+#include "ppg/threads.h"
+#include "ppg/vstat.h"
+#include "sc_alloc.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
 #include "par.h"
 #include "par_buf.h"
 #include "par_mpi.h"

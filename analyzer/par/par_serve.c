@@ -12,12 +12,16 @@
  * other process; each answers about its slice of the ranks, and process 0
  * answers its own from the run of its slice (par_run.own) with the same
  * code.  Format: native byte order (par_buf.h). */
-#include "analyzer.h"
+#include "core/types.h"
+#include "models/stats.h"
+#include "ppg/intervals.h"
+#include "ppg/ppg.h"
+#include "ppg/run_source.h"
+#include "ppg/vstat.h"
+#include "sc_alloc.h"
 #include "par.h"
 #include "par_buf.h"
 #include "par_mpi.h"
-#include "run_source.h"
-#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>

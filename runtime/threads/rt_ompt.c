@@ -2,7 +2,7 @@
  * measured through OMPT, the tool interface of LLVM's libomp (scalana-cc
  * -fopenmp builds): libomp calls ompt_start_tool at its start-up and then
  * these callbacks.  gcc's libgomp has no OMPT and never calls it: nothing
- * here runs (its barrier waits come from samples in libgomp, analyzer/omp.c).
+ * here runs (its barrier waits come from samples in libgomp, analyzer/read/omp.c).
  * Callbacks accumulate into the calling thread's own tables (no lock, no
  * allocation after the thread's first callback); the profile writer reads
  * them into PRF_REC_OMP (docs/runtime.md, "OpenMP through OMPT"). */

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """check_seam.py — the analyzer core reads a run's per-rank data through one
-seam (analyzer/run_source.h) and knows nothing of the parallel analyzer, a
-source of its own under analyzer/par/.  Fails when a core file (analyzer/*.c,
-analyzer/*.h and analyzer/detectors/, but main.c, the program that starts the
-parallel analyzer) includes a header of par/ or names, outside comments and
-strings, a symbol of it (an_par_*, par_*) or a run's former `remote` flag;
-and when the includes of the analyzer's files (core, par/, binstruct/) make a
-circle (tests/common/check_no_cycles.py's graph: a header is its .c file's).
+seam (analyzer/ppg/run_source.h) and knows nothing of the parallel analyzer, a
+source of its own under analyzer/par/.  Fails when a core file (every room of
+analyzer/ but par/, and not main.c, the program that starts the parallel
+analyzer) includes a header of par/ or names, outside comments and strings, a
+symbol of it (an_par_*, par_*) or a run's former `remote` flag; and when the
+includes of the analyzer's files (every room, par/ and binstruct/ included)
+make a circle (tests/common/check_no_cycles.py's graph: a header is its .c
+file's).
 Usage: check_seam.py ANALYZER_DIR"""
 import os
 import re
@@ -20,8 +21,16 @@ SYMBOL = re.compile(r"\b(an_par_\w+|par_\w+)|->\s*remote\b")
 COMMENT_OR_STRING = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
+def source_dirs(root):
+    """The analyzer's folders: its top and every room below it, sorted."""
+    return [d for d, _, _ in sorted(os.walk(root))]
+
+
 def core_files(root):
-    for d in (root, os.path.join(root, "detectors")):
+    par = os.path.join(root, "par")
+    for d in source_dirs(root):
+        if d == par or d.startswith(par + os.sep):
+            continue
         for f in sorted(os.listdir(d)):
             if f.endswith((".c", ".h", ".def")) and not (d == root and f == "main.c"):
                 yield os.path.join(d, f)
@@ -48,8 +57,7 @@ def main():
             for m in SYMBOL.finditer(line):
                 print("%s:%d names %s: ask the run's source (run_source.h)" % (rel, n, m.group(0)))
                 bad = 1
-    dirs = [root] + [os.path.join(root, d) for d in ("detectors", "par", "binstruct")
-                     if os.path.isdir(os.path.join(root, d))]
+    dirs = source_dirs(root)
     edges = check_no_cycles.include_edges(dirs)
     for a, bs in list(edges.items()):
         for b in bs:

@@ -8,7 +8,10 @@
  * two (a serial section and a smaller imbalance).  Its own functions stand for
  * the application, so scalana-analyze resolves real DWARF of this binary.
  *   synth OUT_DIR SCENARIO PROCESSES [SEED] */
-#include "analyzer.h"
+#include "read/symbolize.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
+#include "scalana/run_info.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdio.h>
 
 #define OP_SEND 100
 #define OP_RECV 120

@@ -1,4 +1,4 @@
-/* test_attribute.c — cmocka unit tests of attribution (analyzer/attribute.c): real addresses of
+/* test_attribute.c — cmocka unit tests of attribution (analyzer/read/attribute.c): real addresses of
  * this test binary (libdw) to PSG vertices in context, threads and lost frames, and hostile
  * (random) calling-context trees. */
 #include <stdarg.h>
@@ -6,8 +6,17 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "detect/find.h"
+#include "metrics/metrics.h"
+#include "ppg/ppg.h"
+#include "read/attribute.h"
+#include "read/psg_index.h"
+#include "read/symbolize.h"
+#include "report/report.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

@@ -1,4 +1,4 @@
-/* test_compare.c — the before/after matching of analyzer/compare.c on
+/* test_compare.c — the before/after matching of analyzer/report/compare.c on
  * constructed reports: a loop moved by a few lines remains, one moved far but
  * still the only loop of its function remains, a location with another
  * category is "changed", an unmatched before cause is "gone" (with its
@@ -16,8 +16,9 @@
 #include <math.h>
 #include <string.h>
 #include <time.h>
+#include <stdio.h>
 
-#include "analyzer.h"
+#include "report/compare.h"
 
 /* A vertex: id, kind, function, line; metrics at 2 and 4 processes (max = 2 x mean). */
 static json_t *vtx(int id, const char *kind, const char *fn, int line, double t2, double t4)

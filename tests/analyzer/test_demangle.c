@@ -1,11 +1,13 @@
-/* test_demangle.c — cmocka unit tests of names as a person reads them (analyzer/demangle.c). */
+/* test_demangle.c — cmocka unit tests of names as a person reads them (analyzer/read/demangle.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/options.h"
+#include "core/types.h"
+#include "read/demangle.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

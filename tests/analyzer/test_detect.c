@@ -1,4 +1,4 @@
-/* test_detect.c — cmocka unit tests of the root-cause engine (analyzer/detect.c): categories,
+/* test_detect.c — cmocka unit tests of the root-cause engine (analyzer/detect/detect.c): categories,
  * shared time on fewer cores, the location rule, candidates, contention and a short serial
  * section. */
 #include <stdarg.h>
@@ -6,8 +6,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "detect/detect.h"
+#include "metrics/metrics.h"
+#include "scalana/psg_format.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

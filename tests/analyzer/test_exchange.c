@@ -1,5 +1,5 @@
 /* test_exchange.c — cmocka unit tests of the point-to-point exchange detector
- * (analyzer/detectors/exchange.c): a recursive-doubling exchange whose bytes per
+ * (analyzer/detect/detectors/exchange.c): a recursive-doubling exchange whose bytes per
  * process grow is growing communication at its MPI_Send; a halo whose bytes per
  * process stay while the work shrinks is a halo exchange at its MPI_Waitall;
  * the same halo in small (latency-bound) messages, and an exchange whose volume
@@ -9,8 +9,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "detect/category.h"
+#include "metrics/metrics.h"
+#include "ppg/ppg.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
 #include "unit_helpers.h"
 #include "scalana/mpi_ops.h"
 

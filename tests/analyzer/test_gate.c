@@ -1,4 +1,4 @@
-/* test_gate.c — the CI gate (analyzer/gate.c) on comparisons of constructed
+/* test_gate.c — the CI gate (analyzer/report/gate.c) on comparisons of constructed
  * reports whose call trees differ: a loop added above the cause (its lines
  * move by 40, its function has one loop more), a function renamed, a new
  * cause, a new cause that was a candidate under the thresholds before, a
@@ -17,8 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer.h"
-#include "gate.h"
+#include "core/options.h"
+#include "core/types.h"
+#include "report/compare.h"
+#include "report/gate.h"
 
 static json_t *vtx(int id, const char *kind, const char *fn, int line)
 {

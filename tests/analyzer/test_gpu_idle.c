@@ -1,11 +1,15 @@
-/* test_gpu_idle.c — cmocka unit tests of idle GPUs (analyzer/detectors/gpu_idle.c). */
+/* test_gpu_idle.c — cmocka unit tests of idle GPUs (analyzer/detect/detectors/gpu_idle.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "detect/category.h"
+#include "metrics/metrics.h"
+#include "ppg/ppg.h"
+#include "scalana/psg_format.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

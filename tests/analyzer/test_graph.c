@@ -1,12 +1,13 @@
-/* test_graph.c — cmocka unit tests of the vertex table (analyzer/graph.c): (parent, key) found
+/* test_graph.c — cmocka unit tests of the vertex table (analyzer/core/graph.c): (parent, key) found
  * again, children in program order. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "scalana/psg_format.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

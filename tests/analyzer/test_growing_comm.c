@@ -1,13 +1,17 @@
 /* test_growing_comm.c — cmocka unit tests of growing communication
- * (analyzer/detectors/growing_comm.c): against its control, per call site, back-to-back
+ * (analyzer/detect/detectors/growing_comm.c): against its control, per call site, back-to-back
  * collectives. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "detect/category.h"
+#include "metrics/metrics.h"
+#include "ppg/ppg.h"
+#include "scalana/psg_format.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>
@@ -17,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdio.h>
 
 /* Three counts; an Allgather next to the Allreduce; `grow` says whether the
  * Allgather's shortest call grows beyond the Allreduce's (its control). */

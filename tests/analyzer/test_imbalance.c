@@ -1,12 +1,13 @@
-/* test_imbalance.c — cmocka unit tests of load imbalance (analyzer/detectors/imbalance.c):
+/* test_imbalance.c — cmocka unit tests of load imbalance (analyzer/detect/detectors/imbalance.c):
  * several culprits, a fixed imbalance, exact computation intervals, a cost within its noise. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/types.h"
+#include "detect/category.h"
+#include "metrics/metrics.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

@@ -8,7 +8,16 @@
  * the interval record removed (an older profile) give "no data".
  *
  * usage: test_intervals RUN_DIR EXECUTABLE SOURCE */
-#include "analyzer.h"
+#include "core/graph.h"
+#include "core/mpi_table.h"
+#include "core/options.h"
+#include "core/types.h"
+#include "ppg/ppg.h"
+#include "ppg/run_source.h"
+#include "read/attribute.h"
+#include "read/symbolize.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
 
 #include <math.h>
 #include <stdio.h>

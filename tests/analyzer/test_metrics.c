@@ -1,12 +1,13 @@
-/* test_metrics.c — cmocka unit tests of metrics and scaling (analyzer/metrics.c): the scaling
+/* test_metrics.c — cmocka unit tests of metrics and scaling (analyzer/metrics/metrics.c): the scaling
  * mode (weak or strong) and the per-vertex scaling models. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/types.h"
+#include "detect/category.h"
+#include "metrics/metrics.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

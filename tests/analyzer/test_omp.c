@@ -1,4 +1,4 @@
-/* test_omp.c — cmocka unit tests of analyzer/omp.c: which sampled calling
+/* test_omp.c — cmocka unit tests of analyzer/read/omp.c: which sampled calling
  * contexts were inside an OpenMP runtime (an_omp_runtime_nodes), and the
  * names of OpenMP code. */
 #include <stdarg.h>
@@ -6,7 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
+#include "read/omp.h"
+#include "scalana/profile_format.h"
 
 #include <stdlib.h>
 #include <string.h>

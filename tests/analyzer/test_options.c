@@ -1,12 +1,14 @@
-/* test_options.c — cmocka unit tests of the command line (analyzer/options.c). */
+/* test_options.c — cmocka unit tests of the command line (analyzer/core/options.c). */
 #include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/mpi_table.h"
+#include "core/options.h"
+#include "core/types.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

@@ -1,11 +1,13 @@
-/* test_phases.c — cmocka unit tests of phases (analyzer/phases.c). */
+/* test_phases.c — cmocka unit tests of phases (analyzer/metrics/phases.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "metrics/metrics.h"
+#include "metrics/phases.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

@@ -1,12 +1,21 @@
-/* test_ppg.c — cmocka unit tests of the PPG of a rank (analyzer/ppg.c): MPI vertices, edges,
+/* test_ppg.c — cmocka unit tests of the PPG of a rank (analyzer/ppg/ppg.c): MPI vertices, edges,
  * inclusive time, and sample weights against signals. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "detect/detect.h"
+#include "metrics/metrics.h"
+#include "ppg/intervals.h"
+#include "ppg/ppg.h"
+#include "ppg/vtime.h"
+#include "read/attribute.h"
+#include "read/symbolize.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

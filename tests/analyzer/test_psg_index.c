@@ -1,12 +1,12 @@
-/* test_psg_index.c — cmocka unit tests of lookups on the embedded PSG (analyzer/psg_index.c):
+/* test_psg_index.c — cmocka unit tests of lookups on the embedded PSG (analyzer/read/psg_index.c):
  * descent to the deepest vertex holding a source location; thin MPI wrappers. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "read/psg_index.h"
+#include "scalana/psg_format.h"
 #include "unit_helpers.h"
 #include "scalana/mpi_ops.h"
 

@@ -1,12 +1,13 @@
-/* test_report.c — cmocka unit tests of report.json (analyzer/report.c): the categories against
+/* test_report.c — cmocka unit tests of report.json (analyzer/report/report.c): the categories against
  * docs/report.schema.json. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/options.h"
+#include "core/types.h"
+#include "detect/category.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdio.h>
 
 /* One list of categories (include/scalana/categories.def): the names are
  * exactly docs/report.schema.json's enum, each with a label and a remedy;

@@ -1,12 +1,13 @@
-/* test_symbolize.c — cmocka unit tests of the symbolizer (analyzer/symbolize.c): a relative
+/* test_symbolize.c — cmocka unit tests of the symbolizer (analyzer/read/symbolize.c): a relative
  * source path joined to DW_AT_comp_dir. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "read/symbolize.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdio.h>
 
 /* A plain `cc ../relpath_main.c` build records a relative file name: the
  * symbolizer joins it to DW_AT_comp_dir ("../" folded), so report.json and the

@@ -1,5 +1,5 @@
-/* test_threads.c — cmocka unit tests of the CPU time per thread (analyzer/threads.c)
- * and the OpenMP causes found from it (analyzer/detectors/omp_threads.c): the
+/* test_threads.c — cmocka unit tests of the CPU time per thread (analyzer/ppg/threads.c)
+ * and the OpenMP causes found from it (analyzer/detect/detectors/omp_threads.c): the
  * split of a team by its samples and its noise guard, the team a region ran
  * with, and on a hand-made MPI + OpenMP run the thread imbalance of a region's
  * loop, the serial loop between regions, and a process imbalance inside a
@@ -9,8 +9,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "detect/category.h"
+#include "metrics/metrics.h"
+#include "ppg/threads.h"
+#include "scalana/psg_format.h"
 #include "unit_helpers.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* test_waits.c — cmocka unit tests of backtracking from wait states (analyzer/detectors/waits.c):
+/* test_waits.c — cmocka unit tests of backtracking from wait states (analyzer/detect/detectors/waits.c):
  * an imbalance found, GPU-bound late processes, waits at collectives per communicator, a balanced
  * halo cycle finds nothing, blame that rotates is reported as such, a chain of late senders
  * through one receive is a pipeline, a lone unexplained late sender is a wait for a message, a
@@ -9,9 +9,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
+#include "core/graph.h"
+#include "core/types.h"
+#include "detect/category.h"
+#include "metrics/metrics.h"
+#include "ppg/ppg.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
 #include "scalana/mpi_ops.h"
-#include "detect.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>

@@ -13,8 +13,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "analyzer.h"
-#include "detect.h"
+#include "core/graph.h"
+#include "core/options.h"
+#include "core/types.h"
+#include "detect/find.h"
+#include "metrics/metrics.h"
+#include "ppg/ppg.h"
+#include "scalana/profile_format.h"
+#include "scalana/psg_format.h"
 #include "unit_code.h"
 
 #include <dlfcn.h>
@@ -22,6 +28,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 /* ---- helpers ----------------------------------------------------------------- */
 static inline void json_decref_wrapper(void *j) { json_decref((json_t *)j); }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model.h"
+#include "models/model.h"
 
 static const double P6[6] = {64, 128, 256, 512, 1024, 2048};
 

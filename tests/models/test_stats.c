@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "models/stats.h"
 
 #define NEAR(a, b, rel) assert_true(fabs((a) - (b)) <= (rel) * fabs(b))
 

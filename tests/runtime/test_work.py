@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """test_work.py — the loop work counters end to end (plugin/WorkCounters.cpp,
-runtime/threads/rt_work.c, PRF_REC_WORK, analyzer/work.c): progs/work.c built with
+runtime/threads/rt_work.c, PRF_REC_WORK, analyzer/ppg/work.c): progs/work.c built with
 scalana-cc runs at 2 processes under the runtime, and
 
   - every loop's header count in the profile is the one the program's

@@ -6,7 +6,8 @@
  *        bs_dump --cache DIR|off EXE: through the build-id cache (bs_load); the
  *        first line then says "cache: hit|written|none PATH". */
 #include "binstruct.h"
-#include "analyzer.h"
+#include "read/symbolize.h"
+#include "scalana/psg_format.h"
 #include "scalana/mpi_ops.h"
 
 #include <stdio.h>

@@ -1,0 +1,59 @@
+/* metrics.h — per-vertex metrics and models over the process counts, waits,
+ * costs and data-quality warnings (metrics/metrics.c). */
+#ifndef SCALANA_AN_METRICS_METRICS_H
+#define SCALANA_AN_METRICS_METRICS_H
+
+#include <stdint.h>
+#include "core/types.h"
+
+/** The run time costs are measured against (seconds): the largest run's wall
+ *  time with a core per process, i.e. divided by its contention (wall /
+ *  contention; contention counts the processes per core and other load
+ *  alike).  The costs (CPU model, detect.c) are savings on that same machine,
+ *  so a cost and the minimum it is compared with are in one model. */
+double an_base_seconds(const struct an_analysis *a);
+/** The share (0..1) of run r's wall time that its best-served process spent
+ *  waiting for a core beyond what the job's own processes per core explain:
+ *  1 - oversubscription / contention, 0 when the contention is the job's own
+ *  (other jobs, OS noise; report.json runs[].other_load_share). */
+double an_other_load_share(const struct an_run *r);
+/** Warns for each process count whose representative run recorded no
+ *  sample although its processes used CPU time (the program blocked or
+ *  took the sampling signal): its computation is invisible (metrics.c). */
+void an_warn_unsampled(struct an_analysis *a);
+/** Warns (data quality) of shared cores: once for the process counts that are
+ *  oversubscribed or contended (processes per core, slow-down), then of load
+ *  from outside the job (other jobs, OS noise): the counts whose contention
+ *  exceeds contention_max times their processes per core, with
+ *  an_other_load_share of each. */
+void an_warn_contention(struct an_analysis *a);
+/** Share (0..1) of run r's CPU time (all threads, present processes)
+ *  sampled inside the OpenMP runtime (an_run.omp_wait); *seconds (if not
+ *  NULL): those CPU seconds, mean per process. */
+double an_omp_runtime_share(const struct an_run *r, double *seconds);
+/** Warns, per process count, when at least a tenth of the threads' CPU time
+ *  was spent inside the OpenMP runtime (barrier and lock spinning,
+ *  scheduling), with the wait policy that lets such threads sleep. */
+void an_warn_omp_runtime(struct an_analysis *a);
+/** The smallest cost that may be reported (seconds): max(min_cost_seconds,
+ *  min_cost_percent of an_base_seconds). */
+double an_min_cost(const struct an_analysis *a);
+/** Groups runs by process count (ascending), picks the representatives. */
+void an_group_scales(struct an_analysis *a);
+/** Per-vertex metrics, models, scaling loss and flags. */
+void an_compute_metrics(struct an_analysis *a);
+/** Wait of each process at vertex v in run r, in seconds: collectives
+ *  t_i - min_j t_j over the members of the same communicator; point-to-point
+ *  and completions t_i - calls_i * (shortest single call over processes).
+ *  Not discounted for oversubscription (callers that report a wait as its own
+ *  cause divide by the run's factor).  out has P entries.  Returns the sum. */
+double an_waits(const struct an_analysis *a, const struct an_run *r, uint32_t v, double *out);
+/** An upper bound of the largest wait an_waits gives at vertex v in run r
+ *  (seconds), from the vertex's statistics alone (no per-process values):
+ *  collectives max - min of the callers' MPI time, point-to-point the
+ *  largest MPI time.  The detectors skip a vertex whose bound is under their
+ *  threshold, so that a parallel analysis fetches only the others. */
+double an_waits_bound(const struct an_analysis *a, const struct an_run *r, uint32_t v);
+void an_analysis_free(struct an_analysis *a);
+
+#endif
