@@ -12,7 +12,8 @@
 struct rt_split_mem { MPI_Status *st; int *idx; uint64_t *done; int *batch; };
 static int rt_split_scratch(int n, struct rt_split_mem *m)
 {
-    size_t need = (size_t)n * (sizeof(MPI_Status) + sizeof(int) + sizeof(uint64_t) + sizeof(int));
+    /* 7 bytes of slack: done is aligned to 8 after the ints */
+    size_t need = (size_t)n * (sizeof(MPI_Status) + sizeof(int) + sizeof(uint64_t) + sizeof(int)) + 7;
     unsigned char *mem = rt_scratch(2, need);
     if (!mem)
         return -1;
@@ -20,15 +21,6 @@ static int rt_split_scratch(int n, struct rt_split_mem *m)
     m->idx = (int *)(m->st + n);
     m->done = (uint64_t *)(void *)(((uintptr_t)(m->idx + n) + 7) & ~(uintptr_t)7);
     m->batch = (int *)(m->done + n);
-    if ((unsigned char *)(m->batch + n) > mem + need) {
-        mem = rt_scratch(2, need + 16);
-        if (!mem)
-            return -1;
-        m->st = (MPI_Status *)mem;
-        m->idx = (int *)(m->st + n);
-        m->done = (uint64_t *)(void *)(((uintptr_t)(m->idx + n) + 7) & ~(uintptr_t)7);
-        m->batch = (int *)(m->done + n);
-    }
     return 0;
 }
 

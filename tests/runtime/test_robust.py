@@ -328,7 +328,11 @@ def case_exitall(a, tmp):
         return
     present = sorted(f for f in os.listdir(rundir) if f.endswith(".sclp"))
     listed = sorted(ri["profile_files"])
-    killed = a.mpi == "mpich" and p.returncode == 9
+    # hydra may SIGKILL a rank between its profile and its line in run.json
+    # whatever status the job then reports (0 when the first rank's exit is
+    # reported before the kill: seen in a clean-clone CI run, status 0 with
+    # 2 of 4 files listed): under MPICH run.json may lack files present
+    killed = a.mpi == "mpich"
     check(listed == present or (killed and set(listed) <= set(present)),
           f"run.json profile_files {ri['profile_files']}, the directory holds {present}")
     data = dump(a, rundir)
