@@ -45,14 +45,23 @@ enum an_work_verdict an_work_judge_cause(struct an_analysis *a, const struct an_
     char where[512], procs[160];
     vertex_text(&a->g, c->vertex, where, sizeof where);
     an_cause_procs_text(c, procs, sizeof procs);
-    an_warn(a, "speed, not work: at %u processes, process%s [%s] spent %.0f %% more CPU time in %s than "
-               "the others with the same loop iterations (%+.1f %%): they ran slower (another job on "
-               "their cores, a slower core or node), which no change to the code fixes; not reported "
-               "as a %s",
-            r->P, c->nprocs > 1 ? "es" : "", procs, 100 * (tr - 1), where, 100 * (wr - 1),
-            an_category_label(c->cat));
-    snprintf(c->evidence + used, sizeof c->evidence - used,
-             "; its culprits ran the others' loop iterations (%.2fx) %.2fx slower: speed, not work", wr, tr);
+    /* tr is infinite when the others had no CPU sampled there */
+    char more[640];
+    if (isfinite(tr))
+        snprintf(more, sizeof more, "%.0f %% more CPU time in %s than the others", 100 * (tr - 1), where);
+    else
+        snprintf(more, sizeof more, "CPU time in %s, the others none sampled there,", where);
+    an_warn(a, "speed, not work: at %u processes, process%s [%s] spent %s with the same loop iterations "
+               "(%+.1f %%): they ran slower (another job on their cores, a slower core or node), which no "
+               "change to the code fixes; not reported as a %s",
+            r->P, c->nprocs > 1 ? "es" : "", procs, more, 100 * (wr - 1), an_category_label(c->cat));
+    if (isfinite(tr))
+        snprintf(c->evidence + used, sizeof c->evidence - used,
+                 "; its culprits ran the others' loop iterations (%.2fx) %.2fx slower: speed, not work", wr, tr);
+    else
+        snprintf(c->evidence + used, sizeof c->evidence - used,
+                 "; its culprits ran the others' loop iterations (%.2fx), the others with no CPU time sampled "
+                 "there: speed, not work", wr);
     c->undecided = "its culprits ran the same loop iterations as the others, only slower (interference: "
                    "another job on their cores, a slower core or node), so the code is not the cause";
     return v;

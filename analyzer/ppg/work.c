@@ -204,7 +204,7 @@ enum an_work_verdict an_work_compare(const struct an_graph *g, const struct an_r
     free(heavy), free(w);
     if (!hn || !ln) return AN_WORK_UNKNOWN;
     double hm = hs / hn, lm = ls / ln;
-    *time_ratio = lt > 0 ? (ht / hn) / (lt / ln) : NAN;
+    *time_ratio = lt > 0 ? (ht / hn) / (lt / ln) : ht > 0 ? INFINITY : NAN; /* none sampled on the others */
     if (!(lm > 0)) return hm > 0 ? AN_WORK_MORE : AN_WORK_UNKNOWN;
     *work_ratio = hm / lm;
     /* Same work: the culprits' iterations exceed the others' by under 5 %

@@ -36,7 +36,8 @@ enum an_work_verdict {
 /** Whether culprits procs[np] (world ranks) of vertex v did more work than
  *  the other present ranks or the same work more slowly.  *work_ratio: their
  *  mean iterations over the others' (NAN when unknown); *time_ratio: the same
- *  for inclusive CPU seconds (NAN when unknown).  Same: iterations exceed
+ *  for inclusive CPU seconds (NAN when unknown, INFINITY when only the
+ *  culprits had CPU time sampled there).  Same: iterations exceed
  *  the others' by under 5 % and under a quarter of the CPU-time excess
  *  (docs/analyzer.md, "Work and speed"). */
 enum an_work_verdict an_work_compare(const struct an_graph *g, const struct an_run *r, uint32_t v,
