@@ -21,6 +21,7 @@
 #include "ppg/ppg.h"
 #include "ppg/threads.h"
 #include "ppg/vstat.h"
+#include "read/ompt.h"
 #include "sc_alloc.h"
 #include "scalana/profile_format.h"
 #include "scalana/psg_format.h"
@@ -137,14 +138,7 @@ static void remap_run(struct an_run *r, const uint32_t *map, uint32_t nmap, uint
             r->phases[k].vertex = r->phases[k].vertex < nmap ? map[r->phases[k].vertex] : AN_NONE;
     an_run_intervals_remap(r, map, nmap);
     an_run_remap_thread_cpu(r, map, nmap);
-    size_t kept = 0; /* OpenMP region entries (a fork's vertex that did not survive is dropped) */
-    for (size_t k = 0; k < r->nompr; k++) {
-        uint32_t v = r->ompr[k].vertex;
-        if (v >= nmap || map[v] == AN_NONE) continue;
-        r->ompr[kept] = r->ompr[k];
-        r->ompr[kept++].vertex = map[v];
-    }
-    r->nompr = kept;
+    an_run_remap_omp(r, map, nmap);
 }
 
 /* A process other than 0: takes the merged vertex table of process 0 and

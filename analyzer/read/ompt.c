@@ -76,6 +76,18 @@ double an_ompt_wait_share(const struct an_run *r, double *seconds)
     return thread_s > 0 ? fmin(1, per_process / thread_s) : 0;
 }
 
+void an_run_remap_omp(struct an_run *r, const uint32_t *map, uint32_t nmap)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < r->nompr; k++) {
+        uint32_t v = r->ompr[k].vertex;
+        if (v >= nmap || map[v] == AN_NONE) continue;
+        r->ompr[n] = r->ompr[k];
+        r->ompr[n++].vertex = map[v];
+    }
+    r->nompr = n;
+}
+
 /* The same region: the same vertex and fork line (strings are interned). */
 static int same_region(const struct an_omp_region *a, const struct an_omp_region *b)
 {

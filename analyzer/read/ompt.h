@@ -18,6 +18,11 @@ void an_run_add_omp(struct an_run *r, struct an_attr_ctx *c, uint32_t rank, cons
  *  into *seconds (may be NULL), and as a share of the threads' wall time
  *  (wall_max x threads per process); 0 without OMPT records. */
 double an_ompt_wait_share(const struct an_run *r, double *seconds);
+/** Renames the fork vertices of r's OpenMP region entries by map (old id ->
+ *  new id, nmap entries; AN_NONE: gone, the entry is dropped), as the
+ *  parallel analyzer's merged vertex table does (an_run_remap_thread_cpu's
+ *  twin). */
+void an_run_remap_omp(struct an_run *r, const uint32_t *map, uint32_t nmap);
 struct json_t;
 /** runs[].openmp_regions: per region vertex its team size, instances and
  *  time per process, and each (rank, thread)'s waits in seconds (at most
