@@ -55,6 +55,41 @@ static void t_backtrack_imbalance(void **state)
     an_analysis_free(&m.a);
 }
 
+/* The walk meets B as a whole, only mildly uneven (rank 2: 1.5 s against
+ * 1.22 s, 1.21x the mean, under the imbalance threshold), but inside it B1
+ * takes 0.3 s on rank 2 against 0.02 s, in four loops of 0.075 s each (no
+ * one of them worth the minimum cost alone: the imbalance detector, which
+ * judges each vertex's own time, finds none): B1 is the load imbalance the
+ * others wait for.  LULESH's gcc OpenMP build: call LagrangeLeapFrog at
+ * 1.2x, CalcEnergyForElems inside it at 221 samples against 38 over its
+ * parallel regions, reported as "too thin" before. */
+static void t_significant_inside(void **state)
+{
+    (void)state;
+    struct mini m;
+    const uint32_t P = 8;
+    mini_init(&m, P, 1);
+    uint32_t b1 = add_v(&m.a.g, m.B, PSG_LOOP, "B1", 6, 0), b2 = add_v(&m.a.g, m.B, PSG_LOOP, "B2", 12, 0);
+    uint32_t part[4];
+    for (uint32_t k = 0; k < 4; k++) part[k] = add_v(&m.a.g, b1, PSG_LOOP, "B1part", 7 + k, 0);
+    an_graph_sort_children(&m.a.g);
+    struct an_run *r = mini_run(&m, 0, P, 3.0);
+    double A[8], Bp[8], B2[8], W[8];
+    for (uint32_t i = 0; i < P; i++)
+        A[i] = 1.0, Bp[i] = i == 2 ? 0.075 : 0.005, B2[i] = 1.2, W[i] = 0.01 + 4 * (0.075 - Bp[i]);
+    set_cpu(r, m.A, A), set_cpu(r, b2, B2), set_mpi(r, m.ar, W, 100, 1e-4);
+    for (uint32_t k = 0; k < 4; k++) set_cpu(r, part[k], Bp);
+    mini_finish(&m);
+    assert_true(m.a.ncauses >= 1);
+    const struct an_cause *c = &m.a.causes[0];
+    assert_true(c->vertex == b1 || c->vertex == part[0] || c->vertex == part[1] || c->vertex == part[2] ||
+                c->vertex == part[3]);
+    assert_string_equal(an_category_name(c->cat), "load_imbalance");
+    assert_int_equal(c->nprocs, 1);
+    assert_int_equal(c->procs[0], 2);
+    an_analysis_free(&m.a);
+}
+
 static void t_backtrack_gpu_bound(void **state)
 {
     (void)state;
@@ -309,6 +344,7 @@ int main(void)
     unit_setup();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_backtrack_imbalance),
+        cmocka_unit_test(t_significant_inside),
         cmocka_unit_test(t_backtrack_gpu_bound),
         cmocka_unit_test(t_wait_at_collective),
         cmocka_unit_test(t_waits_per_communicator),
