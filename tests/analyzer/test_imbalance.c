@@ -1,5 +1,6 @@
 /* test_imbalance.c — cmocka unit tests of load imbalance (analyzer/detect/detectors/imbalance.c):
- * several culprits, a fixed imbalance, exact computation intervals, a cost within its noise. */
+ * several culprits, a fixed imbalance, exact computation intervals, the work counters as evidence where the samples fail, a cost within
+ * its noise. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -114,6 +115,56 @@ static void t_exact_intervals(void **state)
     an_analysis_free(&m.a);
 }
 
+/* The work counters where the samples fail: the same exact intervals (rank 0
+ * 0.06 s before each Allreduce, the others 0.03 s), but rank 0's CPU-time
+ * timer delivered no signal in B (beside two CPU hogs short_imbalance's
+ * culprit got none for 0.23 s of its loop) while loop B1 inside B counted
+ * twice the others' iterations there.  With the counters the loop is the
+ * cause at the interval's cost; without them (the same iterations
+ * everywhere) nothing is. */
+static void work_case(int more_work, struct mini *m, uint32_t *b1)
+{
+    const uint32_t P = 4;
+    mini_init(m, P, 1);
+    *b1 = add_v(&m->a.g, m->B, PSG_LOOP, "B1", 4, 0);
+    m->a.g.v[*b1].psg_stable_id = 77;
+    an_graph_sort_children(&m->a.g);
+    struct an_run *r = mini_run(m, 0, P, 0.4);
+    r->period_s = 0.005;
+    double A[4] = {0.2, 0.2, 0.2, 0.2}, B[4], W[4];
+    for (uint32_t i = 0; i < P; i++) B[i] = i == 0 ? 0 : 0.03, W[i] = 0.001 + (i == 0 ? 0 : 0.03);
+    set_cpu(r, m->A, A), set_cpu(r, *b1, B), set_mpi(r, m->ar, W, 10, 1e-4);
+    r->intervals = calloc(1, sizeof *r->intervals);
+    r->nintervals = 1, r->has_intervals = 1;
+    struct an_interval *x = &r->intervals[0];
+    x->prev_vertex = m->ar, x->next_vertex = m->ar, x->cpu_exact = 1;
+    x->count = calloc(P, sizeof(float)), x->wall = calloc(P, sizeof(float)), x->cpu = calloc(P, sizeof(float));
+    for (uint32_t i = 0; i < P; i++) x->count[i] = 10, x->cpu[i] = x->wall[i] = i == 0 ? 0.06f : 0.03f;
+    r->work = calloc(P, sizeof *r->work);
+    for (uint32_t i = 0; i < P; i++) r->work[i] = (struct an_work){77, i, i == 0 && more_work ? 2000 : 1000};
+    r->nwork = r->work_cap = P;
+    r->work_ranks = P;
+    mini_finish(m);
+}
+
+static void t_work_counters_evidence(void **state)
+{
+    (void)state;
+    struct mini m;
+    uint32_t b1;
+    work_case(0, &m, &b1);
+    assert_int_equal(m.a.ncauses, 0);
+    an_analysis_free(&m.a);
+    work_case(1, &m, &b1);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_int_equal(m.a.causes[0].vertex, b1);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "load_imbalance");
+    assert_int_equal(m.a.causes[0].nprocs, 1);
+    assert_int_equal(m.a.causes[0].procs[0], 0);
+    assert_true(fabs(m.a.causes[0].cost - 0.03) < 0.002);
+    an_analysis_free(&m.a);
+}
+
 /* Added work or a wrong distribution: at 1, 2, 4 processes the last rank has
  * twice its share of B.  When that is extra work (the total grows with it:
  * 1, 1.5, 1.25) the fix removes it; when the total is fixed (the last rank 2
@@ -206,6 +257,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_several_culprits),
         cmocka_unit_test(t_exact_intervals),
+        cmocka_unit_test(t_work_counters_evidence),
         cmocka_unit_test(t_imbalance_fix),
         cmocka_unit_test(t_within_noise),
     };

@@ -20,6 +20,7 @@
 #include "ppg/ppg.h"
 #include "ppg/run_source.h"
 #include "ppg/vtime.h"
+#include "ppg/work.h"
 #include "sc_alloc.h"
 #include "sc_hash.h"
 #include "scalana/profile_format.h"
@@ -50,6 +51,8 @@ struct walk {
     int exact_avail;             /* the run measured those intervals' CPU exactly */
     double *exact_x;             /* [P] its exact CPU seconds per process */
     uint8_t *exact_heavy;        /* [P] its heavy processes */
+    double sample_scale;         /* sample_scale(): NAN until computed */
+    int by_work;                 /* explained(): the last candidate's evidence was its work counters */
     struct wnode { uint32_t v, proc, from, hops; const char *edge; } *w;
     uint32_t nw, capw;
     uint64_t *seen; uint32_t nseen, capseen; /* visited (vertex, process) pairs */
@@ -95,6 +98,69 @@ static int is_mpi(const struct an_vertex *v) { return v->kind == PSG_MPI; }
  * The wait itself is measured exactly by the MPI wrappers, so a short serial
  * section everyone waits for needs only the samples that tell it from noise.
  * b->unchecked skips the test (the "too thin" warning). */
+/* Exact CPU seconds between MPI calls over sampled CPU seconds outside MPI,
+ * all processes pooled (at least 1): how many CPU seconds one sampled second
+ * stands for in this run.  About 1 on a quiet machine; beside two CPU hogs,
+ * with 8 processes on 2 cores, 2-6: a CPU-time timer is checked at ticks that
+ * land while its thread runs, and a thread that runs in short bursts between
+ * waits gets its signals late and merged (short_imbalance's culprit once got
+ * none for 0.23 s of its loop).  Computed once per run. */
+static double sample_scale(struct walk *b)
+{
+    if (!isnan(b->sample_scale)) return b->sample_scale;
+    struct an_detect *d = b->d;
+    const struct an_run *r = d->r;
+    const struct an_graph *g = &d->a->g;
+    double *x = sc_xmalloc((d->P + 1) * sizeof *x), exact = 0, sampled = 0;
+    for (uint32_t v = 0; v < d->N; v++) {
+        if (g->v[v].kind == PSG_MPI && an_interval_before(r, v, 1, x))
+            for (uint32_t i = 0; i < d->P; i++) exact += r->present[i] ? x[i] : 0;
+        if (g->v[v].parent == AN_NONE && an_vr_has(r, v, AN_HAS_ICPU)) {
+            const struct an_vrun *z = an_vr(r, v);
+            for (uint32_t i = 0; i < d->P; i++) sampled += r->present[i] ? z->icpu[i] : 0;
+        }
+    }
+    free(x);
+    b->sample_scale = sampled > 0 && exact > sampled ? exact / sampled : 1;
+    return b->sample_scale;
+}
+
+/* The work counters as evidence where the samples are too few: vertex c lies
+ * in the interval before the symptom whose exact CPU times split into heavy
+ * and light processes (b->exact), and c's loops counted more iterations on
+ * the heavy ones (mean at least 5 % over the light mean, the margin of "more
+ * work" in an_work_compare).  Counts are exact and no other job changes them,
+ * so this holds on a busy machine whatever the sampler got.  t[P] = c's CPU
+ * seconds per process modelled as its iterations times the pooled seconds
+ * per iteration (all processes' samples at c over all their iterations,
+ * scaled by sample_scale), each at most the process's exact CPU in the
+ * interval.  Returns 1 when the work is the evidence (t filled), else 0. */
+static int work_evidence(struct walk *b, uint32_t c, const double *cv, double *t)
+{
+    struct an_detect *d = b->d;
+    const struct an_run *r = d->r;
+    double *w = sc_xmalloc((d->P + 1) * sizeof *w);
+    int ok = 0;
+    if (an_work_at(&d->a->g, r, c, w)) {
+        double wh = 0, wl = 0, ws = 0, cs = 0;
+        uint32_t nh = 0, nl = 0;
+        for (uint32_t i = 0; i < d->P; i++) {
+            if (!r->present[i]) continue;
+            if (b->exact_heavy[i]) wh += w[i], nh++;
+            else wl += w[i], nl++;
+            ws += w[i], cs += cv[i];
+        }
+        if (nh && nl && ws > 0 && cs > 0 && wh / nh >= 1.05 * (wl / nl) && wh / nh > 0) {
+            double per = sample_scale(b) * cs / ws;
+            for (uint32_t i = 0; i < d->P; i++)
+                t[i] = r->present[i] ? fmin(w[i] * per, b->exact_x[i]) : 0;
+            ok = 1;
+        }
+    }
+    free(w);
+    return ok;
+}
+
 static double explained(struct walk *b, uint32_t c, uint32_t hops, double *per_proc)
 {
     struct an_detect *d = b->d;
@@ -117,6 +183,7 @@ static double explained(struct walk *b, uint32_t c, uint32_t hops, double *per_p
     double s = 0;
     int ok = 0;
     an_split_free(&b->last);
+    b->by_work = 0;
     if (mx > 0) {
         double per = an_signal_s(r); /* counts are signals */
         if (gspread > 2 * cspread) {
@@ -141,6 +208,10 @@ static double explained(struct walk *b, uint32_t c, uint32_t hops, double *per_p
                     else l += cv[i], nl++;
                 }
                 ok = nh && nl && h / nh - l / nl > 0;
+                if (!ok && work_evidence(b, c, cv, v)) {
+                    ok = 1, mx = 0, b->by_work = 1;
+                    for (uint32_t i = 0; i < d->P; i++) mx = fmax(mx, v[i]);
+                }
             }
         }
         if (ok) {
@@ -688,6 +759,87 @@ static enum an_category candidate_category(const struct an_detect *d, enum an_ca
  * noise, *exact_cost 1 when it is the interval's exact CPU times (not
  * samples), *rule the sentence that says how it was costed.  exact: the
  * candidate is the symptom's own exact computation interval. */
+/* The saving of fix at vertex root by its work counters (work_evidence's
+ * modelled CPU seconds per process, the heavy ones brought down to the light
+ * mean, or all to the mean for a spread), in the CPU model of the interval
+ * before interval_at; 0 when the counters are not the evidence there.  It
+ * stands beside the sampled saving (an_fix_saving) where the culprits'
+ * samples are too few to show their own excess. */
+static double work_saving(struct walk *b, uint32_t root, uint32_t interval_at, enum an_fix fix)
+{
+    struct an_detect *d = b->d;
+    const struct an_run *r = d->r;
+    if (!b->exact || !an_vr_has(r, root, AN_HAS_ICPU)) return 0;
+    const struct an_vrun *x = an_vr(r, root);
+    double *cv = sc_xmalloc((d->P + 1) * sizeof *cv), *t = sc_xmalloc((d->P + 1) * sizeof *t);
+    double saving = 0;
+    for (uint32_t i = 0; i < d->P; i++) cv[i] = r->present[i] ? x->icpu[i] : 0;
+    if (work_evidence(b, root, cv, t)) {
+        double all = 0, light = 0;
+        uint32_t na = 0, nl = 0;
+        for (uint32_t i = 0; i < d->P; i++)
+            if (r->present[i]) {
+                all += t[i], na++;
+                if (!b->exact_heavy[i]) light += t[i], nl++;
+            }
+        for (uint32_t i = 0; i < d->P; i++)
+            cv[i] = !r->present[i] ? 0
+                    : fix == AN_FIX_SPREAD ? t[i] - all / na
+                    : b->exact_heavy[i] ? fmax(0, t[i] - light / fmax(1, nl)) : 0;
+        saving = an_model_saving(d->a, r, interval_at, NULL, cv);
+    }
+    free(cv), free(t);
+    return saving;
+}
+
+/* Whether v's subtree holds an MPI vertex (bounded depth). */
+static int holds_mpi(const struct an_graph *g, uint32_t v, int depth)
+{
+    if (depth > 64) return 0;
+    for (uint32_t c = g->v[v].first_child; c != AN_NONE; c = g->v[c].next_sibling)
+        if (g->v[c].kind == PSG_MPI || holds_mpi(g, c, depth + 1)) return 1;
+    return 0;
+}
+
+/* Whether loop v lies inside a loop that does not communicate: a nest the
+ * work counters name by its outermost computation loop.  The pass counts
+ * only innermost loops (WorkCounters.cpp), so their counts give a nest's
+ * work but not which of its loops decides the distribution; a person
+ * changes the nest's outer loop (short_imbalance's row loop, not the
+ * busy-wait loops inside each row). */
+static int inherited_work(struct walk *b, uint32_t v)
+{
+    const struct an_graph *g = &b->d->a->g;
+    if (g->v[v].kind != PSG_LOOP) return 0;
+    for (uint32_t u = g->v[v].parent; u != AN_NONE; u = g->v[u].parent)
+        if (g->v[u].kind == PSG_LOOP) return !holds_mpi(g, u, 0);
+    return 0;
+}
+
+/* an_locate's score by the work counters: the heavy processes' mean modelled
+ * CPU seconds at v minus the light ones' (work_evidence), 0 where the
+ * counters are not the evidence. */
+static double work_excess(void *ctx, uint32_t v)
+{
+    struct walk *b = ctx;
+    struct an_detect *d = b->d;
+    const struct an_run *r = d->r;
+    if (!an_vr_has(r, v, AN_HAS_ICPU) || d->a->g.v[v].kind == PSG_MPI || inherited_work(b, v)) return 0;
+    const struct an_vrun *x = an_vr(r, v);
+    double *cv = sc_xmalloc((d->P + 1) * sizeof *cv), *t = sc_xmalloc((d->P + 1) * sizeof *t);
+    double h = 0, l = 0;
+    uint32_t nh = 0, nl = 0;
+    for (uint32_t i = 0; i < d->P; i++) cv[i] = r->present[i] ? x->icpu[i] : 0;
+    if (work_evidence(b, v, cv, t))
+        for (uint32_t i = 0; i < d->P; i++) {
+            if (!r->present[i]) continue;
+            if (b->exact_heavy[i]) h += t[i], nh++;
+            else l += t[i], nl++;
+        }
+    free(cv), free(t);
+    return nh && nl ? h / nh - l / nl : 0;
+}
+
 static double candidate_cost(struct walk *b, const struct symptom *y, int exact, enum an_category cat, uint32_t root,
                              const uint32_t *procs, uint32_t np, double *noise, int *exact_cost, const char **rule)
 {
@@ -737,7 +889,8 @@ static double candidate_cost(struct walk *b, const struct symptom *y, int exact,
          * loaded host a group of processes can need 30 % more CPU for the
          * same work (balanced LULESH, 8 ranks on 2 cores: the interval's
          * excess 0.29 s, the located loop's 0.03 s). */
-        double own = an_fix_saving(d, root, interval_at, procs, np, fix, noise);
+        double own = fmax(an_fix_saving(d, root, interval_at, procs, np, fix, noise),
+                          work_saving(b, root, interval_at, fix));
         if (own < a->opt->th.location_share * cost) {
             cost = own;
             *rule = fix == AN_FIX_SPREAD
@@ -851,7 +1004,8 @@ static void blame_candidate(struct walk *b, const struct symptom *y, uint32_t be
     /* the location: the innermost child holding most of the culprits' excess
      * (from above: the score is capped by the waits, so a timer's call can
      * tie with the loop that calls it) */
-    uint32_t root = an_locate_culprits(d, best, procs, np);
+    uint32_t root = exact && b->by_work ? an_locate_from(d, best, work_excess, b)
+                                        : an_locate_culprits(d, best, procs, np);
     double ex = explained(b, best, b->w[best_node].hops, per), sum = 0;
     for (uint32_t i = 0; i < d->P; i++) sum += per[i];
     *explained_total = sum;
@@ -1137,6 +1291,7 @@ static void find(struct an_detect *d)
     b.score_cache = sc_xmalloc((d->N + 1) * sizeof *b.score_cache);
     b.exact_heavy = calloc(d->P + 1, 1);
     b.exact_x = calloc(d->P + 1, sizeof *b.exact_x);
+    b.sample_scale = NAN;
     if (!b.exact_heavy || !b.exact_x) abort();
     b.capw = (uint32_t)fmax(16, d->a->opt->th.max_steps + 8);
     b.w = sc_xmalloc(b.capw * sizeof *b.w);
