@@ -369,6 +369,9 @@ struct an_cause {
     double cost_noise;         /* seconds: the cost's uncertainty (repetition spread, sampling) */
     int noise_exact;           /* the cost comes from exact times, bytes or counts, not samples:
                                 * cost_noise is the detector's, no sampling noise is added */
+    int nonzero_exact;         /* exact counts show the cost is there (loop iterations grown
+                                * beyond the ideal): its size stays noisy (cost_noise), but
+                                * the noise test that tells a cost from zero does not apply */
     uint32_t *threads; uint32_t nthreads; /* thread indexes (prf_thread.index) of the first culprit
                                 * process involved (thread imbalance), heaviest first */
     char evidence[768];

@@ -77,6 +77,7 @@ static void merge_nested_causes(struct an_analysis *a)
                 inner->cost = outer->cost;
                 inner->cost_rule = outer->cost_rule;
                 inner->cost_noise = outer->cost_noise, inner->noise_exact = outer->noise_exact;
+                inner->nonzero_exact = outer->nonzero_exact;
                 if (outer->nprocs > inner->nprocs) {
                     free(inner->procs);
                     inner->procs = outer->procs, inner->nprocs = outer->nprocs;
@@ -155,8 +156,9 @@ static void separate_candidates(struct an_analysis *a, const struct an_detect *d
         if (!c->undecided && an_work_judge_cause(a, d->r, c) != AN_WORK_MORE && !c->undecided)
             an_interference_judge_cause(a, d->r, c);
         c->cost_noise = fmax(c->cost_noise, cost_noise(a, c));
-        /* a cost within its noise is not told from zero (noise_sigmas) */
-        int noisy = c->cost < a->opt->th.noise_sigmas * c->cost_noise;
+        /* a cost within its noise is not told from zero (noise_sigmas),
+         * unless exact counts tell it */
+        int noisy = !c->nonzero_exact && c->cost < a->opt->th.noise_sigmas * c->cost_noise;
         if (c->undecided || c->cost < d->min_cost || c->cost <= 0 || noisy) {
             a->vflags[c->vertex] &= ~(uint32_t)AN_F_ROOT_CAUSE;
             if (c->cost > 0) {

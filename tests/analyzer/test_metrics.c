@@ -81,12 +81,63 @@ static void t_scaling(void **state)
     an_analysis_free(&m.a);
 }
 
+/* Replicated work the samples cannot tell from noise: weak scaling at 2, 4,
+ * 8 processes, loop B1 (inside B) takes 0.03 x P / 2 s per process (0.12 s
+ * at 8 against the ideal 0.03 s) but the CPU-time timer delivered 1, 2, 3
+ * signals there per run (beside two CPU hogs weak_scaling's replicated loop
+ * had 7 per process at 8).  When B1's counted iterations per process grow as
+ * its time does (P / 2 x those at 2), the exact counts show the loss is there:
+ * the root cause, non-scalable, at B1, at 0.09 s; when they stay the same per
+ * process (the loop only ran slower), nothing is. */
+static void replicated_case(struct mini *m, int grows, uint32_t *b1)
+{
+    mini_init(m, 0, 3);
+    *b1 = add_v(&m->a.g, m->B, PSG_LOOP, "B1", 4, 0);
+    m->a.g.v[*b1].psg_stable_id = 78;
+    an_graph_sort_children(&m->a.g);
+    uint32_t Ps[3] = {2, 4, 8};
+    for (int k = 0; k < 3; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = mini_run(m, k, P, 1.0);
+        r->period_s = 0.05;
+        double A[8], B[8], W[8];
+        for (uint32_t i = 0; i < P; i++) A[i] = 0.5, B[i] = 0.03 * P / 2, W[i] = 0.001;
+        set_cpu(r, m->A, A), set_cpu(r, *b1, B), set_mpi(r, m->ar, W, 10, 1e-5);
+        an_run_vertex(r, *b1)->signals = k + 1, an_run_vertex(r, *b1)->samples = k + 1;
+        r->work = calloc(P, sizeof *r->work);
+        for (uint32_t i = 0; i < P; i++) r->work[i] = (struct an_work){78, i, grows ? 1000 * P / 2 : 1000};
+        r->nwork = r->work_cap = P;
+        r->work_ranks = P;
+    }
+    opt.scaling_flag = 1, opt.weak = 1;
+    mini_finish(m);
+    opt.scaling_flag = 0, opt.weak = 0;
+}
+
+static void t_replicated_counted(void **state)
+{
+    (void)state;
+    struct mini m;
+    uint32_t b1;
+    replicated_case(&m, 0, &b1);
+    assert_int_equal(m.a.ncauses, 0);
+    an_analysis_free(&m.a);
+    replicated_case(&m, 1, &b1);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_int_equal(m.a.causes[0].vertex, b1);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "non_scalable_computation");
+    assert_int_equal(m.a.causes[0].nprocs, 8);
+    assert_true(fabs(m.a.causes[0].cost - 0.09) < 0.005);
+    an_analysis_free(&m.a);
+}
+
 int main(void)
 {
     unit_setup();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_scaling_mode),
         cmocka_unit_test(t_scaling),
+        cmocka_unit_test(t_replicated_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

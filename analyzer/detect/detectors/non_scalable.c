@@ -17,10 +17,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether the loops below v counted iterations per process that exceed
+ * their ideal at the largest count by scaling_ratio (strong: the smallest
+ * count's per process times p0 / P; weak: the same).  Counts are exact, so
+ * this is the evidence where the samples are too few for the count test
+ * (beside two CPU hogs weak_scaling's replicated loop had 7 signals per
+ * process at 8 processes, its iterations 8x those at 1). */
+static int iterations_grow(struct an_detect *d, uint32_t v)
+{
+    struct an_analysis *a = d->a;
+    uint32_t S = a->nscales, N = d->N;
+    uint32_t s0 = 0;
+    while (s0 + 1 < S && !a->vm[(size_t)s0 * N + v].present) s0++;
+    if (s0 + 1 >= S) return 0;
+    double w0, w1, p0 = a->scales[s0].P, P = d->big->P;
+    if (!an_work_mean(&a->g, a->scales[s0].rep, v, &w0) || !an_work_mean(&a->g, d->r, v, &w1) || !(w0 > 0))
+        return 0;
+    double ideal = a->opt->weak ? w0 : w0 * p0 / P;
+    return w1 >= a->opt->th.scaling_ratio * ideal;
+}
+
 /* Symptom rule: measured/ideal >= scaling_ratio, loss >= the minimum cost
  * and above the repetition spread, and the total sample count grew
  * significantly against ideal (strong: equal totals; weak: totals in
- * proportion to p) at alpha, with at least min_samples samples. */
+ * proportion to p) at alpha, with at least min_samples samples, or the
+ * loop iterations below it grew as much (iterations_grow). */
 static void mark(struct an_detect *d)
 {
     struct an_analysis *a = d->a;
@@ -48,7 +69,8 @@ static void mark(struct an_detect *d)
         uint64_t k0 = v < r0->nvr ? (uint64_t)llround(r0->vr[v].signals) : 0;
         double e1 = (a->opt->weak ? P : 1) * (per1 > 0 ? 1 / per1 : 1);
         double e0 = (a->opt->weak ? p0 : 1) * (per0 > 0 ? 1 / per0 : 1);
-        if (scalana_counts_differ(k1, e1, k0, e0, SCALANA_GREATER, th->alpha, (uint64_t)th->min_samples))
+        if (scalana_counts_differ(k1, e1, k0, e0, SCALANA_GREATER, th->alpha, (uint64_t)th->min_samples) ||
+            iterations_grow(d, v))
             a->vflags[v] |= AN_F_NON_SCALABLE;
     }
 }
@@ -150,6 +172,11 @@ static void find(struct an_detect *d)
             if (sp.significant && sp.heavy_mean - sp.mean > th->location_share * a->loss[v])
                 for (uint32_t k = 0; k < sp.nheavy; k++) procs[np++] = sp.heavy[k];
             an_split_free(&sp);
+            /* a heavy group that ran the others' iterations only ran them
+             * slower (another job on its cores): the growth is every
+             * process's, not the group's (weak_scaling beside two CPU hogs) */
+            double wr, tr;
+            if (np && an_work_compare(&a->g, r, v, procs, np, &wr, &tr) == AN_WORK_SAME) np = 0;
         }
         if (np) {
             /* the mean grew because a heavy group works more: an imbalance (load
@@ -196,6 +223,7 @@ static void find(struct an_detect *d)
                                           "strong scaling) removed: run time with a core per process, before minus "
                                           "after";
             c->cost_noise = mb->spread;
+            c->nonzero_exact = iterations_grow(d, v);
             an_cause_root_path(c, np ? procs[0] : 0);
         }
         double ideal = mb->mean - a->loss[v];
