@@ -30,9 +30,13 @@ int main(int argc, char **argv)
     struct ex_run run;
     ex_init(&run, &argc, &argv, "growing_exchange");
     double share = run.scale * TOTAL_WORK / run.size / NITER;   /* per iteration */
-    double *vec = malloc(sizeof(double) * VECTOR), *buf = malloc(sizeof(double) * VECTOR);
-    for (int i = 0; i < VECTOR; i++) vec[i] = run.rank + i * 1e-6;
     int n = run.defect ? VECTOR : VECTOR / run.size;   /* doubles per round */
+    /* only the n doubles a round moves: with --defect=off a replicated
+     * set-up of the whole vector (24 ms of first-touch page faults per
+     * rank, 5 % of an 8-process run with a core per process) would be a
+     * non-scalable loop that nobody planted */
+    double *vec = malloc(sizeof(double) * n), *buf = malloc(sizeof(double) * n);
+    for (int i = 0; i < n; i++) vec[i] = run.rank + i * 1e-6;
     double in_exchange = 0.0;
 
     enum { PLANTED_FIRST = __LINE__ + 4, PLANTED_LAST = PLANTED_FIRST + 8 };

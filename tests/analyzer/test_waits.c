@@ -3,7 +3,8 @@
  * halo cycle finds nothing, blame that rotates is reported as such, a chain of late senders
  * through one receive is a pipeline, a lone unexplained late sender is a wait for a message, a
  * loop that every process runs but only one has work in is a load imbalance (a serial section
- * when it is reached through a branch). */
+ * when it is reached through a branch), a late sender whose work lies before its non-blocking
+ * posts is found by the exact interval before the first post. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -339,6 +340,81 @@ static void t_zero_trip_loop(void **state)
     zero_trip_case(1, "serial_bottleneck");
 }
 
+/* One interval of every process, CPU seconds per process (exact), from MPI
+ * vertex `from` to `to`, 20 times. */
+static void add_interval(struct an_run *r, uint32_t from, uint32_t to, const double *cpu)
+{
+    r->intervals = realloc(r->intervals, (r->nintervals + 1) * sizeof *r->intervals);
+    struct an_interval *x = &r->intervals[r->nintervals++];
+    memset(x, 0, sizeof *x);
+    x->prev_vertex = from, x->next_vertex = to, x->cpu_exact = 1;
+    x->count = calloc(r->P, sizeof(float)), x->wall = calloc(r->P, sizeof(float)), x->cpu = calloc(r->P, sizeof(float));
+    for (uint32_t i = 0; i < r->P; i++) x->count[i] = 20, x->cpu[i] = x->wall[i] = (float)cpu[i];
+    r->has_intervals = 1;
+}
+
+/* late_sender_chain beside two CPU hogs: a halo exchange (MPI_Irecv,
+ * MPI_Isend, MPI_Waitall) in a loop after the relaxation A, 8 processes;
+ * rank 4 also runs the boundary update B first, 0.30 s of CPU seen as only 2
+ * merged signals (Poisson p = 0.016 against 0 on the others: too thin at
+ * alpha / 7), and the others wait at MPI_Waitall.  The exact interval before
+ * the late send holds nothing (it starts at the MPI_Irecv post); the one
+ * before the first post holds 0.57 s on rank 4 against 0.27 s: the late
+ * sender is B, at about its 0.30 s. */
+static void t_late_sender_posts(void **state)
+{
+    (void)state;
+    const uint32_t P = 8, late = 4;
+    struct mini m;
+    mini_init(&m, P, 1);
+    unsigned oirecv = scalana_mpi_op_from_name("MPI_Irecv"), oisend = scalana_mpi_op_from_name("MPI_Isend"),
+             owaitall = scalana_mpi_op_from_name("MPI_Waitall");
+    uint32_t irecv = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Irecv", 6, oirecv);
+    uint32_t isend = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Isend", 7, oisend);
+    uint32_t waitall = add_v(&m.a.g, m.loop, PSG_MPI, "MPI_Waitall", 8, owaitall);
+    m.a.g.v[m.ar].order = 1; /* the Allreduce before the loop's work: the walk stops there */
+    m.a.g.v[m.B].order = 2, m.a.g.v[m.A].order = 3;
+    an_graph_sort_children(&m.a.g);
+    struct an_run *r = mini_run(&m, 0, P, 4.0);
+    r->period_s = 0.15; /* one signal per 0.15 CPU s: the timer's ticks merged */
+    double A[8], B[8], W[8], S[8], Z[8] = {0}, ivl[8], ar[8];
+    for (uint32_t i = 0; i < P; i++) {
+        A[i] = 0.27, B[i] = i == late ? 0.30 : 0, S[i] = 1e-4, ar[i] = 0.001;
+        W[i] = i == late ? 0.01 : (i == late - 1 || i == late + 1) ? 0.75 : 0.4;
+        ivl[i] = A[i] + B[i];
+    }
+    set_cpu(r, m.A, A), set_cpu(r, m.B, B);
+    set_mpi(r, irecv, S, 40, 1e-6), set_mpi(r, isend, S, 40, 1e-6), set_mpi(r, waitall, W, 20, 1e-4);
+    set_mpi(r, m.ar, ar, 1, 1e-4);
+    add_interval(r, waitall, irecv, ivl);
+    add_interval(r, irecv, irecv, Z);
+    add_interval(r, irecv, isend, Z);
+    add_interval(r, isend, isend, Z);
+    add_interval(r, isend, waitall, Z);
+    r->peers = calloc(4 * P, sizeof *r->peers);
+    for (uint32_t i = 0; i < P; i++)
+        for (int d = -1; d <= 1; d += 2) {
+            int q = (int)i + d;
+            if (q < 0 || q >= (int)P) continue;
+            uint64_t wait = (uint32_t)q == late ? (uint64_t)(W[i] * 1e9) : 1000000;
+            uint64_t last = (uint32_t)q == late ? 20 : 0; /* the late peer completes last */
+            r->peers[r->npeers++] = (struct an_peer_rec){i, waitall, q, 0, PRF_PEER_RECV, owaitall, 1, 20, 8192,
+                                                         wait, last, last ? wait : 0};
+            r->peers[r->npeers++] = (struct an_peer_rec){i, isend, q, 0, PRF_PEER_SEND, oisend, 1, 20, 8192,
+                                                         1000000, 0, 0};
+        }
+    mini_finish(&m);
+    assert_true(m.a.ncauses >= 1);
+    const struct an_cause *c = &m.a.causes[0];
+    assert_int_equal(c->vertex, m.B);
+    assert_string_equal(an_category_name(c->cat), "late_sender");
+    assert_int_equal(c->nprocs, 1);
+    assert_int_equal(c->procs[0], late);
+    /* B's 0.30 s on rank 4 is what the others wait for: the saving is about it */
+    assert_true(c->cost > 0.2 && c->cost < 0.4);
+    an_analysis_free(&m.a);
+}
+
 int main(void)
 {
     unit_setup();
@@ -353,6 +429,7 @@ int main(void)
         cmocka_unit_test(t_pipeline),
         cmocka_unit_test(t_message_wait),
         cmocka_unit_test(t_zero_trip_loop),
+        cmocka_unit_test(t_late_sender_posts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
