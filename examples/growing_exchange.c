@@ -32,9 +32,9 @@ int main(int argc, char **argv)
     double share = run.scale * TOTAL_WORK / run.size / NITER;   /* per iteration */
     int n = run.defect ? VECTOR : VECTOR / run.size;   /* doubles per round */
     /* only the n doubles a round moves: with --defect=off a replicated
-     * set-up of the whole vector (24 ms of first-touch page faults per
-     * rank, 5 % of an 8-process run with a core per process) would be a
-     * non-scalable loop that nobody planted */
+     * set-up of the whole vector (24 ms of CPU per rank, 5 % of an
+     * 8-process run with a core per process) is a non-scalable loop
+     * that nobody planted */
     double *vec = malloc(sizeof(double) * n), *buf = malloc(sizeof(double) * n);
     for (int i = 0; i < n; i++) vec[i] = run.rank + i * 1e-6;
     double in_exchange = 0.0;
