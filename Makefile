@@ -24,13 +24,10 @@ test: build
 	@# kernel ticks, so on a loaded 2-core VM a short sampled run now and then
 	@# sees too few samples (runtime.*.threads, docs/runtime.md); a real failure
 	@# fails twice.
-	@# e2e_loaded (label loaded) is left to make test-loaded: beside two CPU
-	@# hogs the cputime sampler gets 0-12 Hz at 8 processes on 2 cores and the
-	@# verdicts still change between runs (docs/analyzer.md, "Work and speed").
-	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --repeat until-pass:2 -LE loaded
+	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --repeat until-pass:2
 
-# The verdicts beside two CPU-bound processes of "another user" (e2e_loaded,
-# tests/e2e/loaded.py): not yet reliable, so not part of make test.
+# Only the verdicts beside two CPU-bound processes of "another user"
+# (e2e_loaded, tests/e2e/loaded.py; also part of make test).
 test-loaded: build
 	@cd $(BUILD) && ctest --output-on-failure -L loaded
 

@@ -3,6 +3,7 @@
  * except in the listing, no JSON, no libelf. */
 #include "scalana/run_files.h"
 #include "scalana/profile_format.h"
+#include "scalana/run_info.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +37,26 @@ int scalana_profile_tmp_match(const char *name)
     size_t l = strlen(name), pl = sizeof "." PROFILE_PREFIX - 1, sl = sizeof SCALANA_PROFILE_SUFFIX ".tmp" - 1;
     return l > pl + sl && strncmp(name, "." PROFILE_PREFIX, pl) == 0 &&
            strcmp(name + l - sl, SCALANA_PROFILE_SUFFIX ".tmp") == 0;
+}
+
+#define RUN_INFO_TMP SCALANA_RUN_INFO_FILE ".tmp."
+
+int scalana_run_info_tmp_path(char *buf, size_t n, const char *dir, int pid, uint32_t rank)
+{
+    int k = snprintf(buf, n, "%s/." RUN_INFO_TMP "%d.%u", dir, pid, (unsigned)rank);
+    if (k < 0 || (size_t)k >= n) {
+        if (n)
+            buf[0] = '\0';
+        return -1;
+    }
+    return k;
+}
+
+int scalana_run_info_tmp_match(const char *name)
+{
+    if (name[0] == '.')
+        name++;
+    return strncmp(name, RUN_INFO_TMP, sizeof RUN_INFO_TMP - 1) == 0 && name[sizeof RUN_INFO_TMP - 1] != '\0';
 }
 
 int scalana_profile_file_parse(const char *path, uint32_t *first, uint32_t *last)

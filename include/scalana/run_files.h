@@ -7,6 +7,7 @@
  *   <dir>/run.json                         the run's description (run_info.h)
  *   <dir>/profile-<first>-<last>.sclp      world ranks first..last, each %06u
  *   <dir>/.profile-<first>-<last>.sclp.tmp a profile being written (renamed when complete)
+ *   <dir>/.run.json.tmp.<pid>.<rank>       run.json being rewritten by one rank
  *   scalana-<exe>-<p>p                     the default run directory name
  */
 #ifndef SCALANA_RUN_FILES_H
@@ -39,6 +40,20 @@ int scalana_profile_file_match(const char *name);
  *  scalana_profile_file_name(..., tmp = 1) writes it: ".profile-" ...
  *  ".sclp.tmp"; 0 otherwise.  A run directory being replaced removes them. */
 int scalana_profile_tmp_match(const char *name);
+
+/** Writes the path of run.json's temporary in dir, "<dir>/.run.json.tmp.
+ *  <pid>.<rank>" (world rank), into buf of n bytes.  Hidden, like a
+ *  profile's: every exiting rank rewrites run.json, and hydra's SIGKILL of
+ *  the others once one rank has exited can stop a rank between writing and
+ *  renaming it (runtime.mpich.writing_exit.np8 left one visible).  Returns
+ *  the length, or -1 when n is too small (buf then holds ""). */
+int scalana_run_info_tmp_path(char *buf, size_t n, const char *dir, int pid, uint32_t rank);
+
+/** 1 when name (a file name, no directory) is a run.json temporary: the
+ *  hidden ".run.json.tmp." names of scalana_run_info_tmp_path, or the
+ *  visible "run.json.tmp." of earlier versions; 0 otherwise.  A run
+ *  directory being replaced removes them. */
+int scalana_run_info_tmp_match(const char *name);
 
 /** Parses a profile file name (a path's last component is used) into its
  *  world-rank range.  Returns 1 with *first and *last set for

@@ -79,7 +79,11 @@ void rt_keep_warn_flush(void)
 static int rt_copy_fd(int fd, const char *dst, mode_t mode)
 {
     char tmp[4500];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%d", dst, (int)getpid());
+    /* hidden, as a profile's temporary: a rank killed while copying leaves
+     * nothing that looks like part of the run */
+    const char *base = strrchr(dst, '/');
+    base = base ? base + 1 : dst;
+    snprintf(tmp, sizeof tmp, "%.*s.%s.tmp.%d", (int)(base - dst), dst, base, (int)getpid());
     int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode & 0777);
     if (out < 0)
         return errno;

@@ -232,7 +232,7 @@ static int rt_replace_earlier(const char *dir)
                    (scalana_profile_file_match(n) &&
                     rt_file_starts(p, SCALANA_PROFILE_MAGIC, SCALANA_PROFILE_MAGIC_LEN)) ||
                    scalana_profile_tmp_match(n) ||
-                   strncmp(n, SCALANA_RUN_INFO_FILE ".tmp.", sizeof SCALANA_RUN_INFO_FILE + 4) == 0;
+                   scalana_run_info_tmp_match(n);
         if (ours && unlink(p) != 0 && errno != ENOENT)
             bad = errno;
         else if (strcmp(n, "exe") == 0 && nftw(p, rt_unlink_cb, 16, FTW_DEPTH | FTW_PHYS) != 0)
@@ -519,7 +519,7 @@ int rt_write_run_json(struct scalana_run_info *info)
         return -1;
     snprintf(path, sizeof path, "%s/%s", rt_g.run_dir, SCALANA_RUN_INFO_FILE);
     /* pid and rank: every exiting rank rewrites it, on hosts sharing the directory */
-    snprintf(tmp, sizeof tmp, "%s.tmp.%d.%u", path, (int)getpid(), rt_g.world_rank);
+    scalana_run_info_tmp_path(tmp, sizeof tmp, rt_g.run_dir, (int)getpid(), rt_g.world_rank);
     FILE *f = fopen(tmp, "w");
     if (!f) {
         rt_fail("writer", "cannot write %s: %s", path, strerror(errno));

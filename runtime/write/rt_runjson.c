@@ -159,7 +159,7 @@ static int rt_run_json_relist(char **files, uint32_t n)
     char *b = strstr(text, key), *e = b ? strchr(b + sizeof key - 1, ']') : NULL;
     int rc = -1;
     if (e) {
-        snprintf(tmp, sizeof tmp, "%s.tmp.%d.%u", path, (int)getpid(), rt_g.world_rank);
+        scalana_run_info_tmp_path(tmp, sizeof tmp, rt_g.run_dir, (int)getpid(), rt_g.world_rank);
         FILE *f = fopen(tmp, "w");
         if (f) {
             fwrite(text, 1, (size_t)(b - text) + sizeof key - 1, f);

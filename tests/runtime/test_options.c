@@ -115,8 +115,8 @@ static void test_values(void **state)
     unsetenv("SCALANA_WAITALL_SPLIT");
     setenv("SCALANA_SAMPLER", "papi:", 1);
     rt_options_read();
-    assert_int_equal(rt_opt.sampler, PRF_SAMPLER_CPUTIME);
-    assert_warned("SCALANA_SAMPLER=papi: ", "using cputime");
+    assert_int_equal(rt_opt.sampler, PRF_SAMPLER_TASKCLOCK);
+    assert_warned("SCALANA_SAMPLER=papi: ", "using taskclock");
     unsetenv("SCALANA_SAMPLER");
     /* SCALANA=off and its spellings; anything else measures */
     static const char *off[] = {"off", "OFF", "0", "no", "false"}, *on[] = {"on", "1", "", "offf", "2"};
