@@ -6,7 +6,9 @@
 #include <stdint.h>
 
 struct rt_thread;
-/** 0 when perf_event_open of a task clock works here, else -errno. */
+/** 0 when perf_event_open of a task clock works here, else -errno.  Also
+ *  decides whether the task clocks rt_perf_start opens sample in kernel
+ *  mode too (where allowed: rt_perf.c says why); call it first. */
 RT_HIDDEN int rt_perf_available(void);
 /** Starts thread t's task-clock sampling (period in ns of its CPU time,
  *  signal signo to the thread).  Sets t->timer_ok = 3.  0, or -1 (errno). */

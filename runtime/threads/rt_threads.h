@@ -97,6 +97,7 @@ struct rt_thread {
     timer_t timer; int timer_ok; /* 1 POSIX timer, 2 PAPI, 3 perf task clock (perf_fd) */
     int sig_parked;           /* not sampled: the thread blocks the sampling signal (rt_sigmask.c) */
     int perf_fd; uint64_t perf_last; /* taskclock sampler (rt_perf.c) */
+    int64_t perf_carry; uint64_t perf_rng; /* its CPU ns not yet weighed; its jitter's state */
     int papi_eventset;
     uint64_t samples_taken, samples_weight, samples_dropped, samples_overrun;
     volatile uint64_t cpu_signals; /* CPU-time sampler periods delivered (1 + overrun each,
