@@ -13,16 +13,22 @@
 
 #define PROFILE_PREFIX "profile-"
 
-int scalana_profile_file_name(char *buf, size_t n, uint32_t first, uint32_t last, int tmp)
+/* snprintf's k for buf of n bytes: k, or -1 with buf "" when it did not fit. */
+static int fitted(char *buf, size_t n, int k)
 {
-    int k = snprintf(buf, n, "%s" PROFILE_PREFIX "%06u-%06u" SCALANA_PROFILE_SUFFIX "%s", tmp ? "." : "",
-                     (unsigned)first, (unsigned)last, tmp ? ".tmp" : "");
     if (k < 0 || (size_t)k >= n) {
         if (n)
             buf[0] = '\0';
         return -1;
     }
     return k;
+}
+
+int scalana_profile_file_name(char *buf, size_t n, uint32_t first, uint32_t last, int tmp)
+{
+    return fitted(buf, n,
+                  snprintf(buf, n, "%s" PROFILE_PREFIX "%06u-%06u" SCALANA_PROFILE_SUFFIX "%s", tmp ? "." : "",
+                           (unsigned)first, (unsigned)last, tmp ? ".tmp" : ""));
 }
 
 int scalana_profile_file_match(const char *name)
@@ -43,13 +49,7 @@ int scalana_profile_tmp_match(const char *name)
 
 int scalana_run_info_tmp_path(char *buf, size_t n, const char *dir, int pid, uint32_t rank)
 {
-    int k = snprintf(buf, n, "%s/." RUN_INFO_TMP "%d.%u", dir, pid, (unsigned)rank);
-    if (k < 0 || (size_t)k >= n) {
-        if (n)
-            buf[0] = '\0';
-        return -1;
-    }
-    return k;
+    return fitted(buf, n, snprintf(buf, n, "%s/." RUN_INFO_TMP "%d.%u", dir, pid, (unsigned)rank));
 }
 
 int scalana_run_info_tmp_match(const char *name)
