@@ -7,7 +7,7 @@
 
 struct rt_thread;
 /** 0 when perf_event_open of a task clock works here, else -errno.  Also
- *  decides whether the task clocks rt_perf_start opens sample in kernel
+ *  decides whether the task clocks rt_perf_thread_start opens sample in kernel
  *  mode too (where allowed: rt_perf.c says why); call it first. */
 RT_HIDDEN int rt_perf_available(void);
 /** Starts thread t's task-clock sampling (period in ns of its CPU time,
