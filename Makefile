@@ -20,10 +20,11 @@ demo: build
 	@sh scripts/demo.sh $(BUILD)
 
 test: build
-	@# A failing test is run once more: the sampler's CPU-time timers expire at
-	@# kernel ticks, so on a loaded 2-core VM a short sampled run now and then
-	@# sees too few samples (runtime.*.threads, docs/runtime.md); a real failure
-	@# fails twice.
+	@# A failing test is run once more: on a loaded 2-core VM a short sampled
+	@# run now and then sees too few samples (runtime.*.threads,
+	@# docs/runtime.md), and an oversubscribed defect-off run of
+	@# late_sender_chain now and then shows a false message_wait (an analysis
+	@# flake, not yet fixed); a real failure fails twice.
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --repeat until-pass:2
 
 # Only the verdicts beside two CPU-bound processes of "another user"

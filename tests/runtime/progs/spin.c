@@ -8,36 +8,33 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double cpu_now(void)
+static double cpu_now(clockid_t clock)
 {
     struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    clock_gettime(clock, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* seconds of the clock's CPU time, read after every `inner` additions */
+static double spin_for(clockid_t clock, double seconds, int inner)
+{
+    double t0 = cpu_now(clock), x = 0;
+    while (cpu_now(clock) - t0 < seconds)
+        for (int i = 0; i < inner; i++)
+            x += i * 1e-9;
+    return x;
 }
 
 __attribute__((noinline)) static double work(double seconds)
 {
-    double t0 = cpu_now(), x = 0;
-    while (cpu_now() - t0 < seconds)
-        for (int i = 0; i < 20000; i++)
-            x += i * 1e-9;
-    return x;
+    return spin_for(CLOCK_PROCESS_CPUTIME_ID, seconds, 20000);
 }
 
 /* the thread's CPU time in fine steps: the iterations then stay in phase
  * with the task clock, which counts the same time */
 __attribute__((noinline)) static double phase(double seconds)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    double t0 = t.tv_sec + t.tv_nsec * 1e-9, now = t0, x = 0;
-    while (now - t0 < seconds) {
-        for (int i = 0; i < 1000; i++)
-            x += i * 1e-9;
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        now = t.tv_sec + t.tv_nsec * 1e-9;
-    }
-    return x;
+    return spin_for(CLOCK_THREAD_CPUTIME_ID, seconds, 1000);
 }
 __attribute__((noinline)) static double long_phase(void) { return phase(0.024); }
 __attribute__((noinline)) static double short_phase(void) { return phase(0.001); }
