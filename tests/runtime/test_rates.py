@@ -14,7 +14,7 @@ rank spinning 0.6 s of CPU time, sampled at 1000 Hz asked
              (five periods exactly: spin.c periodic), the 1 ms function
              gets 1.5-10 % of the time (4 % planted; a fixed period locks
              onto the iterations and gives it about 0 or 20 %), and the
-             weights sum to the sampled CPU time within 5 %
+             weights sum to the phases' 2 s of CPU within 5 %
 
 usage: test_rates.py BUILD_DIR MPI PROGRAM"""
 import ctypes
@@ -105,11 +105,17 @@ def main():
         print(f"ok taskclock: asked 1000 Hz, obtained {s['obtained_hz']:.0f} Hz ({s['signals']} signals, "
               f"weight {s['weight']})")
         out = os.path.join(tmp, "periodic")
-        r, _, _ = run(build, mpi, prog, "taskclock", out, freq="200", args=("2.0", "periodic"))
+        planted_s = 2.0
+        r, _, _ = run(build, mpi, prog, "taskclock", out, freq="200", args=(str(planted_s), "periodic"))
         s = r["sampling"]
+        # against the phases' own CPU seconds: the sampled clock also counts
+        # CPU time outside them, before the first signal and in MPI start-up
+        # (45-65 ms more here quiet, 109 ms beside two CPU hogs with MPICH:
+        # 5.2 % of it, so a bound on that clock fails on a busy machine)
         cpu_s, wt_s = s["clock_ns"] * 1e-9, s["weight"] * s["effective_period_ns"] * 1e-9
-        if not abs(wt_s - cpu_s) <= 0.05 * cpu_s:
-            fail(f"taskclock periodic: weights {wt_s:.3f} s against {cpu_s:.3f} s of the sampled clock")
+        if not abs(wt_s - planted_s) <= 0.05 * planted_s:
+            fail(f"taskclock periodic: weights {wt_s:.3f} s against the {planted_s} s of CPU the phases "
+                 f"ran ({cpu_s:.3f} s of the sampled clock)")
         rep = os.path.join(tmp, "periodic-report")
         subprocess.run([os.path.join(build, "bin", "scalana-analyze"), "--no-progress", "-o", rep, out],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120, check=True)
@@ -123,7 +129,7 @@ def main():
             fail(f"taskclock periodic: short_phase has {share:.3f} of the time ({short_s:.3f} s against "
                  f"{long_s:.3f} s), 0.04 planted: the samples lock onto the iterations")
         print(f"ok taskclock periodic: short_phase {share:.3f} of the time (0.04 planted), weights "
-              f"{wt_s:.3f} s for {cpu_s:.3f} s")
+              f"{wt_s:.3f} s for the {planted_s} s planted ({cpu_s:.3f} s of the sampled clock)")
     return 0
 
 
