@@ -46,9 +46,16 @@ RT_HIDDEN int rt_capture_path(void **frames, int cap, int *truncated);
 /** Unwinds the path interrupted by a signal from the handler's ucontext
  *  (frames[0] = the interrupted PC, then return addresses outwards; no
  *  handler or trampoline frames).  Async-signal-safe (libunwind local
- *  unwinding, no malloc).  Returns the number of frames (0 when the context
+ *  unwinding, no malloc).  Past the first frame the path comes from a
+ *  per-thread cache of unwinds keyed by the caller's frame (rt_unwcache.c)
+ *  once rt_unwind_prepare_thread ran on the thread.  Returns the number of frames (0 when the context
  *  cannot be unwound); *truncated set when more than cap frames remained. */
 RT_HIDDEN int rt_unwind_signal_context(void *ucontext, void **frames, int cap, int *truncated);
+/** Prepares the calling thread for rt_unwind_signal_context's cache of
+ *  outer paths (maps it, reads the stack bounds; allocates, so never from a
+ *  handler: the sampler calls it when it starts a thread).  Without it the
+ *  handler unwinds every frame with unw_step.  Returns 1 when ready. */
+RT_HIDDEN int rt_unwind_prepare_thread(void);
 RT_HIDDEN uint64_t rt_path_hash(void *const *frames, int n);
 struct dl_phdr_info;
 /** The first ELF note of a loaded object (dl_iterate_phdr's info) with this

@@ -44,38 +44,52 @@ struct rt_uc_entry {
     struct rt_uc_frame f[RT_UC_FRAMES];
 };
 
-static RT_TLS struct rt_uc_entry *rt_uc_table;
-static RT_TLS int rt_uc_state; /* 0 unknown, 1 table mapped, -1 no cache */
+/* One cache per thread for MPI calls' paths, one for samples' (their keys
+ * are the interrupted leaf's caller: many more of them, which would evict
+ * the MPI call sites and spend the fill budget below).  Both tables are
+ * mapped together outside any signal handler (rt_unw_prepare), so the
+ * handler only ever reads the state. */
+struct rt_uc_cache {
+    struct rt_uc_entry *table;
+    uint64_t hits, fills, clock;
+};
+static RT_TLS struct rt_uc_cache rt_uc_caches[RT_UC_NCACHES];
+static RT_TLS int rt_uc_state; /* 0 unknown, 1 tables mapped, -1 no cache */
 static pthread_key_t rt_uc_key;
 static pthread_once_t rt_uc_once = PTHREAD_ONCE_INIT;
+
+#define RT_UC_MAP_BYTES (RT_UC_NCACHES * RT_UC_ENTRIES * sizeof(struct rt_uc_entry))
 
 static void rt_uc_free(void *p)
 {
     if (p)
-        munmap(p, RT_UC_ENTRIES * sizeof(struct rt_uc_entry));
+        munmap(p, RT_UC_MAP_BYTES);
 }
 
 static void rt_uc_key_init(void) { (void)pthread_key_create(&rt_uc_key, rt_uc_free); }
 
-static struct rt_uc_entry *rt_uc_get_table(void)
+int rt_unw_prepare(void)
 {
     if (RT_LIKELY(rt_uc_state == 1))
-        return rt_uc_table;
+        return 1;
     if (rt_uc_state < 0)
-        return NULL;
+        return 0;
     rt_uc_state = -1;
+    uintptr_t lo, hi;
+    if (!rt_stack_bounds(&lo, &hi))
+        return 0;
     pthread_once(&rt_uc_once, rt_uc_key_init);
-    void *p = mmap(NULL, RT_UC_ENTRIES * sizeof(struct rt_uc_entry), PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(NULL, RT_UC_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
-        return NULL;
+        return 0;
     if (pthread_setspecific(rt_uc_key, p) != 0) {
-        munmap(p, RT_UC_ENTRIES * sizeof(struct rt_uc_entry));
-        return NULL;
+        munmap(p, RT_UC_MAP_BYTES);
+        return 0;
     }
-    rt_uc_table = p;
+    for (int c = 0; c < RT_UC_NCACHES; c++)
+        rt_uc_caches[c] = (struct rt_uc_cache){(struct rt_uc_entry *)p + c * RT_UC_ENTRIES, 0, 0, 0};
     rt_uc_state = 1;
-    return p;
+    return 1;
 }
 
 static inline uint32_t rt_uc_index(uintptr_t ip, uintptr_t sp)
@@ -110,8 +124,8 @@ static uintptr_t rt_uc_slot(unw_cursor_t *cur, int reg, const void *uc, size_t u
  * unw_backtrace: it parses CFI without unw_backtrace's per-address trace
  * cache) are spent only on keys that come back: a key fills on its second
  * miss, and a thread whose fills do not pay off (fewer than 8 hits per fill
- * after 64 fills: its stacks never repeat) stops filling. */
-static RT_TLS uint64_t rt_uc_hits, rt_uc_fills, rt_uc_clock;
+ * after 64 fills: its stacks never repeat) stops filling (each cache on its
+ * own). */
 
 /* Unwinds from (ip, sp, bp) with libunwind into frames (at most cap;
  * *truncated when more remained) and fills entry e with the unwind when
@@ -169,7 +183,7 @@ static int rt_uc_fill(struct rt_uc_entry *e, uintptr_t ip, uintptr_t sp, uintptr
  * saved slots still hold what they held (a hit: their number), else -1
  * with *seen set when the key is in the set, *cand its entry waiting to be
  * filled, *victim the least recently used entry. */
-static int rt_uc_lookup(struct rt_uc_entry *set, uintptr_t ip, uintptr_t sp, uintptr_t bp, uintptr_t hi,
+static int rt_uc_lookup(struct rt_uc_cache *c, struct rt_uc_entry *set, uintptr_t ip, uintptr_t sp, uintptr_t bp, uintptr_t hi,
                         void **frames, int cap, int *truncated, int *seen, struct rt_uc_entry **cand,
                         struct rt_uc_entry **victim)
 {
@@ -199,8 +213,8 @@ static int rt_uc_lookup(struct rt_uc_entry *set, uintptr_t ip, uintptr_t sp, uin
                  (!f->bp_slot || f->bp < sp || f->bp >= hi || *(const uintptr_t *)f->bp_slot == f->bp);
         }
         if (ok) {
-            rt_uc_hits++;
-            x->used = rt_uc_clock;
+            c->hits++;
+            x->used = c->clock;
             int m = x->n < cap ? x->n : cap;
             for (int k = 0; k < m; k++)
                 frames[k] = (void *)x->f[k].ip;
@@ -211,39 +225,40 @@ static int rt_uc_lookup(struct rt_uc_entry *set, uintptr_t ip, uintptr_t sp, uin
     return -1;
 }
 
-int rt_unw_from(uintptr_t ip, uintptr_t sp, uintptr_t bp, void **frames, int cap, int *truncated)
+int rt_unw_from_cache(int which, uintptr_t ip, uintptr_t sp, uintptr_t bp, void **frames, int cap,
+                      int *truncated)
 {
     *truncated = 0;
-    if (cap <= 0 || rt_callpath_mode != RT_CALLPATH_AUTO)
+    if (cap <= 0 || rt_callpath_mode != RT_CALLPATH_AUTO || which < 0 || which >= RT_UC_NCACHES)
         return -1;
-    uintptr_t lo = 0, hi = 0;
-    if (!rt_stack_bounds(&lo, &hi) || sp < lo || sp >= hi)
+    if (RT_UNLIKELY(rt_uc_state != 1) && (which == RT_UC_SAMPLES || !rt_unw_prepare()))
+        return -1; /* never mapped from a signal handler */
+    uintptr_t lo = rt_stack_lo, hi = rt_stack_hi;
+    if (sp < lo || sp >= hi)
         return -1;
-    struct rt_uc_entry *tab = rt_uc_get_table();
-    if (!tab)
-        return -1;
-    struct rt_uc_entry *set = &tab[rt_uc_index(ip, sp) * RT_UC_WAYS], *e = NULL, *victim = set,
+    struct rt_uc_cache *c = &rt_uc_caches[which];
+    struct rt_uc_entry *set = &c->table[rt_uc_index(ip, sp) * RT_UC_WAYS], *e = NULL, *victim = set,
                        *cand = NULL;
     int seen = 0;
-    rt_uc_clock++;
-    int hit = rt_uc_lookup(set, ip, sp, bp, hi, frames, cap, truncated, &seen, &cand, &victim);
+    c->clock++;
+    int hit = rt_uc_lookup(c, set, ip, sp, bp, hi, frames, cap, truncated, &seen, &cand, &victim);
     if (hit >= 0)
         return hit;
     e = cand ? cand : victim;
-    e->used = rt_uc_clock;
+    e->used = c->clock;
     if (!seen) {
         e->ip = ip, e->sp = sp, e->bp = bp, e->n = 0; /* candidate: fills on its next miss */
         return -1;
     }
-    if (rt_uc_fills >= 64 && rt_uc_hits < 8 * rt_uc_fills)
+    if (c->fills >= 64 && c->hits < 8 * c->fills)
         return -1;
-    rt_uc_fills++;
+    c->fills++;
     /* Unwind and fill the entry when every slot is a stack slot. */
     return rt_uc_fill(e, ip, sp, bp, hi, frames, cap, truncated);
 }
 
-void rt_unw_cache_counts(uint64_t *hits, uint64_t *fills)
+void rt_unw_cache_counts(int which, uint64_t *hits, uint64_t *fills)
 {
-    *hits = rt_uc_hits;
-    *fills = rt_uc_fills;
+    *hits = which >= 0 && which < RT_UC_NCACHES ? rt_uc_caches[which].hits : 0;
+    *fills = which >= 0 && which < RT_UC_NCACHES ? rt_uc_caches[which].fills : 0;
 }

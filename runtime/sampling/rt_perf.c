@@ -87,28 +87,56 @@ int rt_perf_available(void)
 #define RT_PERF_FDS 4096
 static volatile uint8_t rt_perf_fd_used[RT_PERF_FDS];
 
-/* Each period is drawn uniformly from [period / 2, 3 period / 2] (the mean
+/* Periods are drawn uniformly from [period / 2, 3 period / 2] (the mean
  * stays the period).  A fixed period of CPU time locks onto a program
  * whose iterations take a fixed CPU time: tests/exports/progs/
  * jacobi_paths.c spends 24 ms then 1 ms of CPU per iteration, 5 periods of
  * 5 ms exactly, so the samples fell at the same points of every iteration
  * and its 1 ms function got 0.14 s instead of 0.05 s on a quiet machine
  * and none at all beside two CPU hogs (the cputime timer expires at ticks
- * of wall time, which drift against the program's CPU time).  xorshift64:
- * no lock, no libc state, safe in the signal handler. */
-static uint64_t rt_perf_next_period(struct rt_thread *t, uint64_t period_ns)
+ * of wall time, which drift against the program's CPU time).
+ *
+ * A new period is set every RT_PERF_BLOCK signals, not at each: the
+ * PERF_EVENT_IOC_PERIOD call restarts the event's timer, 12 us a signal
+ * here (bench/overhead sample_cost at 5 kHz: 46-49 us per sample with it at
+ * every signal, 35-36 us without).  Blocks come in antithetic pairs, a
+ * drawn period d then 2 period - d, so that every pair of blocks lasts
+ * 2 RT_PERF_BLOCK periods: the weights (at least 1 a signal, rt_perf_weight)
+ * overcount a block of short periods and pay it back in the next.  With
+ * independent draws for blocks of random length the carry made a random
+ * walk, and the run's weight came out 8 % over its CPU time (2.235 s for
+ * 2.06 s, spin.c periodic).  xorshift64: no lock, no libc state, safe in
+ * the signal handler. */
+#define RT_PERF_BLOCK 4u
+
+static uint64_t rt_perf_rand(struct rt_thread *t)
 {
     uint64_t x = t->perf_rng ? t->perf_rng : 0x9e3779b97f4a7c15ull ^ (uint64_t)t->tid;
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     t->perf_rng = x;
-    return period_ns / 2 + (period_ns ? x % (period_ns + 1) : 0);
+    return x;
+}
+
+static uint64_t rt_perf_draw(struct rt_thread *t, uint64_t period_ns)
+{
+    return period_ns / 2 + (period_ns ? rt_perf_rand(t) % (period_ns + 1) : 0);
+}
+
+/* The period of the next block: a new draw, or its antithetic partner. */
+static uint64_t rt_perf_next_block(struct rt_thread *t, uint64_t period_ns)
+{
+    uint32_t block = t->perf_signals / RT_PERF_BLOCK;
+    uint64_t d = t->perf_period;
+    return block & 1 && d <= 2 * period_ns ? 2 * period_ns - d : rt_perf_draw(t, period_ns);
 }
 
 int rt_perf_thread_start(struct rt_thread *t, uint64_t period_ns, int signo)
 {
     t->perf_rng = 0;
     t->perf_carry = 0;
-    int fd = rt_perf_open(t->tid, rt_perf_next_period(t, period_ns), signo);
+    t->perf_signals = 0;
+    t->perf_period = rt_perf_draw(t, period_ns);
+    int fd = rt_perf_open(t->tid, t->perf_period, signo);
     if (fd < 0)
         return -1;
     if (fd < RT_PERF_FDS)
@@ -148,15 +176,19 @@ uint64_t rt_perf_weight(struct rt_thread *t, uint64_t period_ns)
     uint64_t v = 0;
     if (read(t->perf_fd, &v, sizeof v) != (ssize_t)sizeof v || v <= t->perf_last || !period_ns)
         return 1;
-    uint64_t next = rt_perf_next_period(t, period_ns);
-    (void)ioctl(t->perf_fd, PERF_EVENT_IOC_PERIOD, &next);
+    if (++t->perf_signals % RT_PERF_BLOCK == 0) {
+        uint64_t next = rt_perf_next_block(t, period_ns);
+        t->perf_period = next;
+        (void)ioctl(t->perf_fd, PERF_EVENT_IOC_PERIOD, &next);
+    }
     if (t->perf_last == 0 || v - t->perf_last > 100000 * period_ns) { /* first signal; a read after close */
         t->perf_last = v;
         return 1;
     }
     /* periods drawn around period_ns: the CPU time since the last signal
      * in whole periods, the rest carried to the next (at least 1 each, the
-     * carry pays it back), so the weights sum to the counted time */
+     * carry pays it back: the antithetic blocks above keep it bounded), so
+     * the weights sum to the counted time */
     int64_t ns = (int64_t)(v - t->perf_last) + t->perf_carry;
     int64_t w = (ns + (int64_t)period_ns / 2) / (int64_t)period_ns;
     if (w < 1)

@@ -19,8 +19,11 @@ RT_HIDDEN int rt_perf_signal_of(const siginfo_t *si, const struct rt_thread *t);
 /** 1 when si is a task-clock notification of ours whose thread no longer
  *  samples (pending when its fd closed): dropped, never chained. */
 RT_HIDDEN int rt_perf_signal_stale(const siginfo_t *si);
-/** Weight of this signal: task-clock periods since the previous one (at
- *  least 1).  Async-signal-safe (read(2)). */
+/** Weight of this signal: task-clock periods (of period_ns, nanoseconds)
+ *  since the previous one, rounded, at least 1, the remainder carried to
+ *  the next, so that a thread's weights sum to its counted CPU time within
+ *  a few periods.  Async-signal-safe (read(2), and an ioctl every 4th
+ *  signal that sets the next block's period). */
 RT_HIDDEN uint64_t rt_perf_weight(struct rt_thread *t, uint64_t period_ns);
 
 #endif

@@ -207,6 +207,7 @@ void rt_sampler_thread_start(struct rt_thread *t)
     int trunc;
     if (getcontext(&uc) == 0)
         rt_unwind_signal_context(&uc, warm, 4, &trunc);
+    (void)rt_unwind_prepare_thread(); /* the handler's unwind cache: mapped here, never in the handler */
     t->in_rt = in;
     if (rt_sampler_ops_of(rt_sampler_kind)->thread_start(t) == RT_SAMPLER_FALL_BACK) {
         rt_sampler_kind = PRF_SAMPLER_CPUTIME; /* for every thread */

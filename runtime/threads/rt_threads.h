@@ -98,6 +98,7 @@ struct rt_thread {
     int sig_parked;           /* not sampled: the thread blocks the sampling signal (rt_sigmask.c) */
     int perf_fd; uint64_t perf_last; /* taskclock sampler (rt_perf.c) */
     int64_t perf_carry; uint64_t perf_rng; /* its CPU ns not yet weighed; its jitter's state */
+    uint64_t perf_period; uint32_t perf_signals; /* the period in force (ns); signals since the start */
     int papi_eventset;
     uint64_t samples_taken, samples_weight, samples_dropped, samples_overrun;
     volatile uint64_t cpu_signals; /* CPU-time sampler periods delivered (1 + overrun each,

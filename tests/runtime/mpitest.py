@@ -10,6 +10,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -376,6 +377,32 @@ def check_unwind(a, data):
         check(in_work >= 5, f"rank {r}: sample weight in work {in_work} < 5")
         check(in_clock >= 3 and in_lib >= 1,
               f"rank {r}: sample weight below spin_clock {in_clock} (< 3?), in clock_gettime {in_lib} (< 1?)")
+        # phase_twins: 0.3 s, a third each through twin_a, twin_b and rec (depths 1-3 in turn)
+        via = {}
+        for s in main_thread_samples(x):
+            nm = sy.names(s["path"])
+            if nm[-1] != "leaf2":
+                continue
+            j = nm.index("phase_twins") if "phase_twins" in nm else -1
+            ok = j >= 1 and nm[j - 1] == "main" and nm[-2:] == ["mid", "leaf2"]
+            mids = nm[j + 1:-2] if ok else []
+            ok = ok and (mids in (["twin_a"], ["twin_b"]) or (1 <= len(mids) - 1 <= 3 and set(mids) == {"rec"}))
+            check(ok, f"rank {r}: sample in leaf2 with path {nm} ({s['path']})")
+            if ok:
+                k = mids[0] if mids[0] != "rec" else f"rec{len(mids) - 1}"
+                via[k] = via.get(k, 0) + s["weight"]
+        tot = sum(via.values())
+        check(tot >= 10, f"rank {r}: sample weight in leaf2 {tot} < 10")
+        for k, lo in (("twin_a", 0.15), ("twin_b", 0.15), ("rec1", 0.03), ("rec2", 0.03), ("rec3", 0.03)):
+            check(tot and via.get(k, 0) / tot >= lo,
+                  f"rank {r}: leaf2 through {k}: {via.get(k, 0)} of {tot} (< {lo:.0%}; all: {via})")
+    # SCALANA_DEBUG: rank 0's main thread took outer paths from the cache, unless it is off
+    m = re.search(r"rank 0 call paths on this thread: .* samples: (\d+) with a cached outer path", a.stderr)
+    if check(m, "no call-path debug line from rank 0 (SCALANA_DEBUG=1?)"):
+        off = os.environ.get("SCALANA_CALLPATH") == "libunwind" or a.env_map.get("SCALANA_CALLPATH") == "libunwind"
+        n = int(m.group(1))
+        check(n == 0 if off else n >= 100, f"rank 0: {n} samples with a cached outer path "
+              f"({'cache off: 0' if off else 'expected most of about 700'})")
 
 
 def check_affinity(a, data):
@@ -709,6 +736,7 @@ def main():
     extra = dict(e.split("=", 1) for e in a.env)
     out, rundir, p = run(a, extra)
     a.rundir = rundir
+    a.stderr, a.env_map = p.stderr, extra
     if p.returncode != 0 and (a.check, a.args[0] if a.args else "") not in ANY_RC:
         print(f"mpirun exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
         return 1

@@ -14,7 +14,7 @@ rank spinning 0.6 s of CPU time, sampled at 1000 Hz asked
              (five periods exactly: spin.c periodic), the 1 ms function
              gets 1.5-10 % of the time (4 % planted; a fixed period locks
              onto the iterations and gives it about 0 or 20 %), and the
-             weights sum to the phases' 2 s of CPU within 5 %
+             weights the two phases get sum to their 2 s of CPU within 5 %
 
 usage: test_rates.py BUILD_DIR MPI PROGRAM"""
 import ctypes
@@ -108,14 +108,7 @@ def main():
         planted_s = 2.0
         r, _, _ = run(build, mpi, prog, "taskclock", out, freq="200", args=(str(planted_s), "periodic"))
         s = r["sampling"]
-        # against the phases' own CPU seconds: the sampled clock also counts
-        # CPU time outside them, before the first signal and in MPI start-up
-        # (45-65 ms more here quiet, 109 ms beside two CPU hogs with MPICH:
-        # 5.2 % of it, so a bound on that clock fails on a busy machine)
         cpu_s, wt_s = s["clock_ns"] * 1e-9, s["weight"] * s["effective_period_ns"] * 1e-9
-        if not abs(wt_s - planted_s) <= 0.05 * planted_s:
-            fail(f"taskclock periodic: weights {wt_s:.3f} s against the {planted_s} s of CPU the phases "
-                 f"ran ({cpu_s:.3f} s of the sampled clock)")
         rep = os.path.join(tmp, "periodic-report")
         subprocess.run([os.path.join(build, "bin", "scalana-analyze"), "--no-progress", "-o", rep, out],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120, check=True)
@@ -125,11 +118,20 @@ def main():
              for v in verts if v.get("kind") == "FUNCTION" and v.get("metrics")}
         long_s, short_s = t.get("long_phase", 0), t.get("short_phase", 0)
         share = short_s / (long_s + short_s) if long_s + short_s > 0 else 0
+        # The weights charged to the two phases against the 2 s of CPU they
+        # ran.  Not the run's whole weight: that also holds CPU time outside
+        # them (MPI start-up, before the first signal: 45-65 ms here quiet,
+        # 74-109 ms beside two CPU hogs, which made a bound on the total fail
+        # on a busy machine), less what was dropped inside the runtime.
+        if not abs(long_s + short_s - planted_s) <= 0.05 * planted_s:
+            fail(f"taskclock periodic: the phases' weights {long_s + short_s:.3f} s against the "
+                 f"{planted_s} s of CPU they ran (whole run: weights {wt_s:.3f} s, sampled clock {cpu_s:.3f} s)")
         if not 0.015 <= share <= 0.10:
             fail(f"taskclock periodic: short_phase has {share:.3f} of the time ({short_s:.3f} s against "
                  f"{long_s:.3f} s), 0.04 planted: the samples lock onto the iterations")
-        print(f"ok taskclock periodic: short_phase {share:.3f} of the time (0.04 planted), weights "
-              f"{wt_s:.3f} s for the {planted_s} s planted ({cpu_s:.3f} s of the sampled clock)")
+        print(f"ok taskclock periodic: short_phase {share:.3f} of the time (0.04 planted), the phases' "
+              f"weights {long_s + short_s:.3f} s for the {planted_s} s planted (whole run {wt_s:.3f} s, "
+              f"sampled clock {cpu_s:.3f} s)")
     return 0
 
 

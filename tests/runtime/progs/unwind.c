@@ -2,7 +2,12 @@
  * main -> phase_compute -> caller_a -> caller_b -> work, often and briefly so
  * that samples hit its entry and exit) and inside clock_gettime (vDSO/libc,
  * main -> phase_clock -> spin_clock) must carry the whole call path up to main.
- * Built at -O0 and -O2, with frame pointers; mpitest.py --check unwind. */
+ * A third phase calls one leaf (leaf2, through mid) from twin_a and twin_b,
+ * the same code with the same frame sizes at the same stack depth, and from
+ * recursion of depth 1-3: the handler's cache of outer paths, keyed by the
+ * leaf's caller (runtime/callpath/rt_unwcache.c), must still tell them apart.
+ * Built at -O0 and -O2 with frame pointers, and at -O2 without; mpitest.py
+ * --check unwind. */
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
@@ -70,6 +75,43 @@ NOINLINE double phase_clock(double seconds)
     return s + 3.0;
 }
 
+/* Twin callers of one leaf: mid's frame, its caller's ip and sp are the same
+ * from twin_a and twin_b, only the return address into phase_twins differs. */
+NOINLINE double leaf2(int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += (double)i * 0.25;
+    return s;
+}
+
+NOINLINE double mid(int calls, int n)
+{
+    double s = 0;
+    for (int k = 0; k < calls; k++)
+        s += leaf2(n + (k & 3));
+    return s * 0.5;
+}
+
+NOINLINE double twin_a(int calls, int n) { return mid(calls, n) + 1.0; }
+NOINLINE double twin_b(int calls, int n) { return mid(calls, n) + 1.0; }
+
+NOINLINE double rec(int d, int calls, int n)
+{
+    return (d > 0 ? rec(d - 1, calls, n) : mid(calls, n)) + 1.0;
+}
+
+NOINLINE double phase_twins(double seconds)
+{
+    double s = 0, t0 = cpu_seconds();
+    for (int i = 0; cpu_seconds() - t0 < seconds; i++) {
+        s += twin_a(200, 40);
+        s += twin_b(200, 40);
+        s += rec(1 + i % 3, 200, 40);
+    }
+    return s + 4.0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -77,6 +119,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     sink = phase_compute(0.25);
     sink = phase_clock(0.15);
+    sink = phase_twins(0.3);
     double x = 1, y = 0;
     MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
