@@ -7,11 +7,18 @@
 #include "core/types.h"
 
 /** The run time costs are measured against (seconds): the largest run's wall
- *  time with a core per process, i.e. divided by its contention (wall /
- *  contention; contention counts the processes per core and other load
- *  alike).  The costs (CPU model, detect.c) are savings on that same machine,
- *  so a cost and the minimum it is compared with are in one model. */
+ *  time with a core per process (an_run_base_seconds of the last scale).
+ *  The costs (CPU model, detect.c) are savings on that same machine, so a
+ *  cost and the minimum it is compared with are in one model. */
 double an_base_seconds(const struct an_analysis *a);
+/** Scale s's run time with a core per process (seconds; 0 without that
+ *  scale): wall / contention (contention counts the processes per core and
+ *  other load alike); for a run contended beyond contention_max at most
+ *  (wall / contention / CPU seconds of the busiest process) of the study's
+ *  least contended run times the CPU seconds of this run's busiest process,
+ *  since other load also delays every message, which the contention
+ *  (measured on computation) does not see.  report.json's runs[].base_seconds. */
+double an_run_base_seconds(const struct an_analysis *a, uint32_t s);
 /** The share (0..1) of run r's wall time that its best-served process spent
  *  waiting for a core beyond what the job's own processes per core explain:
  *  1 - oversubscription / contention, 0 when the contention is the job's own

@@ -80,6 +80,7 @@ static json_t *runs_json(const struct an_analysis *a)
         json_object_set_new(o, "oversubscription", num(r->oversub));
         json_object_set_new(o, "contention", num(r->contention));
         json_object_set_new(o, "other_load_share", num(an_other_load_share(r)));
+        json_object_set_new(o, "base_seconds", num(an_run_base_seconds(a, s)));
         json_object_set_new(o, "involuntary_switches_per_second",
                             num(r->wall_max > 0 && r->present_count
                                     ? (double)r->invol_switches / r->present_count / r->wall_max : 0));

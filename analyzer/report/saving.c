@@ -38,14 +38,17 @@ static const json_t *scale_at(const json_t *cmp, json_int_t P)
 }
 
 /* The run time with a core per process of a report's run at P processes:
- * wall / contention (the analyzer's base, an_base_seconds), the wall time
- * where the contention is unknown; NaN when there is no such run. */
+ * its base_seconds (the analyzer's base, an_run_base_seconds), in reports
+ * older than that field wall / contention, the wall time where the
+ * contention is unknown; NaN when there is no such run. */
 static double base_at(const json_t *report, json_int_t P)
 {
     size_t k;
     json_t *r;
     json_array_foreach(json_object_get(report, "runs"), k, r) {
         if (json_integer_value(json_object_get(r, "processes")) != P) continue;
+        double base = real(r, "base_seconds");
+        if (isfinite(base) && base > 0) return base;
         double wall = real(r, "wall_seconds"), c = real(r, "contention");
         return isfinite(c) && c >= 1 ? wall / c : wall;
     }

@@ -54,6 +54,39 @@ static void t_scaling_mode(void **state)
     opt.scaling_flag = 0, opt.weak = 0;
 }
 
+/* The base costs are judged against (an_run_base_seconds): wall / contention,
+ * but for a run contended beyond contention_max at most the least contended
+ * run's (wall / contention) per CPU second of its busiest process times this
+ * run's busiest process's CPU seconds (miniFE beside two CPU hogs: 6.03 s
+ * at contention 2 for 1.80 s quiet, the CPU time the same). */
+static void t_base_seconds(void **state)
+{
+    (void)state;
+    struct mini m;
+    mode_case(&m, 1, 0);
+    assert_int_equal(m.a.nscales, 3);
+    struct an_scale *q = &m.a.scales[0], *big = &m.a.scales[2];
+    q->wall = 2.0, q->rep->contention = 1.0;
+    for (uint32_t i = 0; i < q->rep->P; i++) q->rep->cpu[i] = i ? 1.6 : 1.8; /* busiest 1.8 s */
+    m.a.scales[1].rep->contention = 1.2;
+    big->wall = 6.0, big->rep->contention = 2.0;
+    for (uint32_t i = 0; i < big->rep->P; i++) big->rep->cpu[i] = i == 3 ? 1.0 : 0.8;
+    /* 2.0 / 1.8 per CPU second x 1.0 s, not 6.0 / 2 */
+    assert_true(fabs(an_run_base_seconds(&m.a, 2) - 2.0 / 1.8) < 1e-9);
+    assert_true(fabs(an_base_seconds(&m.a) - 2.0 / 1.8) < 1e-9);
+    /* the cap only lowers the base: a contended run faster than it keeps wall / contention */
+    big->wall = 2.0;
+    assert_true(fabs(an_run_base_seconds(&m.a, 2) - 1.0) < 1e-9);
+    /* not contended beyond contention_max (1.5): wall / contention */
+    big->wall = 6.0, big->rep->contention = 1.4;
+    assert_true(fabs(an_run_base_seconds(&m.a, 2) - 6.0 / 1.4) < 1e-9);
+    /* the least contended run itself, and a scale that does not exist */
+    assert_true(fabs(an_run_base_seconds(&m.a, 0) - 2.0) < 1e-9);
+    assert_true(an_run_base_seconds(&m.a, 3) == 0);
+    an_analysis_free(&m.a);
+    opt.scaling_flag = 0, opt.weak = 0;
+}
+
 static void t_scaling(void **state)
 {
     (void)state;
@@ -136,6 +169,7 @@ int main(void)
     unit_setup();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_scaling_mode),
+        cmocka_unit_test(t_base_seconds),
         cmocka_unit_test(t_scaling),
         cmocka_unit_test(t_replicated_counted),
     };
