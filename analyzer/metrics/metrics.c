@@ -122,7 +122,7 @@ double an_run_base_seconds(const struct an_analysis *a, uint32_t s)
     const struct an_scale *rs = &a->scales[ref];
     double rcpu = max_process_cpu(rs->rep), cpu = max_process_cpu(r);
     if (!(rcpu > 0) || !(cpu > 0)) return b;
-    double per_cpu = fmax(1, rs->wall / fmax(1, rs->rep->contention) / rcpu);
+    double per_cpu = fmax(1, an_run_base_seconds(a, ref) / rcpu); /* ref's own: wall / contention */
     return fmin(b, per_cpu * cpu);
 }
 

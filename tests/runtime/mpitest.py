@@ -361,7 +361,7 @@ def check_unwind(a, data):
         in_work = in_clock = in_lib = 0
         for s in main_thread_samples(x):
             nm = sy.names(s["path"])
-            if nm[-1] == "work":
+            if nm[-1] == "work" and "phase_twins" not in nm:
                 in_work += s["weight"]
                 check(nm[-5:] == chain, f"rank {r}: sample in work with path {nm[-6:]} ({s['path']})")
             if "spin_clock" in nm:
@@ -381,21 +381,21 @@ def check_unwind(a, data):
         via = {}
         for s in main_thread_samples(x):
             nm = sy.names(s["path"])
-            if nm[-1] != "leaf2":
+            if nm[-1] != "work" or "phase_twins" not in nm:
                 continue
-            j = nm.index("phase_twins") if "phase_twins" in nm else -1
-            ok = j >= 1 and nm[j - 1] == "main" and nm[-2:] == ["mid", "leaf2"]
+            j = nm.index("phase_twins")
+            ok = j >= 1 and nm[j - 1] == "main" and nm[-2:] == ["caller_b", "work"]
             mids = nm[j + 1:-2] if ok else []
             ok = ok and (mids in (["twin_a"], ["twin_b"]) or (1 <= len(mids) - 1 <= 3 and set(mids) == {"rec"}))
-            check(ok, f"rank {r}: sample in leaf2 with path {nm} ({s['path']})")
+            check(ok, f"rank {r}: sample in work below phase_twins with path {nm} ({s['path']})")
             if ok:
                 k = mids[0] if mids[0] != "rec" else f"rec{len(mids) - 1}"
                 via[k] = via.get(k, 0) + s["weight"]
         tot = sum(via.values())
-        check(tot >= 10, f"rank {r}: sample weight in leaf2 {tot} < 10")
+        check(tot >= 10, f"rank {r}: sample weight in work below phase_twins {tot} < 10")
         for k, lo in (("twin_a", 0.15), ("twin_b", 0.15), ("rec1", 0.03), ("rec2", 0.03), ("rec3", 0.03)):
             check(tot and via.get(k, 0) / tot >= lo,
-                  f"rank {r}: leaf2 through {k}: {via.get(k, 0)} of {tot} (< {lo:.0%}; all: {via})")
+                  f"rank {r}: work below phase_twins through {k}: {via.get(k, 0)} of {tot} (< {lo:.0%}; all: {via})")
     # SCALANA_DEBUG: rank 0's main thread took outer paths from the cache, unless it is off
     m = re.search(r"rank 0 call paths on this thread: .* samples: (\d+) with a cached outer path", a.stderr)
     if check(m, "no call-path debug line from rank 0 (SCALANA_DEBUG=1?)"):

@@ -2,7 +2,7 @@
  * main -> phase_compute -> caller_a -> caller_b -> work, often and briefly so
  * that samples hit its entry and exit) and inside clock_gettime (vDSO/libc,
  * main -> phase_clock -> spin_clock) must carry the whole call path up to main.
- * A third phase calls one leaf (leaf2, through mid) from twin_a and twin_b,
+ * A third phase calls the same leaf (work, through caller_b) from twin_a and twin_b,
  * the same code with the same frame sizes at the same stack depth, and from
  * recursion of depth 1-3: the handler's cache of outer paths, keyed by the
  * leaf's caller (runtime/callpath/rt_unwcache.c), must still tell them apart.
@@ -75,30 +75,15 @@ NOINLINE double phase_clock(double seconds)
     return s + 3.0;
 }
 
-/* Twin callers of one leaf: mid's frame, its caller's ip and sp are the same
- * from twin_a and twin_b, only the return address into phase_twins differs. */
-NOINLINE double leaf2(int n)
-{
-    double s = 0;
-    for (int i = 0; i < n; i++)
-        s += (double)i * 0.25;
-    return s;
-}
-
-NOINLINE double mid(int calls, int n)
-{
-    double s = 0;
-    for (int k = 0; k < calls; k++)
-        s += leaf2(n + (k & 3));
-    return s * 0.5;
-}
-
-NOINLINE double twin_a(int calls, int n) { return mid(calls, n) + 1.0; }
-NOINLINE double twin_b(int calls, int n) { return mid(calls, n) + 1.0; }
+/* Twin callers of the same leaf chain (caller_b -> work): caller_b's frame,
+ * its caller's ip and sp are the same from twin_a and twin_b, only the
+ * return address into phase_twins differs. */
+NOINLINE double twin_a(int calls, int n) { return caller_b(calls, n) + 1.0; }
+NOINLINE double twin_b(int calls, int n) { return caller_b(calls, n) + 1.0; }
 
 NOINLINE double rec(int d, int calls, int n)
 {
-    return (d > 0 ? rec(d - 1, calls, n) : mid(calls, n)) + 1.0;
+    return (d > 0 ? rec(d - 1, calls, n) : caller_b(calls, n)) + 1.0;
 }
 
 NOINLINE double phase_twins(double seconds)
