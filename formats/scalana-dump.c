@@ -319,6 +319,9 @@ static json_t *rank_json(const struct prf_rank_data *d)
         "mpi_time_ns", (json_int_t)i->mpi_time_ns, "cct_overflow", (json_int_t)i->cct_overflow,
         "thread_count", (json_int_t)i->thread_count, "mpi_thread_level",
         (json_int_t)i->mpi_thread_level);
+    /* null where the runtime could not read it (older profiles, no schedstat) */
+    json_object_set_new(info, "run_delay_ns",
+                        i->flags & PRF_RANK_RUN_DELAY ? json_integer((json_int_t)i->run_delay_ns) : json_null());
     json_object_set_new(r, "info", info);
     json_object_set_new(r, "modules", modules_json(d));
     json_object_set_new(r, "cct", cct_json(d));
@@ -404,6 +407,8 @@ static void rank_text(const struct prf_rank_data *d)
            " vol / %" PRIu64 " invol\n",
            i->wall_ns / 1e9, i->cpu_user_ns / 1e9, i->cpu_system_ns / 1e9, i->mpi_time_ns / 1e9,
            i->voluntary_switches, i->involuntary_switches);
+    if (i->flags & PRF_RANK_RUN_DELAY)
+        printf("  run delay %.3f s (runnable, waiting for a core)\n", i->run_delay_ns / 1e9);
     printf("  sampler %s period %.3f ms  samples %" PRIu64 " (weight %" PRIu64 ", dropped %" PRIu64
            ", overrun %" PRIu64 ")  cct nodes %u\n",
            sampler_name(i->sampler), i->sample_period_ns / 1e6, i->samples_taken,

@@ -239,6 +239,9 @@ struct an_run {
     double *gpu_sync;           /* [P] host wall seconds blocked in GPU synchronisation */
     double *gpu_busy;           /* [P] GPU device seconds (kernels, copies, memsets) */
     double *startup;            /* [P] wall seconds in MPI_Init/Finalize, by an_run_finish */
+    double *run_delay;          /* [P] wall seconds the MPI_Init thread was runnable but waited
+                                 * for a core (other processes held it: PRF_RANK_RUN_DELAY);
+                                 * NAN where not measured (older runtimes, no schedstat) */
     uint8_t *present;           /* [P] 1 when the rank's profile was read */
     uint32_t *ranks_on_host, *usable_cores; /* [P] */
     /* per vertex, indexed by vertex id */

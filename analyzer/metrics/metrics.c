@@ -137,6 +137,19 @@ double an_other_load_share(const struct an_run *r)
     return r->contention > own ? 1 - own / r->contention : 0;
 }
 
+uint32_t an_run_delay_stats(const struct an_run *r, double *mean, double *max, uint32_t *max_rank)
+{
+    uint32_t n = 0, at = 0;
+    double sum = 0, mx = -1;
+    for (uint32_t i = 0; r->run_delay && i < r->P; i++) {
+        if (!r->present[i] || !isfinite(r->run_delay[i])) continue;
+        n++, sum += r->run_delay[i];
+        if (r->run_delay[i] > mx) mx = r->run_delay[i], at = i;
+    }
+    if (n) *mean = sum / n, *max = mx, *max_rank = at;
+    return n;
+}
+
 void an_warn_unsampled(struct an_analysis *a)
 {
     for (uint32_t s = 0; s < a->nscales; s++) {

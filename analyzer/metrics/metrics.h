@@ -24,6 +24,14 @@ double an_run_base_seconds(const struct an_analysis *a, uint32_t s);
  *  1 - oversubscription / contention, 0 when the contention is the job's own
  *  (other jobs, OS noise; report.json runs[].other_load_share). */
 double an_other_load_share(const struct an_run *r);
+/** Run r's run delays (an_run.run_delay: wall seconds the MPI_Init thread
+ *  was runnable but had no core, MPI_Init to the profile's write): the mean
+ *  over the present processes that measured it, the largest and its world
+ *  rank.  Exact (the scheduler's own account), unlike the contention: sleep,
+ *  I/O and blocking are not in it.  Returns how many processes measured it;
+ *  0 leaves the outputs untouched (older runtimes, kernels without
+ *  schedstat).  report.json runs[].run_delay_seconds_mean/_max. */
+uint32_t an_run_delay_stats(const struct an_run *r, double *mean, double *max, uint32_t *max_rank);
 /** Warns for each process count whose representative run recorded no
  *  sample although its processes used CPU time (the program blocked or
  *  took the sampling signal): its computation is invisible (metrics.c). */

@@ -226,7 +226,7 @@ static void put_run(struct wbuf *b, const struct an_run *r, uint32_t nv)
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = ranks[i];
         double d[] = {r->wall[k], r->cpu[k], r->mpi[k], r->cpu_wait[k], r->gpu_sync[k],
-                      r->startup ? r->startup[k] : 0, r->gpu_busy[k], r->omp_wait[k]};
+                      r->startup ? r->startup[k] : 0, r->gpu_busy[k], r->omp_wait[k], r->run_delay[k]};
         put(b, d, sizeof d);
         put_u32(b, r->ranks_on_host[k]), put_u32(b, r->usable_cores[k]);
     }
@@ -331,11 +331,11 @@ static uint32_t *merge_run_ranks(struct rbuf *b, struct an_run *r, uint32_t *np)
         if (ranks[i] >= P) b->bad = 1;
     for (uint32_t i = 0; i < n && !b->bad; i++) {
         uint32_t k = ranks[i];
-        double d[8];
+        double d[9];
         get(b, d, sizeof d);
         r->present[k] = 1;
         r->wall[k] = d[0], r->cpu[k] = d[1], r->mpi[k] = d[2], r->cpu_wait[k] = d[3], r->gpu_sync[k] = d[4];
-        r->startup[k] = d[5], r->gpu_busy[k] = d[6], r->omp_wait[k] = d[7];
+        r->startup[k] = d[5], r->gpu_busy[k] = d[6], r->omp_wait[k] = d[7], r->run_delay[k] = d[8];
         r->ranks_on_host[k] = get_u32(b), r->usable_cores[k] = get_u32(b);
     }
     uint32_t nu = get_u32(b);

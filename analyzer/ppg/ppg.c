@@ -39,6 +39,8 @@ void an_run_init(struct an_run *r, uint32_t P)
     r->omp_wait = sc_xcalloc(P, sizeof *r->omp_wait);
     r->gpu_sync = sc_xcalloc(P, sizeof *r->gpu_sync);
     r->gpu_busy = sc_xcalloc(P, sizeof *r->gpu_busy);
+    r->run_delay = sc_xmalloc((P ? P : 1) * sizeof *r->run_delay);
+    for (uint32_t i = 0; i < P; i++) r->run_delay[i] = NAN;
     r->present = sc_xcalloc(P, 1);
     r->ranks_on_host = sc_xcalloc(P, sizeof *r->ranks_on_host);
     r->usable_cores = sc_xcalloc(P, sizeof *r->usable_cores);
@@ -59,6 +61,7 @@ void an_run_free(struct an_run *r)
     free(r->vr);
     free(r->wall), free(r->cpu), free(r->mpi), free(r->present);
     free(r->cpu_wait), free(r->omp_wait), free(r->gpu_sync), free(r->gpu_busy), free(r->startup);
+    free(r->run_delay);
     for (uint32_t k = 0; k < r->nphases; k++) free(r->phases[k].time), free(r->phases[k].count);
     free(r->work), free(r->twork), free(r->ompr), free(r->tcpu);
     for (uint32_t k = 0; k < r->nintervals; k++) {
@@ -301,6 +304,7 @@ static double add_rank_info(struct an_run *r, const struct prf_rank_data *d, uin
     r->wall[rank] = in->wall_ns * 1e-9;
     r->cpu[rank] = (in->cpu_user_ns + in->cpu_system_ns) * 1e-9;
     r->mpi[rank] = in->mpi_time_ns * 1e-9;
+    r->run_delay[rank] = in->flags & PRF_RANK_RUN_DELAY ? in->run_delay_ns * 1e-9 : NAN;
     r->ranks_on_host[rank] = in->ranks_on_host;
     r->usable_cores[rank] = in->usable_cores;
     r->samples += in->samples_weight;

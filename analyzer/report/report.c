@@ -81,6 +81,11 @@ static json_t *runs_json(const struct an_analysis *a)
         json_object_set_new(o, "contention", num(r->contention));
         json_object_set_new(o, "other_load_share", num(an_other_load_share(r)));
         json_object_set_new(o, "base_seconds", num(an_run_base_seconds(a, s)));
+        double dmean = 0, dmax = 0;
+        uint32_t dat = 0, dn = an_run_delay_stats(r, &dmean, &dmax, &dat);
+        json_object_set_new(o, "run_delay_seconds_mean", dn ? num(dmean) : json_null());
+        json_object_set_new(o, "run_delay_seconds_max", dn ? num(dmax) : json_null());
+        json_object_set_new(o, "run_delay_max_process", dn ? json_integer(dat) : json_null());
         json_object_set_new(o, "involuntary_switches_per_second",
                             num(r->wall_max > 0 && r->present_count
                                     ? (double)r->invol_switches / r->present_count / r->wall_max : 0));

@@ -106,7 +106,9 @@ enum prf_rank_flags {
     PRF_RANK_ABORTED = 1u << 2,        /* written from MPI_Abort (best effort) */
     PRF_RANK_SAMPLING_DISABLED = 1u << 3,
     PRF_RANK_MPI_DISABLED = 1u << 4,
-    PRF_RANK_GPU_ENABLED = 1u << 5
+    PRF_RANK_GPU_ENABLED = 1u << 5,
+    PRF_RANK_RUN_DELAY = 1u << 6       /* run_delay_ns was measured (absent: older runtimes and
+                                          kernels without /proc/<pid>/task/<tid>/schedstat) */
 };
 
 struct prf_rank_info {
@@ -129,7 +131,12 @@ struct prf_rank_info {
     uint64_t mpi_time_ns;           /* wall time inside wrapped MPI calls, all contexts */
     uint64_t cct_overflow;          /* frames charged to the overflow node */
     uint32_t thread_count, mpi_thread_level;
-    uint64_t reserved[4];
+    uint64_t run_delay_ns;          /* MPI_Init .. write: time the thread that called MPI_Init
+                                       spent runnable but waiting for a core (the second field of
+                                       its /proc schedstat: other processes held the CPU; sleep,
+                                       I/O and blocking waits are not in it).  Valid only with
+                                       PRF_RANK_RUN_DELAY; 0 in older profiles (was reserved) */
+    uint64_t reserved[3];
 };
 
 struct prf_module {

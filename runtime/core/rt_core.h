@@ -100,6 +100,9 @@ struct rt_global {
     uint32_t usable_cores;    /* CPUs in the union of the affinity masks of this host's
                                  ranks, capped at the online CPUs (rt_host_usable_cores) */
     uint64_t start_realtime_ns, start_ns;
+    pid_t init_tid;           /* the thread that called MPI_Init (its run delay is recorded) */
+    uint64_t start_run_delay_ns; /* its run delay at MPI_Init (rt_run_delay_ns) */
+    int run_delay_ok;         /* start_run_delay_ns was read */
     uint64_t mpi_time_ticks;  /* summed in rt_stats */
     uint32_t flags;           /* enum prf_rank_flags */
     char hostname[64];
@@ -145,6 +148,13 @@ static inline uint64_t rt_ticks(void)
 }
 RT_HIDDEN double rt_ns_per_tick(void);
 RT_HIDDEN void rt_ticks_init(void);
+/** Thread tid's run delay: nanoseconds it spent runnable but waiting for a
+ *  core since it started (the second field of /proc/self/task/<tid>/schedstat,
+ *  exact, kept by the scheduler).  Time another process held the CPU; not
+ *  sleep, I/O or blocking.  Returns 0 with *ns set, -1 where the kernel has no
+ *  schedstat (CONFIG_SCHED_INFO off) or the thread is gone.  Uses open/read
+ *  only (no stdio, no allocation). */
+RT_HIDDEN int rt_run_delay_ns(pid_t tid, uint64_t *ns);
 static inline uint64_t rt_ticks_to_ns(uint64_t t, double f) { return (uint64_t)((double)t * f + 0.5); }
 
 #endif

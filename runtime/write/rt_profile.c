@@ -376,6 +376,11 @@ static void rt_enc_rank_info(struct rt_enc *e, uint32_t flags)
     ri->cct_overflow = e->overflow;
     ri->thread_count = e->d.thread_count;
     ri->mpi_thread_level = (uint32_t)rt_g.thread_level;
+    uint64_t delay;
+    if (rt_g.run_delay_ok && rt_run_delay_ns(rt_g.init_tid, &delay) == 0 && delay >= rt_g.start_run_delay_ns) {
+        ri->run_delay_ns = delay - rt_g.start_run_delay_ns;
+        ri->flags |= PRF_RANK_RUN_DELAY;
+    }
 }
 
 static void rt_enc_free(struct rt_enc *e)

@@ -4,7 +4,8 @@
  * through one receive is a pipeline, a lone unexplained late sender is a wait for a message, a
  * loop that every process runs but only one has work in is a load imbalance (a serial section
  * when it is reached through a branch), a late sender whose work lies before its non-blocking
- * posts is found by the exact interval before the first post. */
+ * posts is found by the exact interval before the first post, a contended run's wait is not
+ * confirmed by a run with a core per process whose partner other load descheduled. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -301,6 +302,67 @@ static void t_message_wait(void **state)
     an_analysis_free(&m.a);
 }
 
+/* A lone late sender (rank 0, for a reason no sample shows) on a 4x contended
+ * run at 4 processes, and at 2 processes on a run with a core each whose
+ * rank 1 waits 0.6 s for rank 0 there.  Rank 0's run delay at 2 processes is
+ * `delay` seconds (other load descheduled it).  Returns the cause (or the
+ * candidate) at the receive, or NULL. */
+static const struct an_cause *contended_wait_case(struct mini *m, double delay)
+{
+    unsigned op = scalana_mpi_op_from_name("MPI_Recv");
+    mini_init(m, 0, 2);
+    uint32_t recv = add_v(&m->a.g, m->loop, PSG_MPI, "MPI_Recv", 6, op);
+    uint32_t send = add_v(&m->a.g, m->loop, PSG_MPI, "MPI_Send", 7, scalana_mpi_op_from_name("MPI_Send"));
+    an_graph_sort_children(&m->a.g);
+    for (uint32_t k = 0; k < 2; k++) {
+        uint32_t P = k ? 4 : 2;
+        struct an_run *r = mini_run(m, k, P, 2.0);
+        double A[4], S[4], W[4], R2[2] = {0.001, 0.61}, R4[4] = {0.001, 0.81, 0.81, 0.81};
+        for (uint32_t i = 0; i < P; i++) A[i] = 1.0, S[i] = 0.001, W[i] = 0.01;
+        const double *R = k ? R4 : R2;
+        set_cpu(r, m->A, A), set_mpi(r, recv, R, 100, 1e-4), set_mpi(r, send, S, 100, 1e-5);
+        set_mpi(r, m->ar, W, 10, 1e-4);
+        if (k) for (uint32_t i = 0; i < P; i++) r->cpu[i] = 0.5; /* wall / CPU 4 */
+        for (uint32_t i = 0; i < P; i++) r->run_delay[i] = !k && i == 0 ? delay : 0;
+        r->peers = calloc(2 * P, sizeof *r->peers);
+        for (uint32_t i = 1; i < P; i++) {
+            r->peers[r->npeers++] = (struct an_peer_rec){i, recv, 0, 1, PRF_PEER_RECV, op, 1, 100, 800,
+                                                         (uint64_t)(R[i] * 1e9), 100, (uint64_t)(R[i] * 1e9)};
+            r->peers[r->npeers++] = (struct an_peer_rec){0, send, (int32_t)i, 1, PRF_PEER_SEND, op, 1, 100, 800,
+                                                         1000000, 0, 0};
+        }
+    }
+    mini_finish(m);
+    for (uint32_t k = 0; k < m->a.ncauses; k++)
+        if (m->a.causes[k].vertex == recv) return &m->a.causes[k];
+    for (uint32_t k = 0; k < m->a.ncandidates; k++) /* undecided: listed as a candidate */
+        if (m->a.candidates[k].vertex == recv) return &m->a.candidates[k];
+    return NULL;
+}
+
+/* A wait of a contended run is the program's when a run with a core per
+ * process shows it too; not when the partner was descheduled there for as
+ * long (its run delay): that wait was the other load's. */
+static void t_contended_wait_run_delay(void **state)
+{
+    (void)state;
+    struct mini m;
+    const struct an_cause *c = contended_wait_case(&m, 0);
+    assert_non_null(c);
+    assert_string_equal(an_category_name(c->cat), "message_wait");
+    assert_null(c->undecided);
+    assert_non_null(strstr(c->evidence, "a run with a core per process shows a wait at this call too"));
+    an_analysis_free(&m.a);
+    /* rank 0 waited 0.55 s for a core at 2 processes: 0.06 s of rank 1's wait is left */
+    c = contended_wait_case(&m, 0.55);
+    assert_non_null(c);
+    for (uint32_t k = 0; k < m.a.ncauses; k++) assert_int_not_equal(m.a.causes[k].cat, AN_CAT_MESSAGE_WAIT);
+    assert_non_null(c->undecided);
+    assert_non_null(strstr(c->evidence, "no run with a core per process shows a wait at this call"));
+    assert_true(has_warning(&m, "not judged", "MPI_Recv", NULL));
+    an_analysis_free(&m.a);
+}
+
 /* PRK PIC with every particle on rank 0: the particle loop, in main's iteration
  * loop, runs zero times on the others, who wait at the Allreduce; rank 0's time
  * there stays 1.6 s from 2 to 4 processes.  Reached by everyone: load imbalance at
@@ -428,6 +490,7 @@ int main(void)
         cmocka_unit_test(t_rotating_blame),
         cmocka_unit_test(t_pipeline),
         cmocka_unit_test(t_message_wait),
+        cmocka_unit_test(t_contended_wait_run_delay),
         cmocka_unit_test(t_zero_trip_loop),
         cmocka_unit_test(t_late_sender_posts),
     };

@@ -16,7 +16,10 @@ Asserted:
   - a data-quality warning names process 1: "speed, not work" (it spent
     more CPU time on the same iterations) or "interference" (it waited for
     its core), whichever the run shows;
-  - runs[].work_measure is "loop_iterations".
+  - runs[].work_measure is "loop_iterations";
+  - the scheduler's run delay (scalana-dump run_delay_ns): rank 1's is at
+    least a fifth of its wall time and 3x rank 0's, and report.json's
+    runs[1].run_delay_seconds_max is rank 1's (run_delay_max_process 1).
 
 usage: interference.py --bindir DIR --workdir DIR [--mpirun mpirun.openmpi]"""
 import argparse
@@ -81,12 +84,30 @@ def main():
         return sum(m["time_ns"] for m in x["mpi"] if m["op"] == "MPI_Allreduce") / 1e9
     w0, w1 = allreduce_wait(0), allreduce_wait(1)
     print(f"MPI_Allreduce time: rank 0 {w0:.2f} s, rank 1 {w1:.2f} s")
+    # the scheduler's run delay: rank 1 shared its core with the hog, rank 0 did not
+    def info(rank):
+        return [x for x in dump["ranks"] if x["info"]["world_rank"] == rank][0]["info"]
+    d0, d1 = info(0).get("run_delay_ns"), info(1).get("run_delay_ns")
+    if d0 is None or d1 is None:
+        fail(f"run_delay_ns not measured (rank 0 {d0}, rank 1 {d1}): /proc schedstat is there")
+    wall1 = info(1)["wall_ns"]
+    print(f"run delay: rank 0 {d0 / 1e9:.2f} s, rank 1 {d1 / 1e9:.2f} s of {wall1 / 1e9:.2f} s")
+    run2 = r["runs"][1]
+    if run2.get("run_delay_max_process") != 1 or \
+            abs(run2.get("run_delay_seconds_max", -1) - d1 / 1e9) > 1e-6 * max(1, d1 / 1e9):
+        fail(f"report.json runs[1] run delay {run2.get('run_delay_seconds_max')} at "
+             f"{run2.get('run_delay_max_process')}, the profile's largest is rank 1's {d1 / 1e9:.3f} s")
     if w0 < 0.1 or w0 < 2 * w1:
         # other load on the machine spread the hog's effect over both processes:
         # the premise (one slow process) does not hold, nothing to judge
         print("SKIP: the hog on rank 1's core did not slow rank 1 alone (rank 0 did not "
               "wait for it): the machine is too loaded for this test")
         sys.exit(77)
+    # a hog on its core takes about half of it: rank 1 waited for a core a
+    # good part of its run, rank 0 (a core of its own) hardly at all
+    if d1 < 0.2 * wall1 or d1 < 3 * d0:
+        fail(f"rank 1's run delay {d1 / 1e9:.2f} s is not what a hog on its core takes "
+             f"(at least a fifth of its {wall1 / 1e9:.2f} s and 3x rank 0's {d0 / 1e9:.2f} s)")
     for c in r["root_causes"]:
         print(f"root cause: {c['category']} at {c.get('location')} processes {c.get('processes')}")
         if 1 in (c.get("processes") or []) and c.get("function") in ("relax", "main"):
