@@ -3,7 +3,9 @@
  * that something outside the job held), while the others did not, made the
  * others wait without any code of its being at fault.  Judged per cause on
  * the culprits' contention (an_rank_contention: wall time outside MPI over
- * CPU time there) against the job's own processes per core on their host. */
+ * CPU time there) against the job's own processes per core on their host,
+ * and where the runtime measured it on their run delay (time runnable
+ * without a core), which tells waiting for a core from sleep and I/O. */
 #include "core/types.h"
 #include "core/warn.h"
 #include "detect/category.h"
@@ -88,9 +90,28 @@ int an_interference_judge_cause(struct an_analysis *a, const struct an_run *r, s
         if (culprit[i]) qc += q, nc++;
         else qo += q, no++;
     }
-    free(culprit);
-    if (!nc || !no) return 0;
+    if (!nc || !no) {
+        free(culprit);
+        return 0;
+    }
     qc /= nc, qo /= no;
+    /* Where the runtime measured the scheduler's run delay, the culprits'
+     * wall-over-CPU gap is interference only as far as they waited for a
+     * core: a process that slept, read a file or blocked computed "slower"
+     * too, and that is its code's (the wait it causes stays a cause: wait at
+     * collective, message wait).  Half: the rest of the gap is page faults,
+     * start-up outside MPI and the like. */
+    double gap = 0, delay = 0;
+    int measured = 1;
+    for (uint32_t i = 0; i < r->P; i++) {
+        double wout, cout;
+        if (!culprit[i] || an_rank_outside_mpi(r, i, &wout, &cout) != 0) continue;
+        gap += fmax(0, wout - cout);
+        if (r->run_delay && isfinite(r->run_delay[i])) delay += r->run_delay[i];
+        else measured = 0;
+    }
+    free(culprit);
+    if (measured && gap > 0 && delay < 0.5 * gap) return 0;
     /* The culprits lost at least a quarter of their computing time waiting
      * for a core beyond the job's own sharing, and 1.3x what the others lost:
      * another job (or the OS) ran on their cores.  1.3: equal processes on a
@@ -102,11 +123,14 @@ int an_interference_judge_cause(struct an_analysis *a, const struct an_run *r, s
     const struct an_vertex *x = &a->g.v[c->vertex];
     const char *file = x->file ? strrchr(x->file, '/') : NULL;
     file = file ? file + 1 : (x->file ? x->file : "?");
+    char waited[96] = "";
+    if (measured && gap > 0)
+        snprintf(waited, sizeof waited, ", and waited %.3g s for a core (the scheduler's run delay)", delay);
     an_warn(a, "interference: at %u processes, process%s [%s] computed %.2gx slower in wall time than "
-               "in CPU time beyond the job's own processes per core (the others %.2gx): another job or "
+               "in CPU time beyond the job's own processes per core (the others %.2gx)%s: another job or "
                "the system ran on their cores; the %s at %s %s:%u they caused is not the code's",
-            r->P, c->nprocs > 1 ? "es" : "", procs, qc, qo, an_category_label(c->cat), x->name ? x->name : "code",
-            file, x->line);
+            r->P, c->nprocs > 1 ? "es" : "", procs, qc, qo, waited, an_category_label(c->cat),
+            x->name ? x->name : "code", file, x->line);
     size_t used = strlen(c->evidence);
     snprintf(c->evidence + used, sizeof c->evidence - used,
              "; its culprits waited for a core: %.2gx wall over CPU time against %.2gx on the others", qc, qo);

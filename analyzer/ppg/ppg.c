@@ -516,7 +516,13 @@ void an_run_finish_slice(struct an_run *r, const struct an_graph *g)
 
 double an_rank_contention(const struct an_run *r, uint32_t i)
 {
-    if (i >= r->P || !r->present[i] || r->cpu[i] <= 0) return NAN;
+    double wout, cout;
+    return an_rank_outside_mpi(r, i, &wout, &cout) == 0 ? fmax(1, wout / cout) : NAN;
+}
+
+int an_rank_outside_mpi(const struct an_run *r, uint32_t i, double *wall_out, double *cpu_out)
+{
+    if (i >= r->P || !r->present[i] || r->cpu[i] <= 0) return -1;
     int kind = scalana_sampler_of_word(r->sampler, NULL);
     int cpu_sampler = !r->sampler[0] || (kind >= 0 && scalana_sampler_cpu_clock((uint32_t)kind));
     double per = an_signal_s(r); /* 20 signals, not 20 periods of weight */
@@ -524,7 +530,9 @@ double an_rank_contention(const struct an_run *r, uint32_t i)
     double mpi_wall = r->mpi[i] > startup ? r->mpi[i] : startup;
     double wout = r->wall[i] - mpi_wall - r->gpu_sync[i];
     double cout = r->cpu[i] - (cpu_sampler ? r->cpu_wait[i] : 0);
-    return wout > 0 && cout >= 20 * per ? fmax(1, wout / cout) : NAN;
+    if (!(wout > 0 && cout >= 20 * per)) return -1;
+    *wall_out = wout, *cpu_out = cout;
+    return 0;
 }
 
 void an_run_finish_totals(struct an_run *r)

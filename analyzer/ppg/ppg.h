@@ -14,6 +14,10 @@
  *  NAN when the rank is absent or has fewer than 20 sampling signals of CPU
  *  time there (ppg.c; the run's contention is the minimum over ranks). */
 double an_rank_contention(const struct an_run *r, uint32_t i);
+/** World rank i's wall seconds outside MPI (and GPU waits) in *wall_out and
+ *  its CPU seconds there in *cpu_out, as an_rank_contention divides them.
+ *  Returns 0, or -1 (outputs untouched) as an_rank_contention returns NAN. */
+int an_rank_outside_mpi(const struct an_run *r, uint32_t i, double *wall_out, double *cpu_out);
 /** Matches run r's partner records (r->peers, as read) into communication
  *  edges (r->edges) and counts the messages without a partner (r->unmatched):
  *  records of one (sender, receiver, communicator) must all be in r. */

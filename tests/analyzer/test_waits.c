@@ -5,7 +5,8 @@
  * loop that every process runs but only one has work in is a load imbalance (a serial section
  * when it is reached through a branch), a late sender whose work lies before its non-blocking
  * posts is found by the exact interval before the first post, a contended run's wait is not
- * confirmed by a run with a core per process whose partner other load descheduled. */
+ * confirmed by a run with a core per process whose partner other load descheduled, a late process's
+ * gap between wall and CPU time is interference when it waited for a core (its run delay). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -363,6 +364,49 @@ static void t_contended_wait_run_delay(void **state)
     an_analysis_free(&m.a);
 }
 
+/* Process 2 of 4 (a core each) computes as much as the others, 1.19 CPU s,
+ * but 0.8 s longer on the wall clock; the others wait for it at the
+ * Allreduce.  Its run delay (time runnable without a core) is `delay`
+ * seconds, NAN where not measured. */
+static void late_unsampled_run(struct mini *m, double delay)
+{
+    const uint32_t P = 4;
+    mini_init(m, P, 1);
+    struct an_run *r = mini_run(m, 0, P, 2.0);
+    double A[4] = {1.19, 1.19, 1.19, 1.19}, W[4] = {0.81, 0.81, 0.01, 0.81};
+    set_cpu(r, m->A, A), set_mpi(r, m->ar, W, 100, 1e-4);
+    for (uint32_t i = 0; i < P; i++) r->cpu[i] = 1.19, r->mpi[i] = W[i], r->run_delay[i] = i == 2 ? delay : 0.01;
+    mini_finish(m);
+}
+
+/* Waiting for a core is interference, not the code's; sleeping or reading a
+ * file (no run delay) is the code's, though both leave the same gap between
+ * wall and CPU time. */
+static void t_interference_run_delay(void **state)
+{
+    (void)state;
+    struct mini m;
+    /* it waited 0.78 s for a core: interference, an undecided candidate */
+    late_unsampled_run(&m, 0.78);
+    assert_int_equal(m.a.ncauses, 0);
+    assert_true(has_warning(&m, "interference: at 4 processes, process [2]", "waited 0.78 s for a core", NULL));
+    an_analysis_free(&m.a);
+    /* older profiles without run delays: judged on the gap alone, as interference */
+    late_unsampled_run(&m, NAN);
+    assert_int_equal(m.a.ncauses, 0);
+    assert_true(has_warning(&m, "interference: at 4 processes, process [2]", NULL));
+    assert_false(has_warning(&m, "for a core (the scheduler's run delay)", NULL));
+    an_analysis_free(&m.a);
+    /* no run delay: it slept or blocked outside MPI, the wait is the code's */
+    late_unsampled_run(&m, 0.0);
+    assert_int_equal(m.a.ncauses, 1);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "wait_at_collective");
+    assert_int_equal(m.a.causes[0].procs[0], 2);
+    assert_null(m.a.causes[0].undecided);
+    assert_false(has_warning(&m, "interference", NULL));
+    an_analysis_free(&m.a);
+}
+
 /* PRK PIC with every particle on rank 0: the particle loop, in main's iteration
  * loop, runs zero times on the others, who wait at the Allreduce; rank 0's time
  * there stays 1.6 s from 2 to 4 processes.  Reached by everyone: load imbalance at
@@ -491,6 +535,7 @@ int main(void)
         cmocka_unit_test(t_pipeline),
         cmocka_unit_test(t_message_wait),
         cmocka_unit_test(t_contended_wait_run_delay),
+        cmocka_unit_test(t_interference_run_delay),
         cmocka_unit_test(t_zero_trip_loop),
         cmocka_unit_test(t_late_sender_posts),
     };
