@@ -103,6 +103,12 @@ static const struct threshold_def thresholds[] = {
      "culprits spent under this ratio of the others' CPU time on a contended run is undecided: "
      "beside two CPU hogs miniFE's equal matvec rows took 1.44x the CPU time on one process; the "
      "planted imbalances are 2x and more"},
+    {"speed_max", TH(speed_max), 3, 1, INFINITY, 0, 1, "a CPU-time ratio, 1 or more",
+     "the same loop iterations in more than this many times the others' CPU time is not a slower "
+     "core but work the counters do not see (memcpy of more bytes, straight-line code): judged "
+     "by time; shared caches, memory bandwidth and a busy hyperthread sibling slow the same work "
+     "up to about 2x (miniFE's matvec beside two CPU hogs: 1.44x), PRK PIC's particle attach "
+     "loop ran 4 iterations everywhere and 0.84 s of memcpy on two processes against none"},
 };
 #define NTH (sizeof thresholds / sizeof *thresholds)
 

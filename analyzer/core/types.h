@@ -99,6 +99,8 @@ struct an_thresholds {
     double noise_sigmas;      /* a root cause's cost must be this many of its noise's standard deviations */
     double contended_imbalance; /* culprits' CPU over the others' under which a load imbalance seen on
                                  * contended runs only, without a work measure, is undecided */
+    double speed_max;         /* CPU time per loop iteration, culprits over the others, beyond which
+                                 * equal iterations are not "speed": uncounted work (work_judge.c) */
 };
 
 struct an_options {

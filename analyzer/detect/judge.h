@@ -10,7 +10,11 @@
  *  run r with the work counters: when the culprits did the others' work
  *  more slowly, c becomes undecided (a candidate) and a data-quality warning
  *  names the processes and the code; when they did more, c's evidence says
- *  by how much.  Returns the verdict (AN_WORK_SAME: c was judged speed, not work). */
+ *  by how much.  Equal iterations in more than speed_max times the others'
+ *  CPU time are not speed (CPU time does not grow while another job holds
+ *  the core): the evidence says the work inside the iterations differs, and
+ *  the verdict is AN_WORK_UNKNOWN (judged by time).  Returns the verdict
+ *  (AN_WORK_SAME: c was judged speed, not work). */
 enum an_work_verdict an_work_judge_cause(struct an_analysis *a, const struct an_run *r, struct an_cause *c);
 /** Confronts a cause with culprits c->procs (not all present ranks) of run r
  *  with their contention: when the culprits computed at least 1.3x slower in

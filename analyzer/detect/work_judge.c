@@ -33,6 +33,24 @@ enum an_work_verdict an_work_judge_cause(struct an_analysis *a, const struct an_
     enum an_work_verdict v = an_work_compare(&a->g, r, c->vertex, c->procs, c->nprocs, &wr, &tr);
     if (v == AN_WORK_UNKNOWN) return v;
     size_t used = strlen(c->evidence);
+    /* Equal iterations, but far more CPU time than a slower core makes of
+     * the same work (CPU time does not grow while another job holds the
+     * core): the work is inside the iterations, where no counter sees it */
+    if (v == AN_WORK_SAME && tr > a->opt->th.speed_max) {
+        if (isfinite(tr))
+            snprintf(c->evidence + used, sizeof c->evidence - used,
+                     "; its culprits ran the others' loop iterations (%.2fx) in %.3gx the CPU time, more than a "
+                     "slower core makes of the same work: the work inside the iterations differs (a library "
+                     "call such as memcpy, straight-line code), which the loop counters do not see",
+                     wr, tr);
+        else
+            snprintf(c->evidence + used, sizeof c->evidence - used,
+                     "; its culprits ran the others' loop iterations (%.2fx), the others with no CPU time "
+                     "sampled there: the work inside the iterations differs (a library call such as memcpy, "
+                     "straight-line code), which the loop counters do not see",
+                     wr);
+        return AN_WORK_UNKNOWN;
+    }
     if (v == AN_WORK_MORE) {
         if (isfinite(wr))
             snprintf(c->evidence + used, sizeof c->evidence - used,
