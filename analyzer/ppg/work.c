@@ -165,6 +165,17 @@ uint32_t an_thread_work_at(const struct an_graph *g, const struct an_run *r, uin
     return *n;
 }
 
+uint32_t an_work_enclosing_loop(const struct an_graph *g, uint32_t v)
+{
+    if (v >= g->n || (g->v[v].flags & AN_V_CONDITIONAL)) return AN_NONE;
+    for (uint32_t u = g->v[v].parent; u != AN_NONE && u < g->n; u = g->v[u].parent) {
+        const struct an_vertex *x = &g->v[u];
+        if (x->kind == PSG_BRANCH || (x->flags & AN_V_CONDITIONAL)) return AN_NONE;
+        if (x->kind == PSG_LOOP) return x->psg_stable_id ? u : AN_NONE;
+    }
+    return AN_NONE;
+}
+
 int an_work_mean(const struct an_graph *g, const struct an_run *r, uint32_t v, double *mean)
 {
     *mean = 0;

@@ -27,6 +27,12 @@ uint32_t an_thread_work_at(const struct an_graph *g, const struct an_run *r, uin
 /** *mean = the mean over r's present ranks of an_work_at.  Returns 1 when
  *  some loop below v was counted, else 0 (*mean 0). */
 int an_work_mean(const struct an_graph *g, const struct an_run *r, uint32_t v, double *mean);
+/** The innermost LOOP vertex that encloses v (its ancestors, through calls
+ *  and functions), or AN_NONE when a branch or a conditional vertex lies
+ *  between them, or none does: straight-line code with no loop below it
+ *  runs once per iteration of that loop, so the loop's count is how often
+ *  it ran (a COMPUTE block of a particle loop's body). */
+uint32_t an_work_enclosing_loop(const struct an_graph *g, uint32_t v);
 
 enum an_work_verdict {
     AN_WORK_UNKNOWN = 0, /* no counted loop at the vertex, or nothing to compare */

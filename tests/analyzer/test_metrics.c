@@ -8,6 +8,7 @@
 #include "core/types.h"
 #include "detect/category.h"
 #include "metrics/metrics.h"
+#include "ppg/work.h"
 #include "unit_helpers.h"
 
 #include <dlfcn.h>
@@ -164,6 +165,70 @@ static void t_replicated_counted(void **state)
     an_analysis_free(&m.a);
 }
 
+/* Straight-line code C in the body of loop L2 (no loop below it), 1 s on
+ * every process at 2, 4, 8 beside loop A's work, which shrinks as strong
+ * scaling's ideal (8000 / P iterations).  L2's counted iterations say how
+ * often C ran: when they shrink as the ideal too, each execution took
+ * longer: resource contention (PRK PIC's particle push beside two CPU hogs);
+ * when they stay the same per process, the work did not shrink:
+ * non-scalable computation.  *cv is C. */
+static void enclosing_case(struct mini *m, int shrinks, uint32_t *cv)
+{
+    mini_init(m, 0, 3);
+    m->a.g.v[m->loop].psg_stable_id = 91;
+    uint32_t l2 = add_v(&m->a.g, m->a.g.v[m->loop].parent, PSG_LOOP, "L2", 8, 0);
+    m->a.g.v[l2].psg_stable_id = 92;
+    *cv = add_v(&m->a.g, l2, PSG_COMPUTE, "C", 9, 0);
+    an_graph_sort_children(&m->a.g);
+    uint32_t Ps[3] = {2, 4, 8};
+    for (int k = 0; k < 3; k++) {
+        uint32_t P = Ps[k];
+        struct an_run *r = mini_run(m, k, P, 8.0 / P + 1.0);
+        double A[8], C[8], W[8];
+        for (uint32_t i = 0; i < P; i++) A[i] = 8.0 / P, C[i] = 1.0, W[i] = 0.001;
+        set_cpu(r, m->A, A), set_cpu(r, *cv, C), set_mpi(r, m->ar, W, 10, 1e-5);
+        r->work = calloc(2 * P, sizeof *r->work);
+        for (uint32_t i = 0; i < P; i++) {
+            r->work[2 * i] = (struct an_work){91, i, 8000.0 / P};
+            r->work[2 * i + 1] = (struct an_work){92, i, shrinks ? 8000.0 / P : 4000};
+        }
+        r->nwork = r->work_cap = 2 * P;
+        r->work_ranks = P;
+    }
+    mini_finish(m);
+}
+
+static void t_enclosing_loop_work(void **state)
+{
+    (void)state;
+    struct mini m;
+    uint32_t c;
+    enclosing_case(&m, 1, &c);
+    uint32_t encl = an_work_enclosing_loop(&m.a.g, c);
+    assert_int_not_equal(encl, AN_NONE);
+    assert_int_equal(m.a.g.v[encl].psg_stable_id, 92);
+    assert_true(m.a.ncauses >= 1);
+    assert_int_equal(m.a.causes[0].vertex, c);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "resource_contention");
+    assert_non_null(strstr(m.a.causes[0].evidence, "iterations of the enclosing loop per process 4000 at 2"));
+    an_analysis_free(&m.a);
+    enclosing_case(&m, 0, &c);
+    assert_true(m.a.ncauses >= 1);
+    assert_int_equal(m.a.causes[0].vertex, c);
+    assert_string_equal(an_category_name(m.a.causes[0].cat), "non_scalable_computation");
+    assert_non_null(strstr(m.a.causes[0].evidence, "the work per process does not shrink"));
+    an_analysis_free(&m.a);
+    /* behind a branch the loop's count is not how often the code ran */
+    mini_init(&m, 0, 1);
+    uint32_t br = add_v(&m.a.g, m.loop, PSG_BRANCH, "if", 6, 0);
+    c = add_v(&m.a.g, br, PSG_COMPUTE, "C", 7, 0);
+    m.a.g.v[m.loop].psg_stable_id = 91;
+    assert_int_equal(an_work_enclosing_loop(&m.a.g, c), AN_NONE);
+    assert_int_equal(an_work_enclosing_loop(&m.a.g, m.loop), AN_NONE); /* nothing encloses the loop */
+    an_graph_free(&m.a.g);
+    free(m.a.runs);
+}
+
 int main(void)
 {
     unit_setup();
@@ -172,6 +237,7 @@ int main(void)
         cmocka_unit_test(t_base_seconds),
         cmocka_unit_test(t_scaling),
         cmocka_unit_test(t_replicated_counted),
+        cmocka_unit_test(t_enclosing_loop_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

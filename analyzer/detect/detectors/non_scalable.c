@@ -81,7 +81,8 @@ static void mark(struct an_detect *d)
  * machine (resource contention); iterations that do not shrink are the
  * code's (non-scalable computation). */
 struct work_scaling {
-    int known;            /* both counts have counted loops below the vertex */
+    int known;            /* both counts have counted loops below the vertex (or enclosing it) */
+    int enclosing;        /* the counts are the enclosing loop's (an_work_enclosing_loop) */
     int iterations_ok;    /* the iterations per process follow the ideal */
     double w0, w1, ideal; /* mean iterations per process: smallest, largest, ideal at the largest */
     uint32_t p0;
@@ -97,7 +98,16 @@ static int work_scaling(struct an_detect *d, uint32_t v, struct work_scaling *ws
     while (s0 + 1 < S && !a->vm[(size_t)s0 * N + v].present) s0++;
     if (s0 + 1 >= S) return 0;
     const struct an_vmetrics *m0 = &a->vm[(size_t)s0 * N + v], *mb = &a->vm[(size_t)(S - 1) * N + v];
-    if (!an_work_mean(&a->g, a->scales[s0].rep, v, &ws->w0) || !an_work_mean(&a->g, d->r, v, &ws->w1) ||
+    /* straight-line code without a loop below it: how often it ran is the
+     * count of the loop whose body holds it (PRK PIC's particle push, a
+     * COMPUTE block of the particle loop) */
+    uint32_t wv = v;
+    if (!an_work_mean(&a->g, d->r, v, &ws->w1)) {
+        wv = an_work_enclosing_loop(&a->g, v);
+        if (wv == AN_NONE) return 0;
+        ws->enclosing = 1;
+    }
+    if (!an_work_mean(&a->g, a->scales[s0].rep, wv, &ws->w0) || !an_work_mean(&a->g, d->r, wv, &ws->w1) ||
         !(ws->w0 > 0) || !(ws->w1 > 0) || !(m0->mean > 0))
         return 0;
     ws->known = 1;
@@ -119,8 +129,9 @@ static void work_evidence(struct an_detect *d, struct an_cause *c, const struct 
 {
     size_t used = strlen(c->evidence);
     snprintf(c->evidence + used, sizeof c->evidence - used,
-             "; loop iterations per process %.4g at %u processes, %.4g at %u against an ideal %.4g: %s",
-             ws->w0, ws->p0, ws->w1, d->P, ws->ideal,
+             "; %s per process %.4g at %u processes, %.4g at %u against an ideal %.4g: %s",
+             ws->enclosing ? "iterations of the enclosing loop" : "loop iterations", ws->w0, ws->p0, ws->w1, d->P,
+             ws->ideal,
              contention ? "the work shrinks as it should, each iteration takes longer"
                         : "the work per process does not shrink as it should");
     if (!contention) return;
