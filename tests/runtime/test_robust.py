@@ -304,9 +304,10 @@ def case_exit9(a, tmp):
 
 def case_exitall(a, tmp):
     """Every rank exit(0) after its MPI work, no MPI_Finalize (4 ranks): each
-    rank's own profile complete or absent, run.json's profile_files exactly
+    rank's own profile complete or absent, run.json's profile_files among
     the files present, scalana-dump naming the ranks without one.  Open MPI's
-    SIGTERM is held while a rank writes: all present there; hydra's SIGKILL
+    SIGTERM is held while a rank writes, but its SIGKILL follows 1 s later
+    (odls_base_sigkill_timeout) and takes a rank still writing; hydra's SIGKILL
     may still take a rank before its write, or after its profile and before
     its line in run.json (then the file is there and run.json lacks it; the
     analyzer lists the directory).  Hydra kills the others when the first
@@ -331,9 +332,12 @@ def case_exitall(a, tmp):
     # hydra may SIGKILL a rank between its profile and its line in run.json
     # whatever status the job then reports (0 when the first rank's exit is
     # reported before the kill: seen in a clean-clone CI run, status 0 with
-    # 2 of 4 files listed): under MPICH run.json may lack files present
-    killed = a.mpi == "mpich"
-    check(listed == present or (killed and set(listed) <= set(present)),
+    # 2 of 4 files listed): under MPICH run.json may lack files present.
+    # Open MPI's SIGKILL follows its SIGTERM after odls_base_sigkill_timeout
+    # (1 s): a rank descheduled that long in its write is killed too (a
+    # clean-clone CI run: rank 0's profile present, run.json listing 1-3).
+    # Never a listed file that is absent; the analyzer lists the directory.
+    check(set(listed) <= set(present),
           f"run.json profile_files {ri['profile_files']}, the directory holds {present}")
     data = dump(a, rundir)
     if not data:
