@@ -107,7 +107,7 @@ int an_interference_judge_cause(struct an_analysis *a, const struct an_run *r, s
         double wout, cout;
         if (!culprit[i] || an_rank_outside_mpi(r, i, &wout, &cout) != 0) continue;
         gap += fmax(0, wout - cout);
-        if (r->run_delay && isfinite(r->run_delay[i])) delay += r->run_delay[i];
+        if (isfinite(r->run_delay[i])) delay += r->run_delay[i];
         else measured = 0;
     }
     free(culprit);

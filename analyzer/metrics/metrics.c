@@ -141,7 +141,7 @@ uint32_t an_run_delay_stats(const struct an_run *r, double *mean, double *max, u
 {
     uint32_t n = 0, at = 0;
     double sum = 0, mx = -1;
-    for (uint32_t i = 0; r->run_delay && i < r->P; i++) {
+    for (uint32_t i = 0; i < r->P; i++) {
         if (!r->present[i] || !isfinite(r->run_delay[i])) continue;
         n++, sum += r->run_delay[i];
         if (r->run_delay[i] > mx) mx = r->run_delay[i], at = i;

@@ -102,13 +102,15 @@ static int work_scaling(struct an_detect *d, uint32_t v, struct work_scaling *ws
      * count of the loop whose body holds it (PRK PIC's particle push, a
      * COMPUTE block of the particle loop) */
     uint32_t wv = v;
-    if (!an_work_mean(&a->g, d->r, v, &ws->w1)) {
+    int counted = an_work_mean(&a->g, d->r, v, &ws->w1);
+    if (!counted) {
         wv = an_work_enclosing_loop(&a->g, v);
         if (wv == AN_NONE) return 0;
         ws->enclosing = 1;
+        counted = an_work_mean(&a->g, d->r, wv, &ws->w1);
     }
-    if (!an_work_mean(&a->g, a->scales[s0].rep, wv, &ws->w0) || !an_work_mean(&a->g, d->r, wv, &ws->w1) ||
-        !(ws->w0 > 0) || !(ws->w1 > 0) || !(m0->mean > 0))
+    if (!counted || !an_work_mean(&a->g, a->scales[s0].rep, wv, &ws->w0) || !(ws->w0 > 0) || !(ws->w1 > 0) ||
+        !(m0->mean > 0))
         return 0;
     ws->known = 1;
     ws->p0 = a->scales[s0].P;

@@ -693,7 +693,7 @@ static int waited_uncontended(const struct an_detect *d, uint32_t s)
         double d1 = 0, d2 = 0;
         uint32_t i1 = UINT32_MAX;
         for (uint32_t i = 0; i < r->P; i++) {
-            double q = r->present[i] && r->run_delay && isfinite(r->run_delay[i]) ? r->run_delay[i] : 0;
+            double q = r->present[i] && isfinite(r->run_delay[i]) ? r->run_delay[i] : 0;
             if (q > d1) d2 = d1, d1 = q, i1 = i;
             else if (q > d2) d2 = q;
         }
