@@ -254,12 +254,17 @@ void rt_build_id_of_self_exe(char *out, size_t n)
 }
 
 /* Text ranges of this library and of the dynamic loader (samples there are
- * dropped; wrapper frames are skipped when capturing call paths). */
+ * dropped; wrapper frames are skipped when capturing call paths), and of the
+ * OpenMP runtime (the first one found: a program links one). */
 static int rt_self_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size; (void)data;
     uintptr_t me = (uintptr_t)&rt_self_cb;
     int is_ldso = info->dlpi_name && strstr(info->dlpi_name, "/ld-linux");
+    const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    int is_omprt = base && !rt_g.omprt_lo &&
+                   (!strncmp(base, "/libomp.so", 10) || !strncmp(base, "/libiomp5.so", 12) ||
+                    !strncmp(base, "/libgomp.so", 11));
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
@@ -272,6 +277,10 @@ static int rt_self_cb(struct dl_phdr_info *info, size_t size, void *data)
         if (is_ldso) {
             rt_g.ldso_lo = lo;
             rt_g.ldso_hi = hi;
+        }
+        if (is_omprt) {
+            rt_g.omprt_lo = lo;
+            rt_g.omprt_hi = hi;
         }
     }
     return 0;

@@ -33,6 +33,7 @@ struct rt_options {
     uint32_t cct_nodes;     /* per-thread node cap */
     const char *output;     /* SCALANA_OUTPUT or NULL */
     int quiet;              /* SCALANA_QUIET: no informational lines */
+    int gomp;               /* SCALANA_GOMP: libgomp's fork calls continue the region's path */
     int intervals;          /* SCALANA_INTERVALS: -1 off, else enum prf_interval_cpu */
     uint64_t interval_long_ns; /* SCALANA_INTERVAL_LONG_US in ns */
 };
@@ -110,6 +111,9 @@ struct rt_global {
     const char *mpi_library;  /* "openmpi" / "mpich" */
     uintptr_t self_lo, self_hi; /* text of this library (frames to skip) */
     uintptr_t ldso_lo, ldso_hi; /* text of the dynamic loader (samples dropped) */
+    uintptr_t omprt_lo, omprt_hi; /* text of the OpenMP runtime (libomp, libiomp5 or libgomp)
+                                     loaded with the program, 0 0 when none: where a worker's
+                                     stack leaves its region's body (threads/rt_omp_path.c) */
     uint64_t period_ns;
     int writer_off;           /* the run directory is unusable: nothing is written
                                  (decided by rank 0 at activation, one line) */

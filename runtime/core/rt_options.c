@@ -221,6 +221,7 @@ static void store_callpath(long v, const char *t)
 }
 static void store_output(long v, const char *t) { (void)v, rt_opt.output = t; }
 static void store_quiet(long v, const char *t) { (void)t, rt_opt.quiet = (int)v; }
+static void store_gomp(long v, const char *t) { (void)t, rt_opt.gomp = (int)v; }
 
 static const char *const interval_words[] = {"auto", "clock", "samples", "off", "0", NULL};
 static const char *const callpath_words[] = {"auto", "libunwind", "nocache", NULL};
@@ -273,6 +274,9 @@ static const struct rt_option rt_option_table[] = {
     /* read by ompt_start_tool (rt_ompt.c), maybe before this table: checked here */
     {.name = "SCALANA_OMPT", .kind = RT_OPT_BOOL, .def = "on", .def_n = 1,
      .help = "off: no OMPT tool for LLVM's libomp (OpenMP regions, barrier waits)"},
+    {.name = "SCALANA_GOMP", .kind = RT_OPT_BOOL, .def = "on", .def_n = 1,
+     .help = "off: libgomp's fork calls pass through (worker threads' paths lose their region)",
+     .store = store_gomp},
     {.name = "SCALANA_OUTPUT", .kind = RT_OPT_TEXT, .def = "scalana-<exe>-<p>p", .help = "run directory",
      .store = store_output},
     {.name = "SCALANA_QUIET", .kind = RT_OPT_BOOL, .def = "0", .def_n = 0,

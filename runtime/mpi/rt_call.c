@@ -57,6 +57,8 @@ void rt_call_enter(struct rt_call *c)
     void *frames[RT_MAX_DEPTH];
     int truncated = 0;
     int n = rt_capture_path(frames, RT_MAX_DEPTH, &truncated);
+    if (n > 0) /* a call from a thread of an OpenMP team: in its region's context */
+        n = rt_omp_path_fix(frames, n, RT_MAX_DEPTH, &truncated);
     uint32_t node = PRF_NONE;
     uint32_t pflags = ((c->flags & RT_CALL_NONBLOCKING) ? PRF_MPI_NONBLOCKING : 0) |
                       ((c->flags & RT_CALL_FORTRAN) ? PRF_MPI_FORTRAN : 0);

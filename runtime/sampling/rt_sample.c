@@ -39,6 +39,7 @@ void rt_sample(struct rt_thread *t, uintptr_t pc, void *uc, uint64_t weight)
         n = 1;
         truncated = 0;
     }
+    n = rt_omp_path_fix(buf, n, RT_MAX_DEPTH, &truncated); /* an OpenMP team's thread: its region */
     uint32_t node = rt_cct_insert(&t->cct, buf, n, PRF_CCT_PC, truncated);
     struct rt_cct_node *nd = &t->cct.nodes[node];
     nd->samples++;

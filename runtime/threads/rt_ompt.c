@@ -26,6 +26,8 @@ struct rt_omp_site {
     uint64_t forks, ticks;    /* instances started here and their begin .. end ticks */
     uint64_t begin;           /* ticks at the open instance's begin */
     volatile uint64_t end;    /* ticks at the last instance's end (read by the team's threads) */
+    struct rt_omp_fork fork;  /* the node's path, taken at its first fork: the team's threads
+                                 continue it (rt_omp_path.c); read-only once published */
 };
 
 /* One thread's share of a site. */
@@ -99,20 +101,27 @@ static struct rt_omp_thread *rt_omp_me(void)
 }
 
 /* The fork's call path in the master's tree, its leaf the fork's return
- * address (codeptr): the frames inside libomp and this callback are cut. */
-static uint32_t rt_omp_fork_node(struct rt_omp_thread *o, struct rt_thread *t, const void *codeptr)
+ * address (codeptr): the frames inside libomp and this callback are cut, and
+ * a fork inside another region's body continues that region's path.  The
+ * frames are left in *fk. */
+static uint32_t rt_omp_fork_node(struct rt_omp_thread *o, struct rt_thread *t, const void *codeptr,
+                                 struct rt_omp_fork *fk)
 {
-    void *frames[RT_MAX_DEPTH];
     int truncated = 0;
-    int n = rt_capture_path(frames, RT_MAX_DEPTH, &truncated);
+    int n = rt_capture_path(fk->frames, RT_MAX_DEPTH, &truncated);
     int k = 0;
-    while (k < n && frames[k] != codeptr)
+    while (k < n && fk->frames[k] != codeptr)
         k++;
     if (k == n) {
         o->unmatched++;
         k = 0;
     }
-    return n - k > 0 ? rt_cct_insert(&t->cct, frames + k, n - k, PRF_CCT_CALLSITE, truncated) : PRF_NONE;
+    for (int i = k; i < n; i++)
+        fk->frames[i - k] = fk->frames[i];
+    n = n - k > 0 ? rt_omp_path_fix(fk->frames, n - k, RT_MAX_DEPTH, &truncated) : 0;
+    fk->n = n;
+    fk->truncated = truncated;
+    return n > 0 ? rt_cct_insert(&t->cct, fk->frames, n, PRF_CCT_CALLSITE, truncated) : PRF_NONE;
 }
 
 static struct rt_omp_site *rt_omp_site(struct rt_omp_thread *o, uint32_t node)
@@ -152,6 +161,14 @@ static struct rt_omp_entry *rt_omp_entry(struct rt_omp_thread *o, const struct r
     return NULL;
 }
 
+const struct rt_omp_fork *rt_ompt_current_fork(void)
+{
+    const struct rt_omp_thread *o = rt_omp_self;
+    const struct rt_omp_entry *e = o ? o->cur : NULL;
+    const struct rt_omp_fork *f = e && e->site ? &e->site->fork : NULL;
+    return f && f->n > 0 ? f : NULL;
+}
+
 /* ---- callbacks --------------------------------------------------------------- */
 
 static void rt_omp_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *parallel,
@@ -165,8 +182,11 @@ static void rt_omp_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, 
     if (!o || !t || !t->cct.nodes)
         return;
     t->in_rt = 1; /* the sampler drops while the path is taken */
-    uint32_t node = rt_omp_fork_node(o, t, codeptr);
+    struct rt_omp_fork fk;
+    uint32_t node = rt_omp_fork_node(o, t, codeptr, &fk);
     struct rt_omp_site *s = node == PRF_NONE ? NULL : rt_omp_site(o, node);
+    if (s && !s->fork.n) /* the same node, the same path: copied once, before it is published */
+        s->fork = fk;
     t->in_rt = 0;
     if (!s) {
         o->dropped++;
@@ -392,6 +412,8 @@ int rt_omp_encode(struct prf_rank_data *d, const uint32_t *base, uint32_t nthrea
     return 0;
 }
 #else /* built without omp-tools.h (libomp-19-dev): no tool, no record */
+const struct rt_omp_fork *rt_ompt_current_fork(void) { return NULL; }
+
 int rt_omp_encode(struct prf_rank_data *d, const uint32_t *base, uint32_t nthreads)
 {
     (void)d, (void)base, (void)nthreads;

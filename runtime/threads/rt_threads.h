@@ -81,6 +81,32 @@ RT_HIDDEN int rt_work_encode(struct prf_rank_data *d, struct rt_thread *const *b
  *  OpenMP runtime with OMPT started the tool.  0, or -1 without memory. */
 RT_HIDDEN int rt_omp_encode(struct prf_rank_data *d, const uint32_t *base, uint32_t nthreads);
 
+/* ---- the region a thread of an OpenMP team works in (rt_omp_path.c) --------
+ * A worker's own stack ends in the OpenMP runtime's thread start: it does not
+ * say which fork started the body it runs, and a pooled worker runs the
+ * bodies of every region.  The fork's call path is taken once per fork, on
+ * the master (rt_gomp.c for libgomp, rt_ompt.c's parallel_begin for libomp),
+ * and every path a thread of the team records (samples, MPI calls, nested
+ * forks) continues it below the body (docs/runtime.md, "The region's
+ * calling context"). */
+struct rt_omp_fork {
+    void *frames[RT_MAX_DEPTH]; /* the master's path at the fork, leaf first: the fork call's
+                                   return address in the code holding the pragma */
+    int n, truncated;           /* n = 0: not taken (the thread's paths stay as unwound) */
+};
+/** The fork of the region whose body the calling thread runs (libgomp:
+ *  rt_gomp.c's thread-local record; libomp: OMPT's current implicit task),
+ *  or NULL.  Async-signal-safe. */
+RT_HIDDEN const struct rt_omp_fork *rt_gomp_current_fork(void);
+RT_HIDDEN const struct rt_omp_fork *rt_ompt_current_fork(void);
+/** Rewrites a path (frames[0..n), leaf first, cap slots) the calling thread
+ *  just unwound: below the body of its current region the frames of the
+ *  OpenMP runtime's thread start (or of the master's fork call) are replaced
+ *  by that region's fork path, and the frames of rt_gomp.c's wrappers are
+ *  removed.  Returns the new length; *truncated is set when the fork path
+ *  was truncated or did not fit.  Async-signal-safe, no allocation. */
+RT_HIDDEN int rt_omp_path_fix(void **frames, int n, int cap, int *truncated);
+
 /* ---- threads (rt_thread.c) ------------------------------------------------ */
 struct rt_thread {
     uint32_t index;           /* ROOT address and prf_sample.thread */

@@ -11,9 +11,13 @@ unless an MPI wait from sharing 2 cores among 4 threads comes first) is a
 loop of main within lines 16-18 (not GOMP_parallel, __kmpc_fork_call or the
 outlined body's name), the summary's text names neither, and no root
 cause or candidate names an OpenMP runtime function.  The second region
-(tail_sweep's, lines 32-34, worker threads included) hangs below the call
-at line 22, never below main's first region (lines 14-19), where the
-runtime created its worker threads.  The
+(tail_sweep's, lines 33-35, worker threads included) hangs below the calls
+at lines 22 and 23, never below main's first region (lines 14-19), where the
+runtime created its worker threads.  The two calls fork the same work, and
+each gets its own: the loop's time below one is within a factor 1.6 of the
+other's at each count (a worker's own stack does not say which call forked
+the body it runs; the runtime continues the fork's path on every thread of
+the team, and without that the workers' half went whole to one call).  The
 scalana-cc build (LLVM's libomp spins at barriers for 200 ms) shows thread
 0's wait at the region's barrier as OpenMP runtime time
 (runs[].omp_runtime_cpu_percent at least 5 at 1 process, where the 2
@@ -68,6 +72,28 @@ def check(report, build):
         if any(14 <= (ln or 0) <= 19 for k, n, ln in chain):
             fails.append("%s: %s %s at line %s sits under main's first region: %s"
                          % (build, v.get("kind"), v.get("name"), v.get("line"), chain))
+    # each call of tail_sweep keeps its own share of the region (workers too)
+    share = {}
+    for v in report["vertices"]:
+        if v.get("kind") != "LOOP" or "tail_sweep" not in (v.get("function") or ""):
+            continue
+        x = verts.get(v.get("parent"))
+        # the call's vertex, or (the scalana-cc build folds a call into its
+        # statement) the loop at line 22 or 23 that holds it
+        while x is not None and x.get("line") not in (22, 23):
+            x = verts.get(x.get("parent"))
+        if x is None:
+            continue
+        for m in v["metrics"]:
+            key = (x["line"], m["processes"])
+            share[key] = max(share.get(key, 0.0), m["inclusive_mean_seconds"])
+    for p in sorted({k[1] for k in share}):
+        a, b = share.get((22, p), 0.0), share.get((23, p), 0.0)
+        if not (a > 0 and b > 0 and 1 / 1.6 <= a / b <= 1.6):
+            fails.append("%s: at %d processes tail_sweep's loop takes %.3f s below the call at line 22 and "
+                         "%.3f s below the one at line 23, which fork the same work" % (build, p, a, b))
+    if not share:
+        fails.append("%s: no loop of tail_sweep below its calls at lines 22 and 23" % build)
     one = [r for r in report["runs"] if r["processes"] == 1]
     if build == "scalana-cc" and not (one and one[0].get("omp_runtime_cpu_percent", 0) >= 5):
         fails.append("%s: at 1 process omp_runtime_cpu_percent %s: thread 0's wait at the static triangle's "

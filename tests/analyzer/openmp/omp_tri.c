@@ -1,6 +1,6 @@
-/* omp_tri.c — for e2e_openmp.py: a triangular schedule(static) loop in a parallel region (pragma at line 15,
- * loops 16-18: thread 0 waits for thread 1 at its barrier), reduced over the processes; then tail_sweep's
- * region (its loop at 32-34), forked after the first: the worker threads created at line 15 run it too. */
+/* omp_tri.c — for e2e_openmp.py: a triangular schedule(static) loop in a parallel region (pragma at line 15, loops
+ * 16-18: thread 0 waits for thread 1 at its barrier), reduced over the processes; then tail_sweep's region (loop 34-35),
+ * forked from two calls of equal work (lines 22, 23): the workers created at line 15 run both, each its own share. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -19,7 +19,8 @@ int main(int argc, char **argv)
         MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     }
     double u = 0;
-    for (int it = 0; it < 40; it++) u += tail_sweep(1000000);
+    for (int it = 0; it < 40; it++) u += tail_sweep(2000000);
+    for (int it = 0; it < 20; it++) u -= 0.5 * tail_sweep(4000000);
     if (!rank) printf("t=%g u=%g\n", t, u);
     MPI_Finalize();
     return 0;
