@@ -517,7 +517,17 @@ void an_run_finish_slice(struct an_run *r, const struct an_graph *g)
 double an_rank_contention(const struct an_run *r, uint32_t i)
 {
     double wout, cout;
-    return an_rank_outside_mpi(r, i, &wout, &cout) == 0 ? fmax(1, wout / cout) : NAN;
+    if (an_rank_outside_mpi(r, i, &wout, &cout) != 0) return NAN;
+    double q = fmax(1, wout / cout);
+    /* The CPU time sums every thread of the process: two busy threads that
+     * each got half a core look uncontended.  The MPI_Init thread's run
+     * delay (runnable, no core: the kernel's count, from MPI_Init's end to
+     * the profile's write) says how much slower than a core of its own it
+     * ran; it never counts sleep or blocking, so it can only be less than
+     * the truth, and for a process of one busy thread it is wall / CPU again. */
+    double w = r->wall[i] - (r->startup ? r->startup[i] : 0), rd = r->run_delay[i];
+    if (isfinite(rd) && rd > 0 && w > rd) q = fmax(q, w / (w - rd));
+    return q;
 }
 
 int an_rank_outside_mpi(const struct an_run *r, uint32_t i, double *wall_out, double *cpu_out)

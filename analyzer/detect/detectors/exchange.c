@@ -23,11 +23,15 @@
  * bandwidth_bytes): below that a message's time is latency and scheduling,
  * which the growing_comm detector's transfer rule judges.  The cost is the time
  * per process in the exchange beyond what it would be had it shrunk like the
- * work (strong: its time at p0 x p0 / P; weak: its time at p0), divided by the
- * processes per core of the largest run (with f processes sharing a core, a
- * second one process spends in the exchange is 1/f second of that core), as
- * for a growing collective (growing_comm.c).  Waits at the exchange that a
- * computation cause already explains are left out of its time. */
+ * work (strong: its time at p0 x p0 / P; weak: its time at p0), each time
+ * divided by its own run's contention first (with f processes sharing a
+ * core, a second one process spends in the exchange is 1/f second of that
+ * core; another job's load stretches the waits of both runs alike: miniAMR
+ * beside two CPU hogs spent 16.4 s per process in its exchange at 2 and 11 s
+ * at 4 processes, against 5.5 and 3.5 quiet, and dividing only the
+ * difference by the processes per core made a 1.4 s growing communication
+ * of a volume whose time shrank).  Waits at the exchange that a computation
+ * cause already explains are left out of its time. */
 #include "core/mpi_table.h"
 #include "core/types.h"
 #include "detect/detect.h"
@@ -173,11 +177,11 @@ static struct verdict judge(const struct an_detect *d, const struct exch *x)
     /* halo: the same partners, a volume that does not shrink like the work */
     int halo = !weak && f1->partners <= fr->partners && f1->bytes / fmax(ideal_bytes, 1) >= th->scaling_ratio;
     if (!growing && !halo) return vd;
-    double ideal_time = weak ? f0->time : f0->time * p0 / P;
-    double own = f1->time - explained_per_process(a, x, d->r->present_count);
-    double over = fmax(1, d->r->oversub);
-    vd.cost = fmax(0, own - ideal_time) / over;
-    vd.noise = fmax(f1->spread, f0->spread) / over;
+    double c0 = fmax(1, a->scales[s0].rep->contention), c1 = fmax(1, d->r->contention);
+    double ideal_time = (weak ? f0->time : f0->time * p0 / P) / c0;
+    double own = (f1->time - explained_per_process(a, x, d->r->present_count)) / c1;
+    vd.cost = fmax(0, own - ideal_time);
+    vd.noise = fmax(f1->spread / c1, f0->spread / c0);
     vd.cat = growing ? AN_CAT_GROWING_COMM : AN_CAT_HALO;
     return vd;
 }
@@ -213,7 +217,7 @@ static void find(struct an_detect *d)
         c->undecided = NULL; /* the volumes and partners are exact: decided */
         c->cost_rule = "time per process in the exchange at the largest count beyond its time had it shrunk like "
                        "the work (strong: its time at the smallest count with two or more processes x p0 / P; "
-                       "weak: that time), divided by the processes per core";
+                       "weak: that time), each time divided by its run's contention";
         c->cost_noise = vd.noise, c->noise_exact = 1;
         c->symptom = AN_NONE;
         an_cause_root_path(c, 0);
@@ -236,7 +240,7 @@ static void find(struct an_detect *d)
                               vd.f1.bytes / fmax(vd.fr.bytes, 1));
         if (d->r->contention > th->contention_max)
             an_cause_evidence(c, "caveat: the run at %u processes was %.2gx contended (oversubscribed or loaded): "
-                              "the volumes and partners are exact, the time is divided by the processes per core",
+                              "the volumes and partners are exact, each run's time is divided by its contention",
                               d->P, d->r->contention);
         a->vflags[v] |= AN_F_NON_SCALABLE;
     }

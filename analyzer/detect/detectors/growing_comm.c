@@ -156,10 +156,12 @@ static struct site_sum site_sum(const struct an_analysis *a, const struct site *
  * growth of its mean time per call from the base count, the smallest count
  * with two or more processes (on one process a collective is a copy and a
  * point-to-point call a local one, so growth from p = 1 would count the
- * operation's whole cost, which a fix cannot remove), divided by the
- * processes per core of the largest run: with f processes sharing a core, a
+ * operation's whole cost, which a fix cannot remove), each run's time per
+ * call divided by its contention first: with f processes sharing a core, a
  * second inside the operation of one process is 1/f second of that core, the
- * other processes run meanwhile.  Checked against the examples' defect-off
+ * other processes run meanwhile, and another job's load stretches the calls
+ * of both runs (dividing only the growth by the processes per core charged
+ * that load to the code).  Checked against the examples' defect-off
  * reruns (latency_collective: 0.13 s against a measured 0.13 s; growing
  * collective: 0.41 s against 0.42 s at 8 processes on 2 cores).  *base_s
  * receives the base scale (-1 when the site has none). */
@@ -173,8 +175,9 @@ static double saving_seconds(const struct an_analysis *a, const struct site *st,
     const struct an_run *r0 = a->scales[s0].rep, *r1 = a->scales[a->nscales - 1].rep;
     double c0 = m0.calls / fmax(1, r0->present_count), c1 = m1.calls / fmax(1, r1->present_count);
     if (c0 <= 0 || c1 <= 0) return 0;
-    double grow = c1 * (m1.mean / c1 - m0.mean / c0);
-    return grow > 0 ? grow / fmax(1, r1->oversub) : 0;
+    double q0 = fmax(1, r0->contention), q1 = fmax(1, r1->contention);
+    double grow = c1 * (m1.mean / c1 / q1 - m0.mean / c0 / q0);
+    return grow > 0 ? grow : 0;
 }
 
 /* The call sites of the graph's communicating MPI vertices present at the
