@@ -11,8 +11,11 @@
 
 /** World rank i's wall time outside MPI (and GPU waits) over its CPU time
  *  there (>= 1): how much slower than with a core of its own it computed;
- *  NAN when the rank is absent or has fewer than 20 sampling signals of CPU
- *  time there (ppg.c; the run's contention is the minimum over ranks). */
+ *  at least (wall - MPI_Init) / (that - run delay) where the MPI_Init
+ *  thread's run delay was measured (a process of several threads sums their
+ *  CPU time); NAN when the rank is absent or has fewer than 20 sampling
+ *  signals of CPU time there (ppg.c; the run's contention is the minimum
+ *  over ranks). */
 double an_rank_contention(const struct an_run *r, uint32_t i);
 /** World rank i's wall seconds outside MPI (and GPU waits) in *wall_out and
  *  its CPU seconds there in *cpu_out, as an_rank_contention divides them.

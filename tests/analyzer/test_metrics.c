@@ -88,6 +88,27 @@ static void t_base_seconds(void **state)
     opt.scaling_flag = 0, opt.weak = 0;
 }
 
+/* A process of two busy threads beside two CPU hogs (miniFE's OpenMP build at
+ * 1 process): its CPU time, 8 s over both threads in 7.05 s of wall, says
+ * uncontended, while its MPI_Init thread waited 2.86 s for a core.  The
+ * contention is at least wall / (wall - run delay); without a run delay it is
+ * wall / CPU as before, and a single thread's own delay changes nothing. */
+static void t_contention_run_delay(void **state)
+{
+    (void)state;
+    struct an_run r;
+    an_run_init(&r, 1);
+    run_basics(&r, 7.05);
+    r.cpu[0] = 8.0, r.mpi[0] = 0.05;
+    assert_true(fabs(an_rank_contention(&r, 0) - 1.0) < 1e-9);
+    r.run_delay[0] = 2.86;
+    assert_true(fabs(an_rank_contention(&r, 0) - 7.05 / (7.05 - 2.86)) < 1e-9);
+    /* one busy thread: wall outside MPI 7.0 over 4.14 s of CPU, the rest its delay */
+    r.cpu[0] = 7.05 - 2.86 - 0.05;
+    assert_true(fabs(an_rank_contention(&r, 0) - 7.0 / 4.14) < 1e-9);
+    an_run_free(&r);
+}
+
 static void t_scaling(void **state)
 {
     (void)state;
@@ -235,6 +256,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_scaling_mode),
         cmocka_unit_test(t_base_seconds),
+        cmocka_unit_test(t_contention_run_delay),
         cmocka_unit_test(t_scaling),
         cmocka_unit_test(t_replicated_counted),
         cmocka_unit_test(t_enclosing_loop_work),
