@@ -74,6 +74,24 @@ def run(a, exe, mode, how, outdir, steps=None, debug=False):
     return float(f[f.index("wall") + 1]) / a.units, float(f[f.index("cpu") + 1]) / a.units
 
 
+def alternating(a, exe, mode, hows, tmp, steps, tag):
+    """a.repeat rounds of mode in each way of hows, the order reversed every
+    other round (drift in the machine's load cancels): {how: [(wall, cpu) per unit]}."""
+    t = {how: [] for how in hows}
+    for k in range(a.repeat):
+        for how in (hows if k % 2 == 0 else hows[::-1]):
+            d = os.path.join(tmp, f"{tag}{mode}-{how}-{k}")
+            os.makedirs(d)
+            t[how].append(run(a, exe, mode, how, d, steps))
+    return t
+
+
+def added(t, on, off, i):
+    """Median per-round and best-round difference of clock i, way on against way off."""
+    return (statistics.median(x[i] - y[i] for x, y in zip(t[on], t[off])),
+            min(x[i] for x in t[on]) - min(y[i] for y in t[off]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -93,20 +111,13 @@ def main():
         print(f"{steps} loop steps = 50 us of CPU")
         worst = 0.0
         for mode in ("regions", "barriers", "single"):
-            t = {"plain": [], "rt": [], "ompt": []}
-            for k in range(a.repeat):
-                order = ["plain", "rt", "ompt"] if k % 2 == 0 else ["ompt", "rt", "plain"]
-                for how in order:
-                    d = os.path.join(tmp, f"{mode}-{how}-{k}")
-                    os.makedirs(d)
-                    t[how].append(run(a, exe, mode, how, d, steps))
+            t = alternating(a, exe, mode, ["plain", "rt", "ompt"], tmp, steps, "")
             unit = "barrier" if mode == "barriers" else "region"
             # per round: the added time per unit, OMPT against the runtime without it and against none
             for i, clock in ((1, "CPU"), (0, "wall")):
-                tool = statistics.median(o[i] - r[i] for o, r in zip(t["ompt"], t["rt"]))
-                whole = statistics.median(o[i] - p[i] for o, p in zip(t["ompt"], t["plain"]))
+                tool, best = added(t, "ompt", "rt", i)
+                whole = added(t, "ompt", "plain", i)[0]
                 base = statistics.median(p[i] for p in t["plain"])
-                best = min(o[i] for o in t["ompt"]) - min(r[i] for r in t["rt"])
                 print(f"{mode:8s} {clock:4s} {base * 1e6:7.2f} us per {unit} without the runtime; OMPT adds "
                       f"{tool * 1e6:+.3f} us = {100 * tool / STEP_S:+.2f} % of 50 us (best rounds: "
                       f"{best * 1e6:+.3f} us = {100 * best / STEP_S:+.2f} %; runtime with OMPT against none: "
@@ -139,16 +150,10 @@ def gomp_leg(a, tmp):
     steps = run(a, exe, "calibrate", "plain", tmp)
     worst = 0.0
     for mode in ("regions", "single"):
-        t = {"gompoff": [], "gomp": []}
-        for k in range(a.repeat):
-            for how in (["gompoff", "gomp"] if k % 2 == 0 else ["gomp", "gompoff"]):
-                d = os.path.join(tmp, f"gomp-{mode}-{how}-{k}")
-                os.makedirs(d)
-                t[how].append(run(a, exe, mode, how, d, steps))
+        t = alternating(a, exe, mode, ["gompoff", "gomp"], tmp, steps, "gomp-")
         for i, clock in ((1, "CPU"), (0, "wall")):
-            add = statistics.median(w[i] - o[i] for w, o in zip(t["gomp"], t["gompoff"]))
+            add, best = added(t, "gomp", "gompoff", i)
             base = statistics.median(o[i] for o in t["gompoff"])
-            best = min(w[i] for w in t["gomp"]) - min(o[i] for o in t["gompoff"])
             print(f"libgomp {mode:8s} {clock:4s} {base * 1e6:7.2f} us per region with SCALANA_GOMP=off; the fork "
                   f"wrapper adds {add * 1e6:+.3f} us = {100 * add / STEP_S:+.2f} % of 50 us (best rounds: "
                   f"{best * 1e6:+.3f} us = {100 * best / STEP_S:+.2f} %)")
