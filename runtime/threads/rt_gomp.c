@@ -23,20 +23,16 @@ struct rt_gomp_region {
     struct rt_omp_fork fork;
 };
 
-static RT_TLS const struct rt_omp_fork *rt_gomp_cur;
-
-const struct rt_omp_fork *rt_gomp_current_fork(void) { return rt_gomp_cur; }
-
 /* Runs the body on each thread of the team, inside its region's context.
  * The store after the call keeps it from becoming a tail call, whose frame
  * would be gone from the stack. */
 static RT_OMP_TEXT void rt_gomp_body(void *p)
 {
     struct rt_gomp_region *r = p;
-    const struct rt_omp_fork *prev = rt_gomp_cur;
-    rt_gomp_cur = &r->fork;
+    const struct rt_omp_fork *prev = rt_gomp_fork;
+    rt_gomp_fork = &r->fork;
     r->fn(r->data);
-    __atomic_store_n(&rt_gomp_cur, prev, __ATOMIC_RELAXED);
+    __atomic_store_n(&rt_gomp_fork, prev, __ATOMIC_RELAXED);
 }
 
 /* 1 when r is ready and the team should run rt_gomp_body(r). */

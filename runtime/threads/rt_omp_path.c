@@ -13,6 +13,9 @@
 extern const char __start_scalana_omp_text[] RT_HIDDEN;
 extern const char __stop_scalana_omp_text[] RT_HIDDEN;
 
+RT_TLS const struct rt_omp_fork *rt_gomp_fork;
+RT_TLS const struct rt_omp_fork *rt_ompt_fork;
+
 static inline int rt_in_wrappers(const void *a)
 {
     return (const char *)a >= __start_scalana_omp_text && (const char *)a < __stop_scalana_omp_text;
@@ -26,13 +29,13 @@ static inline int rt_in_omprt(const void *a)
 int rt_omp_path_fix(void **f, int n, int cap, int *truncated)
 {
     int cut = -1;
-    const struct rt_omp_fork *fk = rt_gomp_current_fork();
+    const struct rt_omp_fork *fk = rt_gomp_fork;
     if (fk) {
         /* libgomp: the body's caller is rt_gomp.c's wrapper, on the master
          * (under GOMP_parallel) as on the workers (under gomp_thread_start) */
         for (int k = 0; k < n && cut < 0; k++)
             if (rt_in_wrappers(f[k])) cut = k;
-    } else if ((fk = rt_ompt_current_fork()) != NULL) {
+    } else if ((fk = rt_ompt_fork) != NULL) {
         /* libomp: the first frame of the runtime above code outside it is
          * the one that invoked the body (__kmp_invoke_microtask), kept as
          * the master's path has it; frames of the runtime at the leaf are

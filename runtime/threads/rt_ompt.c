@@ -161,14 +161,6 @@ static struct rt_omp_entry *rt_omp_entry(struct rt_omp_thread *o, const struct r
     return NULL;
 }
 
-const struct rt_omp_fork *rt_ompt_current_fork(void)
-{
-    const struct rt_omp_thread *o = rt_omp_self;
-    const struct rt_omp_entry *e = o ? o->cur : NULL;
-    const struct rt_omp_fork *f = e && e->site ? &e->site->fork : NULL;
-    return f && f->n > 0 ? f : NULL;
-}
-
 /* ---- callbacks --------------------------------------------------------------- */
 
 static void rt_omp_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *parallel,
@@ -219,6 +211,8 @@ static void rt_omp_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *pa
     uint64_t t0 = RT_OMP_T0();
     if (endpoint != ompt_scope_begin || (flags & ompt_task_initial) || !parallel || !parallel->ptr)
         return;
+    const struct rt_omp_site *site = parallel->ptr;
+    rt_ompt_fork = site->fork.n > 0 ? &site->fork : NULL; /* this thread's paths continue it */
     struct rt_omp_thread *o = rt_omp_me();
     if (!o)
         return;
@@ -412,8 +406,6 @@ int rt_omp_encode(struct prf_rank_data *d, const uint32_t *base, uint32_t nthrea
     return 0;
 }
 #else /* built without omp-tools.h (libomp-19-dev): no tool, no record */
-const struct rt_omp_fork *rt_ompt_current_fork(void) { return NULL; }
-
 int rt_omp_encode(struct prf_rank_data *d, const uint32_t *base, uint32_t nthreads)
 {
     (void)d, (void)base, (void)nthreads;

@@ -94,11 +94,12 @@ struct rt_omp_fork {
                                    return address in the code holding the pragma */
     int n, truncated;           /* n = 0: not taken (the thread's paths stay as unwound) */
 };
-/** The fork of the region whose body the calling thread runs (libgomp:
- *  rt_gomp.c's thread-local record; libomp: OMPT's current implicit task),
- *  or NULL.  Async-signal-safe. */
-RT_HIDDEN const struct rt_omp_fork *rt_gomp_current_fork(void);
-RT_HIDDEN const struct rt_omp_fork *rt_ompt_current_fork(void);
+/** The fork of the region whose body the calling thread runs, or NULL
+ *  (defined in rt_omp_path.c, which reads them; set by the side that knows):
+ *  rt_gomp_fork by rt_gomp.c's body wrapper around the body (libgomp),
+ *  rt_ompt_fork by rt_ompt.c's implicit_task begin (libomp). */
+RT_HIDDEN extern RT_TLS const struct rt_omp_fork *rt_gomp_fork;
+RT_HIDDEN extern RT_TLS const struct rt_omp_fork *rt_ompt_fork;
 /** Rewrites a path (frames[0..n), leaf first, cap slots) the calling thread
  *  just unwound: below the body of its current region the frames of the
  *  OpenMP runtime's thread start (or of the master's fork call) are replaced
