@@ -293,6 +293,8 @@ RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
         int truncated = 0;
         me->in_rt = 1;
         int n = rt_capture_path(frames, RT_MAX_DEPTH, &truncated);
+        if (n > 0) /* inside an OpenMP region's body: its context; no wrapper frames */
+            n = rt_omp_path_fix(frames, n, RT_MAX_DEPTH, &truncated);
         if (n > 0) {
             s->creator_node = rt_cct_insert(&me->cct, frames, n, PRF_CCT_CALLSITE, truncated);
             s->creator_thread = me->index;
