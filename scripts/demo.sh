@@ -122,9 +122,16 @@ while read -r name source language category opt _gcc needs _rest <&3; do
         failed="$failed $name"
     fi
     if [ -x "$PYTHON" ]; then
+        # the base of a communication cost's growth: the smallest run with 2 or more processes
+        base_log=""
+        for p in $ex_procs; do
+            if [ "$p" -ge 2 ] && [ "$p" -lt "$ex_largest" ] && [ -z "$base_log" ]; then
+                base_log="$dir/run-${p}p.log"
+            fi
+        done
         if "$PYTHON" "$ROOT/tests/e2e/run_example.py" --example "$name" --source-dir "$ROOT" \
                 --verdict "$dir/report/report.json" --truth-log "$dir/run-${ex_largest}p.log" \
-                > "$dir/verdict.log" 2>&1; then
+                ${base_log:+--truth-base-log "$base_log"} > "$dir/verdict.log" 2>&1; then
             found=$((found + 1))
             say "  verdict: $(tail -n 1 "$dir/verdict.log")"
         else
