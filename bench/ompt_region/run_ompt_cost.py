@@ -64,10 +64,12 @@ def run(a, exe, mode, how, outdir, steps=None, debug=False):
     if p.returncode:
         sys.exit(f"{exe} {mode} failed with status {p.returncode}")
     if debug:
-        m = re.search(r"OMPT: (\d+) callbacks timed, \d+ ns each on average \(([0-9.]+) s in all\)", p.stderr)
+        m = re.search(r"OMPT: (\d+) callbacks timed, \d+ ns each on average \(([0-9.]+) s in all\); "
+                      r"(\d+) forks, (\d+) ns each, (\d+) of them seen before", p.stderr)
         if not m:
             sys.exit(f"no OMPT debug line from {exe} {mode}:\n{p.stderr}")
-        return int(m.group(1)) / a.units, float(m.group(2)) / a.units
+        return (int(m.group(1)) / a.units, float(m.group(2)) / a.units, int(m.group(4)),
+                int(m.group(5)) / max(1, int(m.group(3))))
     f = p.stdout.split()
     if steps is None:
         return int(f[f.index("steps") + 1])
@@ -130,10 +132,11 @@ def main():
         for mode in ("regions", "barriers", "single"):
             d = os.path.join(tmp, f"{mode}-debug")
             os.makedirs(d)
-            calls, secs = run(a, exe, mode, "ompt", d, steps, debug=True)
+            calls, secs, fork_ns, seen = run(a, exe, mode, "ompt", d, steps, debug=True)
             unit = "barrier" if mode == "barriers" else "region"
             print(f"{mode:8s} direct: {calls:.1f} callbacks per {unit}, {secs * 1e6:.3f} us in them = "
-                  f"{100 * secs / STEP_S:.2f} % of 50 us")
+                  f"{100 * secs / STEP_S:.2f} % of 50 us (the fork {fork_ns} ns of it, {100 * seen:.1f} % "
+                  f"of forks seen before)")
             direct = max(direct, secs / STEP_S)
         print(f"target <= 1 % of 50 us (direct): {'ok' if direct <= 0.01 else 'OVER'} ({100 * direct:.2f} %)")
         gomp_leg(a, tmp)

@@ -43,6 +43,15 @@ RT_HIDDEN uint32_t rt_cct_insert(struct rt_cct *c, void *const *frames, int n, u
  *  (frames[0] is the innermost frame outside the runtime, a return address).
  *  Returns the number of frames; *truncated set when the cap was reached. */
 RT_HIDDEN int rt_capture_path(void **frames, int cap, int *truncated);
+/** The calling thread's call path from a caller's frame record on (an OpenMP
+ *  runtime's entry frame: record[0] the saved rbp, record[1] the return
+ *  address ra into the code that called the runtime, which is frames[0]),
+ *  by frame pointers without walking the frames below the record.  Returns
+ *  the number of frames, or -1 when it cannot (SCALANA_CALLPATH=libunwind,
+ *  a record outside the thread's stack or that does not hold ra, a walk
+ *  that fails a check): the caller then takes the whole path with
+ *  rt_capture_path. */
+RT_HIDDEN int rt_capture_path_at(const void *record, const void *ra, void **frames, int cap, int *truncated);
 /** Unwinds the path interrupted by a signal from the handler's ucontext
  *  (frames[0] = the interrupted PC, then return addresses outwards; no
  *  handler or trampoline frames).  Async-signal-safe (libunwind local

@@ -89,6 +89,8 @@ int rt_fp_marked_modules(void)
 }
 
 
+static int rt_fp_walk(const uintptr_t *fp, uintptr_t hi, void **frames, int cap, int *truncated);
+
 __attribute__((noinline)) int rt_fp_capture(void **frames, int cap, int *truncated)
 {
     if (RT_UNLIKELY(!__atomic_load_n(&rt_fp_ready, __ATOMIC_ACQUIRE)))
@@ -102,7 +104,6 @@ __attribute__((noinline)) int rt_fp_capture(void **frames, int cap, int *truncat
         return -1; /* another stack (a coroutine, an alternate signal stack) */
     lo = here;
     *truncated = 0;
-    int n = 0;
     /* The runtime's own frames (this function, the capture, the wrapper). */
     for (;;) {
         uintptr_t a = (uintptr_t)fp;
@@ -118,6 +119,30 @@ __attribute__((noinline)) int rt_fp_capture(void **frames, int cap, int *truncat
     }
     /* fp is the record of the outermost runtime frame: fp[1] returns into
      * the application's call site. */
+    return rt_fp_walk(fp, hi, frames, cap, truncated);
+}
+
+int rt_fp_capture_at(const void *record, const void *ra, void **frames, int cap, int *truncated)
+{
+    if (RT_UNLIKELY(!__atomic_load_n(&rt_fp_ready, __ATOMIC_ACQUIRE)))
+        rt_fp_init();
+    uintptr_t lo, hi, a = (uintptr_t)record;
+    if (!rt_stack_bounds(&lo, &hi))
+        return -1;
+    /* above this function's own frame (a record of a caller still live),
+     * inside the thread's stack: rt_fp_walk checks the records above it */
+    if ((a & 7) || a <= (uintptr_t)__builtin_frame_address(0) || a < lo || a + 16 > hi ||
+        ((const void *const *)record)[1] != ra)
+        return -1;
+    *truncated = 0;
+    return rt_fp_walk((const uintptr_t *)record, hi, frames, cap, truncated);
+}
+
+/* The path from the frame record fp on (fp[1] the innermost return address
+ * kept), up to the stack's top hi; -1 as rt_fp_capture. */
+static int rt_fp_walk(const uintptr_t *fp, uintptr_t hi, void **frames, int cap, int *truncated)
+{
+    int n = 0;
     for (;;) {
         uintptr_t a = (uintptr_t)fp;
         uintptr_t ra = fp[1];

@@ -23,5 +23,13 @@ RT_HIDDEN int rt_fp_marked(uintptr_t a);
  *  number of frames, or -1 when the walk cannot start or a record fails a
  *  check (the caller then uses unw_backtrace). */
 RT_HIDDEN int rt_fp_capture(void **frames, int cap, int *truncated);
+/** The call path from a caller's frame record on: record[1], the return
+ *  address it holds, must be ra and is frames[0], then frame pointers and
+ *  rt_unw_from as rt_fp_capture.  record is a live record of a caller of
+ *  this function (an OpenMP runtime's entry frame, OMPT's enter_frame),
+ *  which skips the frames below it without walking them.  Returns the number
+ *  of frames, or -1 when the record is not in the calling thread's stack
+ *  above this call, does not hold ra, or the walk fails a check. */
+RT_HIDDEN int rt_fp_capture_at(const void *record, const void *ra, void **frames, int cap, int *truncated);
 
 #endif

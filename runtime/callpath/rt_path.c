@@ -47,6 +47,16 @@ int rt_capture_path(void **frames, int cap, int *truncated)
     return rt_capture_unwind(frames, cap, truncated);
 }
 
+int rt_capture_path_at(const void *record, const void *ra, void **frames, int cap, int *truncated)
+{
+    if (rt_callpath_mode == RT_CALLPATH_UNWIND || !record)
+        return -1;
+    int n = rt_fp_capture_at(record, ra, frames, cap, truncated);
+    if (n >= 0)
+        rt_paths_fp++;
+    return n;
+}
+
 void rt_callpath_debug(void)
 {
     if (!getenv("SCALANA_DEBUG"))

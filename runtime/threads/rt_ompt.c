@@ -18,6 +18,7 @@
 
 #define RT_OMP_SITES 256u    /* regions a thread starts, per calling context (power of two) */
 #define RT_OMP_ENTRIES 512u  /* regions a thread takes part in (power of two) */
+#define RT_OMP_MEMOS 16u     /* forks remembered per thread, by code pointer (power of two) */
 
 /* A parallel region in one calling context, as its master thread starts it. */
 struct rt_omp_site {
@@ -37,6 +38,19 @@ struct rt_omp_entry {
     uint64_t regions, end_wait, barrier_wait, barriers, sync_wait, loops, iterations; /* waits in ticks */
 };
 
+/* A fork's path as unwound (before rt_omp_path_fix) and the site it gave:
+ * the same frames under the same enclosing regions give the same node, so a
+ * fork seen before skips the rewrite, the tree's insertion and the site's
+ * lookup.  The frames are compared whole: (code pointer, caller frame) alone
+ * would confuse one function reached through two callers at the same depth. */
+struct rt_omp_memo {
+    const void *codeptr;
+    const struct rt_omp_fork *gomp, *ompt; /* rt_gomp_fork, rt_ompt_fork at the fork */
+    struct rt_omp_site *site;              /* NULL: empty */
+    int n, truncated;
+    void *frames[RT_MAX_DEPTH];
+};
+
 struct rt_omp_thread {
     struct rt_omp_thread *next;  /* every state, newest first */
     uint32_t thread;             /* rt_thread index */
@@ -48,6 +62,9 @@ struct rt_omp_thread {
     uint32_t nsites, nentries;
     uint64_t dropped, unmatched;
     uint64_t cb_calls, cb_ticks; /* SCALANA_DEBUG: callbacks and the ticks spent in them */
+    uint64_t fork_calls, fork_ticks; /* SCALANA_DEBUG: the parallel_begin ones among them */
+    uint64_t memo_hits;              /* forks whose site came from memos[] */
+    struct rt_omp_memo memos[RT_OMP_MEMOS];
     struct rt_omp_site sites[RT_OMP_SITES];
     struct rt_omp_entry entries[RT_OMP_ENTRIES];
 };
@@ -100,25 +117,48 @@ static struct rt_omp_thread *rt_omp_me(void)
     return o;
 }
 
-/* The fork's call path in the master's tree, its leaf the fork's return
- * address (codeptr): the frames inside libomp and this callback are cut, and
- * a fork inside another region's body continues that region's path.  The
- * frames are left in *fk. */
-static uint32_t rt_omp_fork_node(struct rt_omp_thread *o, struct rt_thread *t, const void *codeptr,
-                                 struct rt_omp_fork *fk)
+/* The fork's call path as unwound, its leaf the fork's return address
+ * (codeptr), into fk (n, truncated set): the frames inside libomp and this
+ * callback are cut.  libomp gives the frame record of its entry point
+ * (__kmpc_fork_call) as the encountering task's enter frame; when that
+ * record returns to codeptr the walk starts there and never unwinds the
+ * runtime's frames below it.  Returns fk->n. */
+static int rt_omp_fork_path(struct rt_omp_thread *o, const void *codeptr, const ompt_frame_t *frame,
+                            struct rt_omp_fork *fk)
 {
-    int truncated = 0;
-    int n = rt_capture_path(fk->frames, RT_MAX_DEPTH, &truncated);
-    int k = 0;
-    while (k < n && fk->frames[k] != codeptr)
-        k++;
-    if (k == n) {
-        o->unmatched++;
-        k = 0;
+    int truncated = 0, n = -1;
+    /* the record's address is __kmpc_fork_call's frame pointer (libomp 19
+     * leaves enter_frame_flags 0 there); a CFA is 16 bytes above its record */
+    const char *enter = frame ? frame->enter_frame.ptr : NULL;
+    if (enter && (frame->enter_frame_flags & ompt_frame_cfa))
+        enter -= 16;
+    if (enter)
+        n = rt_capture_path_at(enter, codeptr, fk->frames, RT_MAX_DEPTH, &truncated);
+    if (n < 0) {
+        n = rt_capture_path(fk->frames, RT_MAX_DEPTH, &truncated);
+        int k = 0;
+        while (k < n && fk->frames[k] != codeptr)
+            k++;
+        if (k == n) {
+            o->unmatched++;
+            k = 0;
+        }
+        for (int i = k; i < n; i++)
+            fk->frames[i - k] = fk->frames[i];
+        n -= k;
     }
-    for (int i = k; i < n; i++)
-        fk->frames[i - k] = fk->frames[i];
-    n = n - k > 0 ? rt_omp_path_fix(fk->frames, n - k, RT_MAX_DEPTH, &truncated) : 0;
+    fk->n = n > 0 ? n : 0;
+    fk->truncated = truncated;
+    return fk->n;
+}
+
+/* The fork's node in the master's tree from its unwound path (fk, rewritten
+ * in place): a fork inside another region's body continues that region's
+ * path. */
+static uint32_t rt_omp_fork_node(struct rt_thread *t, struct rt_omp_fork *fk)
+{
+    int truncated = fk->truncated;
+    int n = fk->n > 0 ? rt_omp_path_fix(fk->frames, fk->n, RT_MAX_DEPTH, &truncated) : 0;
     fk->n = n;
     fk->truncated = truncated;
     return n > 0 ? rt_cct_insert(&t->cct, fk->frames, n, PRF_CCT_CALLSITE, truncated) : PRF_NONE;
@@ -166,7 +206,7 @@ static struct rt_omp_entry *rt_omp_entry(struct rt_omp_thread *o, const struct r
 static void rt_omp_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *parallel,
                                   unsigned int requested, int flags, const void *codeptr)
 {
-    (void)task, (void)frame, (void)requested, (void)flags;
+    (void)task, (void)requested, (void)flags;
     uint64_t t0 = RT_OMP_T0();
     parallel->ptr = NULL;
     struct rt_omp_thread *o = rt_omp_me();
@@ -175,10 +215,24 @@ static void rt_omp_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, 
         return;
     t->in_rt = 1; /* the sampler drops while the path is taken */
     struct rt_omp_fork fk;
-    uint32_t node = rt_omp_fork_node(o, t, codeptr, &fk);
-    struct rt_omp_site *s = node == PRF_NONE ? NULL : rt_omp_site(o, node);
-    if (s && !s->fork.n) /* the same node, the same path: copied once, before it is published */
-        s->fork = fk;
+    int n = rt_omp_fork_path(o, codeptr, frame, &fk);
+    struct rt_omp_memo *m = &o->memos[(uint32_t)(((uintptr_t)codeptr >> 2) * 2654435761u) & (RT_OMP_MEMOS - 1)];
+    struct rt_omp_site *s = NULL;
+    if (n > 0 && m->site && m->codeptr == codeptr && m->n == n && m->truncated == fk.truncated &&
+        m->gomp == rt_gomp_fork && m->ompt == rt_ompt_fork && !memcmp(m->frames, fk.frames, n * sizeof fk.frames[0])) {
+        s = m->site;
+        o->memo_hits++;
+    } else {
+        m->site = NULL;
+        m->codeptr = codeptr, m->n = n, m->truncated = fk.truncated;
+        m->gomp = rt_gomp_fork, m->ompt = rt_ompt_fork;
+        memcpy(m->frames, fk.frames, (size_t)n * sizeof fk.frames[0]);
+        uint32_t node = rt_omp_fork_node(t, &fk);
+        s = node == PRF_NONE ? NULL : rt_omp_site(o, node);
+        if (s && !s->fork.n) /* the same node, the same path: copied once, before it is published */
+            s->fork = fk;
+        m->site = s;
+    }
     t->in_rt = 0;
     if (!s) {
         o->dropped++;
@@ -186,6 +240,10 @@ static void rt_omp_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, 
     }
     s->begin = rt_ticks();
     parallel->ptr = s;
+    if (RT_UNLIKELY(rt_omp_timing)) {
+        o->fork_calls++;
+        o->fork_ticks += rt_ticks() - t0;
+    }
     RT_OMP_TIMED(o, t0);
 }
 
@@ -397,11 +455,14 @@ int rt_omp_encode(struct prf_rank_data *d, const uint32_t *base, uint32_t nthrea
     d->omp_info.count = d->omp_count;
     d->has_omp = 1;
     if (rt_omp_timing) {
-        uint64_t calls = 0, ticks = 0;
+        uint64_t calls = 0, ticks = 0, forks = 0, fticks = 0, hits = 0;
         for (struct rt_omp_thread *o = list; o; o = o->next)
-            calls += o->cb_calls, ticks += o->cb_ticks;
-        rt_log("debug: rank %u OMPT: %llu callbacks timed, %.0f ns each on average (%.6f s in all)",
-               rt_g.world_rank, (unsigned long long)calls, calls ? ticks * f / calls : 0.0, ticks * f * 1e-9);
+            calls += o->cb_calls, ticks += o->cb_ticks, forks += o->fork_calls, fticks += o->fork_ticks,
+                hits += o->memo_hits;
+        rt_log("debug: rank %u OMPT: %llu callbacks timed, %.0f ns each on average (%.6f s in all); "
+               "%llu forks, %.0f ns each, %llu of them seen before",
+               rt_g.world_rank, (unsigned long long)calls, calls ? ticks * f / calls : 0.0, ticks * f * 1e-9,
+               (unsigned long long)forks, forks ? fticks * f / forks : 0.0, (unsigned long long)hits);
     }
     return 0;
 }

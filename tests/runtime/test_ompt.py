@@ -11,6 +11,10 @@ runs at 2 processes under the runtime, and per rank
     the master hardly; each thread entered 4 work-sharing loops of 1000
     iterations (libomp gives each thread the whole loop's count);
   - each region's path ends at the pragma's line in progs/ompt.c (addr2line);
+  - REGION_C, one pragma reached from two callers at the same stack depth,
+    is two regions on the master: 3 forks under VIA_LEFT, 5 under VIA_RIGHT
+    (the fork memo of rt_ompt.c compares whole paths, not the code pointer
+    and its frame);
   - scalana-analyze gives 3 threads per process, each region's team size,
     and the planted waits as the time summary's OMPT wait;
   - the program's output and exit status are those it has without the
@@ -55,7 +59,7 @@ def source_facts():
     facts = {}
     with open(SRC) as f:
         for no, text in enumerate(f, 1):
-            m = re.search(r"/\* (REGION_[A-Z]) \*/", text)
+            m = re.search(r"/\* (REGION_[A-Z]|VIA_[A-Z]+) \*/", text)
             if m:
                 facts[m.group(1)] = no
             m = re.match(r"#define ([AB]_MS) (\d+)", text)
@@ -93,15 +97,26 @@ def check_regions(dump, facts, exe):
             fail(f"rank {r}: no OpenMP record ({sorted(rk)})")
         if omp["dropped"] or omp["unmatched"]:
             fail(f"rank {r}: {omp['dropped']} instances dropped, {omp['unmatched']} paths without the fork")
-        by = {}
+        by, via = {}, {}
         for e in omp["regions"]:
             leaf = e["path"][-1] if e["path"] else ""
             line = leaf_line(exe, leaf)
-            name = next((k for k in ("REGION_A", "REGION_B") if facts[k] == line), None)
+            name = next((k for k in ("REGION_A", "REGION_B", "REGION_C") if facts[k] == line), None)
             if name is None:
                 fail(f"rank {r}: a region whose path ends at {leaf!r}, not at a pragma "
-                     f"(lines {facts['REGION_A']}, {facts['REGION_B']})")
+                     f"(lines {facts['REGION_A']}, {facts['REGION_B']}, {facts['REGION_C']})")
+            if name == "REGION_C":
+                caller = leaf_line(exe, e["path"][-2]) if len(e["path"]) > 1 else None
+                side = next((k for k in ("VIA_LEFT", "VIA_RIGHT") if facts[k] == caller), None)
+                if side is None:
+                    fail(f"rank {r}: REGION_C called from line {caller}, not from via_left or via_right")
+                via.setdefault(side, []).append(e)
+                continue
             by.setdefault(name, {})[e["thread"]] = e
+        forks = {side: sorted(e["forks"] for e in ent) for side, ent in via.items()}
+        if forks != {"VIA_LEFT": [0, 3], "VIA_RIGHT": [0, 5]}:
+            fail(f"rank {r}: REGION_C forks per caller (master and worker) {forks}, want VIA_LEFT [0, 3] "
+                 f"and VIA_RIGHT [0, 5]: one pragma from two callers is two calling contexts")
         a, b = by.get("REGION_A", {}), by.get("REGION_B", {})
         if len(a) != 3 or len(b) != 2:
             fail(f"rank {r}: REGION_A on {len(a)} threads, REGION_B on {len(b)} (want 3 and 2)")

@@ -5,7 +5,11 @@
  *             explicit barrier (threads 0 and 2 wait there about 10 * A_MS)
  *   REGION_B  4 instances, 2 threads, a work-sharing loop of 1000 iterations;
  *             the master sleeps B_MS ms after it, so thread 1 waits about
- *             4 * B_MS at the implicit barrier ending the region */
+ *             4 * B_MS at the implicit barrier ending the region
+ *   REGION_C  one pragma reached from two callers at the same stack depth
+ *             (VIA_LEFT 3 times, VIA_RIGHT 5, in turns): the same code
+ *             pointer and enter frame, two calling contexts, which the
+ *             runtime's memo of forks must keep apart */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -44,6 +48,27 @@ static void region_b(void)
     }
 }
 
+static __attribute__((noinline)) void region_c(void)
+{
+#pragma omp parallel num_threads(2) /* REGION_C */
+    {
+        sink = omp_get_thread_num();
+    }
+    sink += 1; /* the fork stays a call (no tail jump into libomp): the pragma's line is the leaf */
+}
+
+static __attribute__((noinline)) void via_left(void)
+{
+    region_c(); /* VIA_LEFT */
+    __asm__ volatile("" ::: "memory"); /* keeps the call a call, not a tail jump */
+}
+
+static __attribute__((noinline)) void via_right(void)
+{
+    region_c(); /* VIA_RIGHT */
+    __asm__ volatile("" ::: "memory");
+}
+
 int main(int argc, char **argv)
 {
     int provided, rank;
@@ -51,6 +76,15 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     region_a();
     region_b();
+    /* left, left, right, right, right, left, right, right: the first right
+     * fork follows a left one with the same code pointer, frame depth and
+     * enclosing region (the last left's) */
+    for (int i = 0; i < 8; i++) {
+        if (i < 2 || i == 5)
+            via_left();
+        else
+            via_right();
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         printf("ompt done\n");
