@@ -20,12 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The rank's contention beyond what the job's own processes per core on its
- * host explain (>= 1), NAN when unknown. */
+/* The rank's contention beyond what the job's own processes (and their
+ * threads: the largest team or thread count of the run) per core on its host
+ * explain (>= 1), NAN when unknown. */
 static double beyond_own(const struct an_run *r, uint32_t i)
 {
     double q = an_rank_contention(r, i);
-    double own = r->usable_cores[i] ? (double)r->ranks_on_host[i] / r->usable_cores[i] : 1;
+    double threads = r->threads_per_process > 1 ? r->threads_per_process : 1;
+    double own = r->usable_cores[i] ? (double)r->ranks_on_host[i] * threads / r->usable_cores[i] : 1;
     return isfinite(q) ? fmax(1, q / fmax(1, own)) : NAN;
 }
 

@@ -131,9 +131,14 @@ double an_base_seconds(const struct an_analysis *a)
     return a->nscales ? an_run_base_seconds(a, a->nscales - 1) : 0;
 }
 
+double an_own_load(const struct an_run *r)
+{
+    return fmax(1, fmax(r->oversub, r->threads_per_core));
+}
+
 double an_other_load_share(const struct an_run *r)
 {
-    double own = fmax(1, r->oversub);
+    double own = an_own_load(r);
     return r->contention > own ? 1 - own / r->contention : 0;
 }
 
@@ -226,7 +231,7 @@ void an_warn_contention(struct an_analysis *a)
     uint32_t nload = 0;
     for (uint32_t s = 0; s < a->nscales; s++) {
         const struct an_run *r = a->scales[s].rep;
-        if (!(r->contention > a->opt->th.contention_max * fmax(1, r->oversub))) continue;
+        if (!(r->contention > a->opt->th.contention_max * an_own_load(r))) continue;
         const char *sep = nload ? ", " : "";
         size_t lp = strlen(load_p), ls = strlen(load_s);
         snprintf(load_p + lp, sizeof load_p - lp, "%s%u", sep, r->P);
@@ -235,7 +240,8 @@ void an_warn_contention(struct an_analysis *a)
     }
     if (nload)
         an_warn(a, "other load on the machine: at %s %s, %s of the wall time went to other processes than the "
-                    "job's own (contention beyond its processes per core): wall times are inflated; verdicts rest on "
+                    "job's own (contention beyond its processes, or threads, per core): wall times are inflated; "
+                    "verdicts rest on "
                     "CPU time and exact counts, which it does not inflate",
                 load_p, nload == 1 && !strcmp(load_p, "1") ? "process" : "processes", load_s);
 }

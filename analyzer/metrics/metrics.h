@@ -19,9 +19,14 @@ double an_base_seconds(const struct an_analysis *a);
  *  since other load also delays every message, which the contention
  *  (measured on computation) does not see.  report.json's runs[].base_seconds. */
 double an_run_base_seconds(const struct an_analysis *a, uint32_t s);
+/** The job's own load per core in run r (>= 1): its processes per core, or
+ *  its threads per core when its processes run several (an OpenMP team of 2
+ *  in each of 4 processes on 2 cores is 4, not 2: each thread gets a quarter
+ *  core from the job alone).  The contention that this explains is the job's. */
+double an_own_load(const struct an_run *r);
 /** The share (0..1) of run r's wall time that its best-served process spent
- *  waiting for a core beyond what the job's own processes per core explain:
- *  1 - oversubscription / contention, 0 when the contention is the job's own
+ *  waiting for a core beyond what the job's own load explains (an_own_load):
+ *  1 - own load / contention, 0 when the contention is the job's own
  *  (other jobs, OS noise; report.json runs[].other_load_share). */
 double an_other_load_share(const struct an_run *r);
 /** Run r's run delays (an_run.run_delay: wall seconds the MPI_Init thread

@@ -192,6 +192,14 @@ static void t_contention(void **state)
     struct an_run own = {.oversub = 4, .contention = 4}, more = {.oversub = 2, .contention = 5};
     assert_true(an_other_load_share(&own) == 0);
     assert_true(fabs(an_other_load_share(&more) - 0.6) < 1e-9);
+    /* nor are its threads: 4 processes of 2 OpenMP threads on 2 cores (2 processes and 4
+     * threads per core) whose best-served main thread got 1/3.5 of a core (make demo's
+     * omp_balanced_control at 4 processes on a quiet machine said "43 %" of other load) */
+    struct an_run hybrid = {.oversub = 2, .threads_per_core = 4, .contention = 3.5},
+                  hybrid_loaded = {.oversub = 2, .threads_per_core = 4, .contention = 8};
+    assert_true(fabs(an_own_load(&hybrid) - 4) < 1e-9);
+    assert_true(an_other_load_share(&hybrid) == 0);
+    assert_true(fabs(an_other_load_share(&hybrid_loaded) - 0.5) < 1e-9);
 }
 
 /* The user trial (tests/analyzer issue 1): rank 0 prepares each step alone
